@@ -1,0 +1,1 @@
+"""The contract every ruleset shares: dice, events, specs, config loading, the Game and the registry."""

@@ -1,0 +1,84 @@
+"""Loading and validating YAML configs with pydantic; errors name the file, the field and what is allowed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, TypeVar
+
+import yaml
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from naval_env.core.errors import ConfigError
+
+REPO_CONFIGS = Path(__file__).resolve().parents[2] / "configs"
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
+
+
+class StrictModel(BaseModel):
+    """Base of every config model: unknown keys are errors and loaded configs are frozen."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def read_yaml(path: str | Path) -> dict[str, Any]:
+    path = Path(path)
+    if not path.is_file():
+        raise ConfigError(f"{path}: no such config file")
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{path}: not valid YAML: {exc}") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: expected a mapping at the top level, found {type(data).__name__}")
+    return data
+
+
+def validate(model: type[ModelT], data: Any, source: str) -> ModelT:
+    """Validate ``data`` against ``model``; on failure raise :class:`ConfigError` naming every bad field."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise ConfigError(describe_validation_error(exc, model, source)) from None
+
+
+def describe_validation_error(exc: ValidationError, model: type[BaseModel], source: str) -> str:
+    lines = [f"{source}: invalid config ({exc.error_count()} problem(s))"]
+    for err in exc.errors():
+        where = ".".join(str(p) for p in err["loc"]) or "<top level>"
+        message = err["msg"]
+        if err["type"] == "extra_forbidden":
+            allowed = _allowed_keys(model, err["loc"][:-1])
+            if allowed:
+                message += f"; allowed keys here: {', '.join(sorted(allowed))}"
+        lines.append(f"  - field '{where}': {message} (got {err.get('input')!r})")
+    return "\n".join(lines)
+
+
+def _allowed_keys(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
+    """Walk the model along ``loc`` to list the keys the offending mapping may have."""
+    current: Any = model
+    for part in loc:
+        if isinstance(part, int):
+            continue
+        fields = getattr(current, "model_fields", None)
+        if fields is None:
+            return []
+        if part not in fields:
+            continue  # a key of a dict[str, Model]: the model stays the same
+        current = _unwrap(fields[part].annotation)
+    fields = getattr(current, "model_fields", None)
+    return list(fields) if fields else []
+
+
+def _unwrap(annotation: Any) -> Any:
+    """From ``list[X]``, ``dict[str, X]`` or ``X | None`` return X, if X is a model."""
+    for arg in reversed(getattr(annotation, "__args__", ()) or ()):
+        if isinstance(arg, type) and issubclass(arg, BaseModel):
+            return arg
+        inner = _unwrap(arg)
+        if inner is not None:
+            return inner
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    return None

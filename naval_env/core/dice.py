@@ -1,0 +1,89 @@
+"""Seeded dice: the only source of randomness in every rules engine.
+
+A game owns one :class:`Dice`. Every draw goes through :meth:`Dice.roll` with a
+reason, so a game replays exactly from its seed and tests can swap in
+:class:`ScriptedDice` to check a rule with exact numbers.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class DieRoll:
+    """One recorded draw: ``count`` dice of ``sides`` faces, rolled for ``reason``."""
+
+    sides: int
+    values: tuple[int, ...]
+    reason: str
+
+    @property
+    def total(self) -> int:
+        return sum(self.values)
+
+
+class DiceExhaustedError(RuntimeError):
+    """A :class:`ScriptedDice` was asked for more rolls than the test scripted."""
+
+
+class Dice:
+    """Seeded dice that record every roll.
+
+    Faces come from ``random.Random.random()``, whose output for a given seed
+    Python guarantees across versions, so games replay on any CPython 3.
+    """
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+        self._rng = random.Random(seed)
+        self.history: list[DieRoll] = []
+
+    def _face(self, sides: int) -> int:
+        return int(self._rng.random() * sides) + 1
+
+    def roll(self, sides: int, count: int = 1, reason: str = "") -> tuple[int, ...]:
+        """Roll ``count`` dice of ``sides`` faces; returns the faces in order."""
+        if sides < 1 or count < 0:
+            raise ValueError(f"cannot roll {count}d{sides}: need sides >= 1 and count >= 0")
+        values = tuple(self._face(sides) for _ in range(count))
+        self.history.append(DieRoll(sides, values, reason))
+        return values
+
+    def d(self, sides: int, reason: str = "") -> int:
+        """Roll a single die."""
+        return self.roll(sides, 1, reason)[0]
+
+    def choice_index(self, n: int, reason: str = "") -> int:
+        """A uniform index in ``range(n)``, drawn as a d``n`` roll minus one."""
+        return self.d(n, reason) - 1
+
+
+class ScriptedDice(Dice):
+    """Dice that return the faces a test gives, in order, and fail loudly otherwise.
+
+    A scripted face larger than the die rolled is a mistake in the test, so it
+    raises instead of silently producing an impossible game.
+    """
+
+    def __init__(self, faces: Iterable[int]) -> None:
+        super().__init__(seed=None)
+        self._faces = list(faces)
+        self._next = 0
+
+    def _face(self, sides: int) -> int:
+        if self._next >= len(self._faces):
+            raise DiceExhaustedError(
+                f"scripted dice ran out after {len(self._faces)} rolls (asked for a d{sides})"
+            )
+        face = self._faces[self._next]
+        if not 1 <= face <= sides:
+            raise ValueError(f"scripted face {face} at position {self._next} is not on a d{sides}")
+        self._next += 1
+        return face
+
+    @property
+    def remaining(self) -> int:
+        return len(self._faces) - self._next

@@ -1,0 +1,91 @@
+"""The rules-engine contract every ruleset implements.
+
+A :class:`Game` is one battle: agents (one per ship captain), whose decision it
+is, the legal mask, the observation of any agent, and :meth:`Game.apply`, which
+validates an action and returns typed events. Engines import no RL library.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any
+
+import numpy as np
+
+from naval_env.core.dice import Dice
+from naval_env.core.events import Event
+from naval_env.core.spaces import ActionSpec, ObservationSpec
+
+
+class Game(ABC):
+    """One battle under one ruleset. Subclasses hold their state in plain dataclasses."""
+
+    ruleset_id: str
+    dice: Dice
+    action_spec: ActionSpec
+    observation_spec: ObservationSpec
+
+    @property
+    @abstractmethod
+    def agents(self) -> tuple[str, ...]:
+        """Every captain of the battle, in a fixed order (sides in order, ships in order)."""
+
+    @property
+    @abstractmethod
+    def sides(self) -> tuple[str, ...]: ...
+
+    @abstractmethod
+    def side_of(self, agent: str) -> str: ...
+
+    @property
+    @abstractmethod
+    def current_agent(self) -> str | None:
+        """The captain who must decide now; None once the game is over."""
+
+    @abstractmethod
+    def is_active(self, agent: str) -> bool:
+        """Whether the captain can still get decisions (its ship is fighting on the board)."""
+
+    @abstractmethod
+    def legal_mask(self, agent: str) -> np.ndarray:
+        """Flat boolean mask; an agent that holds no decision gets the no-op mask."""
+
+    @abstractmethod
+    def observe(self, agent: str) -> np.ndarray:
+        """Float32 vector of ``observation_spec.size`` from the agent's point of view."""
+
+    @abstractmethod
+    def apply(self, agent: str, action: Any) -> list[Event]:
+        """Validate and apply the current agent's action; raises IllegalActionError, state untouched."""
+
+    @property
+    @abstractmethod
+    def is_over(self) -> bool: ...
+
+    @property
+    @abstractmethod
+    def winner(self) -> str | None:
+        """Winning side once over; None for a draw or while playing."""
+
+    @property
+    @abstractmethod
+    def truncated(self) -> bool:
+        """True when the game ended by the round limit rather than by the rules."""
+
+    @property
+    @abstractmethod
+    def round(self) -> int: ...
+
+    @abstractmethod
+    def health(self, agent: str) -> tuple[int, int]:
+        """(current, maximum) hull of the agent's ship, for statistics and invariants."""
+
+    @abstractmethod
+    def state_dict(self) -> dict[str, Any]:
+        """The whole state as JSON-ready data; equal games give equal dicts."""
+
+    @abstractmethod
+    def render_ansi(self, events: list[Event] | None = None) -> str: ...
+
+    @abstractmethod
+    def render_rgb(self) -> np.ndarray: ...

@@ -1,0 +1,45 @@
+"""Square-grid geometry shared by grid rulesets: eight compass directions, y growing southward."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+
+class Compass(IntEnum):
+    """Eight-way compass; one step clockwise is a 45-degree turn to starboard."""
+
+    N = 0
+    NE = 1
+    E = 2
+    SE = 3
+    S = 4
+    SW = 5
+    W = 6
+    NW = 7
+
+    @classmethod
+    def parse(cls, name: str) -> Compass:
+        try:
+            return cls[name.upper()]
+        except KeyError:
+            raise ValueError(f"unknown direction {name!r}; use one of {[c.name for c in cls]}") from None
+
+
+# (dx, dy) of one step in each direction; y grows to the south.
+STEP: tuple[tuple[int, int], ...] = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
+
+
+def turn(facing: int, steps: int) -> int:
+    """Facing after ``steps`` compass points clockwise (negative: to port)."""
+    return (facing + steps) % 8
+
+
+def points_between(a: int, b: int) -> int:
+    """Smallest number of compass points between two directions (0..4)."""
+    diff = (a - b) % 8
+    return min(diff, 8 - diff)
+
+
+def chebyshev(ax: int, ay: int, bx: int, by: int) -> int:
+    """Grid distance where a diagonal step counts as one space."""
+    return max(abs(ax - bx), abs(ay - by))

@@ -1,0 +1,72 @@
+"""Ruleset descriptors and the registry the envs, training and evaluation look rulesets up in."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from pathlib import Path
+from typing import Any
+
+from naval_env.core.dice import Dice
+from naval_env.core.events import EventCatalog
+from naval_env.core.game import Game
+from naval_env.core.spaces import ActionSpec, ObservationSpec
+
+
+class Ruleset(ABC):
+    """Fixed facts of a ruleset plus factories; one instance per ruleset, found by ``id``."""
+
+    id: str
+    gym_name: str              # e.g. "Pantheon" -> "naval/Pantheon-v0"
+    version: str               # bump when rules or spaces change; exports record it
+    events: EventCatalog
+
+    @abstractmethod
+    def load_config(self, path: str | Path | None = None) -> Any:
+        """Validated config (catalogue, scenarios, house rules); default: configs/rulesets/<id>.yaml."""
+
+    @abstractmethod
+    def new_game(self, config: Any, scenario: str | None = None, *, seed: int | None = None,
+                 dice: Dice | None = None) -> Game:
+        """A new battle; pass ``dice`` (e.g. ScriptedDice) to control every roll."""
+
+    @abstractmethod
+    def action_spec(self, config: Any) -> ActionSpec: ...
+
+    @abstractmethod
+    def observation_spec(self, config: Any) -> ObservationSpec: ...
+
+    @abstractmethod
+    def scenarios(self, config: Any) -> list[str]: ...
+
+    @abstractmethod
+    def rewards(self, config: Any) -> Any:
+        """Reward weights with fields win, loss, draw, damage_dealt, damage_taken."""
+
+    @property
+    def gym_id(self) -> str:
+        return f"naval/{self.gym_name}-v0"
+
+
+_REGISTRY: dict[str, Ruleset] = {}
+
+
+def register(ruleset: Ruleset) -> Ruleset:
+    if ruleset.id in _REGISTRY and _REGISTRY[ruleset.id] is not ruleset:
+        raise ValueError(f"ruleset {ruleset.id!r} is already registered")
+    _REGISTRY[ruleset.id] = ruleset
+    return ruleset
+
+
+def get_ruleset(ruleset_id: str) -> Ruleset:
+    import naval_env.rulesets  # noqa: F401  - importing registers the built-in rulesets
+
+    try:
+        return _REGISTRY[ruleset_id]
+    except KeyError:
+        raise KeyError(f"unknown ruleset {ruleset_id!r}; registered: {sorted(_REGISTRY)}") from None
+
+
+def ruleset_ids() -> list[str]:
+    import naval_env.rulesets  # noqa: F401
+
+    return sorted(_REGISTRY)

@@ -1,0 +1,168 @@
+"""Action and observation specs: the shapes every env, captain and export agrees on.
+
+An :class:`ActionSpec` is a list of named discrete components (a ``MultiDiscrete``
+action). Its flat mask is the components' masks one after another (length = sum
+of the sizes, True = allowed), the layout sb3-contrib's MaskablePPO expects.
+
+An :class:`ObservationSpec` is a table of named slices of one float32 vector;
+exports carry it so other programs can build the same vector.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from naval_env.core.errors import IllegalActionError
+
+
+@dataclass(frozen=True)
+class ActionComponent:
+    """One discrete choice. ``labels[i]`` says what value ``i`` means; value 0 is always the no-op."""
+
+    name: str
+    labels: tuple[str, ...]
+    description: str = ""
+
+    @property
+    def size(self) -> int:
+        return len(self.labels)
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    components: tuple[ActionComponent, ...]
+    nvec: np.ndarray = field(init=False, repr=False, compare=False)
+    offsets: tuple[int, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        sizes = [c.size for c in self.components]
+        object.__setattr__(self, "nvec", np.asarray(sizes, dtype=np.int64))
+        object.__setattr__(self, "offsets", tuple(int(x) for x in np.cumsum([0, *sizes[:-1]])))
+
+    @property
+    def flat_size(self) -> int:
+        return int(self.nvec.sum())
+
+    def index(self, name: str) -> int:
+        for i, component in enumerate(self.components):
+            if component.name == name:
+                return i
+        raise KeyError(f"no action component {name!r}; components: {[c.name for c in self.components]}")
+
+    def noop_mask(self) -> np.ndarray:
+        """The mask of an agent that holds no decision: only value 0 of every component."""
+        mask = np.zeros(self.flat_size, dtype=bool)
+        mask[list(self.offsets)] = True
+        return mask
+
+    def noop(self) -> np.ndarray:
+        return np.zeros(len(self.components), dtype=np.int64)
+
+    def split(self, flat_mask: np.ndarray) -> list[np.ndarray]:
+        return [flat_mask[o : o + c.size] for o, c in zip(self.offsets, self.components)]
+
+    def check(self, action: Any, flat_mask: np.ndarray, context: str = "") -> np.ndarray:
+        """Return ``action`` as an int64 vector, or raise naming the component that is not allowed."""
+        try:
+            values = np.asarray(action).reshape(-1)
+        except Exception as exc:  # noqa: BLE001 - any unconvertible input is the caller's error
+            raise IllegalActionError(f"action {action!r} is not an array of integers: {exc}") from None
+        if values.shape != (len(self.components),):
+            raise IllegalActionError(
+                f"action has shape {np.asarray(action).shape}; expected ({len(self.components)},) "
+                f"for components {[c.name for c in self.components]}"
+            )
+        if values.dtype.kind not in "iu":
+            if values.dtype.kind == "f" and np.all(np.mod(values, 1) == 0):
+                values = values.astype(np.int64)
+            else:
+                raise IllegalActionError(f"action {values.tolist()} must hold integers")
+        values = values.astype(np.int64, copy=False)
+        for i, (component, offset) in enumerate(zip(self.components, self.offsets)):
+            v = int(values[i])
+            if not 0 <= v < component.size:
+                raise IllegalActionError(
+                    f"component {component.name!r}: value {v} is out of range 0..{component.size - 1}"
+                )
+            if not flat_mask[offset + v]:
+                allowed = np.flatnonzero(flat_mask[offset : offset + component.size])
+                names = ", ".join(f"{a}={component.labels[a]}" for a in allowed[:12])
+                more = f" (+{len(allowed) - 12} more)" if len(allowed) > 12 else ""
+                where = f" {context}" if context else ""
+                raise IllegalActionError(
+                    f"component {component.name!r}: value {v} ({component.labels[v]}) is not allowed"
+                    f"{where}; allowed now: {names}{more}"
+                )
+        return values
+
+    def to_json(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "name": c.name,
+                "size": c.size,
+                "offset": o,
+                "description": c.description,
+                "values": list(c.labels),
+            }
+            for c, o in zip(self.components, self.offsets)
+        ]
+
+
+@dataclass(frozen=True)
+class ObservationField:
+    """A named slice. The stored value is ``raw * scale`` (so a reader divides to get raw units)."""
+
+    name: str
+    size: int
+    scale: float
+    description: str
+
+
+@dataclass(frozen=True)
+class ObservationSpec:
+    fields: tuple[ObservationField, ...]
+    offsets: dict[str, int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        offsets: dict[str, int] = {}
+        position = 0
+        for f in self.fields:
+            if f.name in offsets:
+                raise ValueError(f"duplicate observation field {f.name!r}")
+            offsets[f.name] = position
+            position += f.size
+        object.__setattr__(self, "offsets", offsets)
+
+    @property
+    def size(self) -> int:
+        return sum(f.size for f in self.fields)
+
+    def slice(self, name: str) -> slice:
+        start = self.offsets[name]
+        size = next(f.size for f in self.fields if f.name == name)
+        return slice(start, start + size)
+
+    def to_json(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "name": f.name,
+                "offset": self.offsets[f.name],
+                "size": f.size,
+                "scale": f.scale,
+                "description": f.description,
+            }
+            for f in self.fields
+        ]
+
+
+def group_fields(prefix: str, count: int, fields: Sequence[ObservationField]) -> list[ObservationField]:
+    """Repeat a block of fields ``count`` times as ``prefix{i}.name`` (one block per ship slot)."""
+    return [
+        ObservationField(f"{prefix}{i}.{f.name}", f.size, f.scale, f.description)
+        for i in range(count)
+        for f in fields
+    ]

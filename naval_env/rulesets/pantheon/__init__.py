@@ -1,0 +1,75 @@
+"""`pantheon`: VOD: Pantheon naval combat (../shared/seeds/002_826e153209e3ae75.txt).
+
+Rules page: docs/rules/pantheon.md. Environments: ``gymnasium.make("naval/Pantheon-v0")``,
+and the PettingZoo factories :func:`env` (AEC) and :func:`parallel_env`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from naval_env.core.dice import Dice
+from naval_env.core.ruleset import Ruleset, register
+from naval_env.core.spaces import ActionSpec, ObservationSpec
+from naval_env.rulesets.pantheon.actions import PantheonActions, build_actions
+from naval_env.rulesets.pantheon.config import PantheonConfig, Rewards, load_config
+from naval_env.rulesets.pantheon.engine import PantheonGame
+from naval_env.rulesets.pantheon.events import CATALOG
+from naval_env.rulesets.pantheon.observer import observation_spec
+
+
+class PantheonRuleset(Ruleset):
+    id = "pantheon"
+    gym_name = "Pantheon"
+    version = "1.0"
+    events = CATALOG
+
+    def load_config(self, path: str | Path | None = None) -> PantheonConfig:
+        return load_config(path)
+
+    def new_game(self, config: PantheonConfig, scenario: str | None = None, *, seed: int | None = None,
+                 dice: Dice | None = None) -> PantheonGame:
+        return PantheonGame(config, scenario, dice if dice is not None else Dice(seed),
+                            _actions(config), observation_spec(config))
+
+    def action_spec(self, config: PantheonConfig) -> ActionSpec:
+        return _actions(config).spec
+
+    def observation_spec(self, config: PantheonConfig) -> ObservationSpec:
+        return observation_spec(config)
+
+    def scenarios(self, config: PantheonConfig) -> list[str]:
+        return list(config.scenarios)
+
+    def rewards(self, config: PantheonConfig) -> Rewards:
+        return config.rewards
+
+
+_ACTIONS: dict[int, tuple[PantheonConfig, PantheonActions]] = {}
+
+
+def _actions(config: PantheonConfig) -> PantheonActions:
+    """Action tables are costly to build and fixed per config, so one is kept per config object."""
+    cached = _ACTIONS.get(id(config))
+    if cached is None or cached[0] is not config:
+        cached = (config, build_actions(config))
+        _ACTIONS[id(config)] = cached
+    return cached[1]
+
+
+RULESET = register(PantheonRuleset())
+
+
+def env(**kwargs: Any) -> Any:
+    """PettingZoo AEC environment: one agent per ship captain, acting in initiative order."""
+    from naval_env.envs.pettingzoo_env import NavalAECEnv
+
+    return NavalAECEnv(ruleset="pantheon", **kwargs)
+
+
+def parallel_env(**kwargs: Any) -> Any:
+    """PettingZoo parallel environment (each step carries the one captain whose decision it is)."""
+    from naval_env.envs.pettingzoo_env import NavalParallelEnv
+
+    return NavalParallelEnv(ruleset="pantheon", **kwargs)

@@ -1,0 +1,185 @@
+"""The `pantheon` config: vessel catalogue, house rules, scenarios and reward shaping (validated YAML)."""
+
+from __future__ import annotations
+
+from functools import cached_property
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from naval_env.core.config import REPO_CONFIGS, StrictModel, read_yaml, validate
+from naval_env.core.errors import ConfigError
+from naval_env.core.grid import Compass
+
+DEFAULT_CONFIG = REPO_CONFIGS / "rulesets" / "pantheon.yaml"
+DIRECTIONS = tuple(c.name for c in Compass)
+Direction = Literal["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
+Enhancement = Literal["initiative", "speed", "armor", "range"]
+
+
+class Vessel(StrictModel):
+    """One of the six vessel types (the document's stat table is missing: see Assumptions)."""
+
+    description: str = ""
+    speed: int = Field(ge=1, le=8)
+    health: int = Field(ge=1, le=40)
+    damage: int = Field(ge=1, le=10)
+    maneuverability: int = Field(ge=0, le=10)
+    pc_capacity: int = Field(ge=0, le=4)
+
+
+class CaptainStats(StrictModel):
+    wits: int = Field(default=3, ge=0, le=10)
+    charisma: int = Field(default=3, ge=0, le=10)
+    resolve: int = Field(default=3, ge=0, le=10)
+    composure: int = Field(default=3, ge=0, le=10)
+    seamanship: int = Field(default=2, ge=0, le=5)
+
+
+class ShipSetup(StrictModel):
+    vessel: str
+    name: str | None = None
+    captain: CaptainStats = CaptainStats()
+    crew: int | None = Field(default=None, ge=0, le=4, description="PCs aboard; default: PC capacity")
+    shipwright: int = Field(default=0, ge=0, le=5, description="Crafts rating of the best shipwright aboard")
+    enhancements: list[Enhancement] = []
+    position: tuple[int, int] | None = None
+    facing: Direction | None = None
+
+    @field_validator("enhancements")
+    @classmethod
+    def _enhancement_limits(cls, value: list[str]) -> list[str]:
+        if value.count("range") > 1:
+            raise ValueError("'range' can be added to a ship only once")
+        return value
+
+
+class Zone(StrictModel):
+    """Inclusive rectangle a side may enter from."""
+
+    x: tuple[int, int]
+    y: tuple[int, int]
+
+    def contains(self, x: int, y: int) -> bool:
+        return self.x[0] <= x <= self.x[1] and self.y[0] <= y <= self.y[1]
+
+
+class SideSetup(StrictModel):
+    name: str = Field(pattern=r"^[a-z][a-z0-9]*$")
+    zone: Zone
+    facing: Direction
+    ships: list[ShipSetup] = Field(min_length=1)
+
+
+class Scenario(StrictModel):
+    description: str = ""
+    board: tuple[int, int] = (16, 16)
+    wind: Direction
+    sides: list[SideSetup] = Field(min_length=2, max_length=2)
+
+
+class HouseRules(StrictModel):
+    """Choices the document leaves open or that a table may change."""
+
+    test_resolution: Literal["opposed_d10", "rock_paper_scissors"] = "opposed_d10"
+    test_die: int = Field(default=10, ge=2, le=100)
+    exceptional_margin: int = Field(default=5, ge=1)
+    ties_go_to: Literal["defender", "attacker"] = "defender"
+    max_ships_per_side: int = Field(default=5, ge=1, le=5)
+    fire_range: int = Field(default=3, ge=1)
+    range_enhancement: int = Field(default=4, ge=1)
+    max_enhancements: int = Field(default=4, ge=0)
+    repair_difficulty: int = Field(default=8, ge=0)
+    wrecked_damage_per_turn: int = Field(default=5, ge=0)
+    sinking_turns: int = Field(default=3, ge=1)
+    get_out_distance: int = Field(default=2, ge=0)
+    get_out_scrape_damage: int = Field(default=1, ge=0)
+    crew_repair_multiplier: int = Field(default=2, ge=0)
+    wrecked_repair_bonus: int = Field(default=2, ge=0)
+    initiative_enhancement: int = Field(default=3)
+    armor_enhancement: int = Field(default=5)
+    max_rounds: int = Field(default=40, ge=1)
+
+
+class Rewards(StrictModel):
+    """Per-step reward of a captain: terminal result plus shaping read from damage events."""
+
+    win: float = 1.0
+    loss: float = -1.0
+    draw: float = 0.0
+    damage_dealt: float = 0.02
+    damage_taken: float = 0.02
+
+
+class PantheonConfig(StrictModel):
+    ruleset: Literal["pantheon"]
+    version: int = Field(ge=1)
+    house_rules: HouseRules = HouseRules()
+    rewards: Rewards = Rewards()
+    vessels: dict[str, Vessel] = Field(min_length=1)
+    scenarios: dict[str, Scenario] = Field(min_length=1)
+    default_scenario: str
+
+    @model_validator(mode="after")
+    def _cross_checks(self) -> PantheonConfig:
+        if self.default_scenario not in self.scenarios:
+            raise ValueError(
+                f"default_scenario {self.default_scenario!r} is not a scenario; "
+                f"choose one of {sorted(self.scenarios)}"
+            )
+        for scenario_name, scenario in self.scenarios.items():
+            _check_scenario(self, scenario_name, scenario)
+        return self
+
+    @cached_property
+    def max_move(self) -> int:
+        """Longest forward move any ship can make: fastest vessel + full wind + all speed upgrades."""
+        return max(v.speed for v in self.vessels.values()) + 2 + self.house_rules.max_enhancements
+
+    def scenario(self, name: str | None) -> Scenario:
+        name = name or self.default_scenario
+        if name not in self.scenarios:
+            raise ConfigError(f"unknown pantheon scenario {name!r}; choose one of {sorted(self.scenarios)}")
+        return self.scenarios[name]
+
+
+def _check_scenario(config: PantheonConfig, name: str, scenario: Scenario) -> None:
+    width, height = scenario.board
+    if not (4 <= width <= 64 and 4 <= height <= 64):
+        raise ValueError(f"scenarios.{name}.board: {scenario.board} must be between 4x4 and 64x64")
+    names = [side.name for side in scenario.sides]
+    if len(set(names)) != len(names):
+        raise ValueError(f"scenarios.{name}.sides: side names must differ, got {names}")
+    taken: set[tuple[int, int]] = set()
+    rules = config.house_rules
+    for side in scenario.sides:
+        where = f"scenarios.{name}.sides[{side.name}]"
+        if not (0 <= side.zone.x[0] <= side.zone.x[1] < width and 0 <= side.zone.y[0] <= side.zone.y[1] < height):
+            raise ValueError(f"{where}.zone: {side.zone} does not fit the {width}x{height} board")
+        if len(side.ships) > rules.max_ships_per_side:
+            raise ValueError(f"{where}.ships: {len(side.ships)} ships; at most {rules.max_ships_per_side} a side")
+        for i, ship in enumerate(side.ships):
+            if ship.vessel not in config.vessels:
+                raise ValueError(
+                    f"{where}.ships[{i}].vessel: unknown vessel {ship.vessel!r}; "
+                    f"choose one of {sorted(config.vessels)}"
+                )
+            if len(ship.enhancements) > rules.max_enhancements:
+                raise ValueError(
+                    f"{where}.ships[{i}].enhancements: {len(ship.enhancements)} upgrades; "
+                    f"at most {rules.max_enhancements}"
+                )
+            if ship.position is not None:
+                x, y = ship.position
+                if not side.zone.contains(x, y):
+                    raise ValueError(f"{where}.ships[{i}].position {ship.position} is outside the zone {side.zone}")
+                if (x, y) in taken:
+                    raise ValueError(f"{where}.ships[{i}].position {ship.position} is already taken")
+                taken.add((x, y))
+
+
+def load_config(path: str | Path | None = None) -> PantheonConfig:
+    """Load and validate a pantheon config; the default is ``configs/rulesets/pantheon.yaml``."""
+    path = Path(path) if path is not None else DEFAULT_CONFIG
+    return validate(PantheonConfig, read_yaml(path), str(path))

@@ -1,0 +1,493 @@
+"""The `pantheon` rules engine: set-up, initiative, the turn sequence and the legal-action masks.
+
+Each captain's turn is a short sequence of decisions (see :class:`Phase`):
+START (release a boarded ship / Fair Escape, only when either is possible),
+MOVE (skipped when Wrecked or tied), ATTACK (crew actions, retest orders and one
+attack) and ESCAPE (the extra move of Get Us Out Of Here!).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import numpy as np
+
+from naval_env.core.dice import Dice
+from naval_env.core.errors import GameOverError, IllegalActionError, NotYourTurnError
+from naval_env.core.events import Event, GameEnded
+from naval_env.core.game import Game
+from naval_env.core.grid import Compass, chebyshev
+from naval_env.rulesets.pantheon import combat
+from naval_env.rulesets.pantheon.actions import AttackKind, PantheonActions, TurnOrder
+from naval_env.rulesets.pantheon.config import PantheonConfig, Scenario
+from naval_env.rulesets.pantheon.crew import NONE_CODE, REPAIR_CODE
+from naval_env.rulesets.pantheon.events import (
+    AttackDeclared,
+    CrewActed,
+    FairEscape,
+    InitiativeRolled,
+    Moved,
+    TurnStarted,
+)
+from naval_env.rulesets.pantheon.hull import advance_sinking, damage, set_status, untie
+from naval_env.rulesets.pantheon.movement import ManeuverTable, speed_with_wind
+from naval_env.rulesets.pantheon.state import CaptainSheet, GameState, Phase, Ship, Status
+
+A = PantheonActions
+
+
+class PantheonGame(Game):
+    ruleset_id = "pantheon"
+
+    def __init__(self, config: PantheonConfig, scenario_name: str | None, dice: Dice,
+                 actions: PantheonActions, observation_spec: Any) -> None:
+        self.config = config
+        self.rules = config.house_rules
+        self.scenario_name = scenario_name or config.default_scenario
+        self.scenario: Scenario = config.scenario(self.scenario_name)
+        self.dice = dice
+        self.actions = actions
+        self.action_spec = actions.spec
+        self.observation_spec = observation_spec
+        self._pad = actions.maneuvers.max_path + 1
+        self._mask: np.ndarray | None = None
+        self.state = self._set_up()
+        self._agents = tuple(self.state.ships)
+        events: list[Event] = [self._initiative_event]
+        self._begin_turn(events)
+        self.opening_events = events
+
+    # ------------------------------------------------------------------ set-up
+    def _set_up(self) -> GameState:
+        width, height = self.scenario.board
+        ships: dict[str, Ship] = {}
+        occupancy: dict[tuple[int, int], str] = {}
+        rules = self.rules
+        for side in self.scenario.sides:
+            for index, setup in enumerate(side.ships):
+                vessel = self.config.vessels[setup.vessel]
+                ups = setup.enhancements
+                ship_id = f"{side.name}_{index}"
+                x, y = setup.position if setup.position is not None else self._place(side.zone, occupancy)
+                crew = vessel.pc_capacity if setup.crew is None else min(setup.crew, vessel.pc_capacity)
+                captain = CaptainSheet(**setup.captain.model_dump())
+                max_health = vessel.health + rules.armor_enhancement * ups.count("armor")
+                ships[ship_id] = Ship(
+                    id=ship_id,
+                    side=side.name,
+                    vessel=setup.vessel,
+                    captain=captain,
+                    x=x,
+                    y=y,
+                    facing=int(Compass.parse(setup.facing or side.facing)),
+                    max_health=max_health,
+                    health=max_health,
+                    speed=vessel.speed + ups.count("speed"),
+                    damage=vessel.damage,
+                    maneuverability=vessel.maneuverability,
+                    crew_slots=crew,
+                    shipwright=setup.shipwright,
+                    fire_range=rules.range_enhancement if "range" in ups else rules.fire_range,
+                    initiative=captain.wits + captain.seamanship + vessel.maneuverability
+                    + rules.initiative_enhancement * ups.count("initiative"),
+                    retests=captain.seamanship,
+                )
+                occupancy[(x, y)] = ship_id
+        order = self._initiative_order(ships)
+        sides = tuple(side.name for side in self.scenario.sides)
+        return GameState(width, height, int(Compass.parse(self.scenario.wind)), (sides[0], sides[1]),
+                         ships, order, occupancy=occupancy)
+
+    def _place(self, zone: Any, occupancy: dict[tuple[int, int], str]) -> tuple[int, int]:
+        """A free square of the set-up zone, drawn with the game's dice."""
+        free = [
+            (x, y)
+            for y in range(zone.y[0], zone.y[1] + 1)
+            for x in range(zone.x[0], zone.x[1] + 1)
+            if (x, y) not in occupancy
+        ]
+        if not free:
+            raise ValueError(f"set-up zone {zone} has no free square left")
+        return free[self.dice.choice_index(len(free), "placement")]
+
+    def _initiative_order(self, ships: dict[str, Ship]) -> list[str]:
+        """Highest Wits + Seamanship + Maneuverability first; ties broken by a d10 each (re-rolled)."""
+        tiebreak: dict[str, tuple[int, ...]] = {ship_id: () for ship_id in ships}
+        while True:
+            keys = {s: (ships[s].initiative, *tiebreak[s]) for s in ships}
+            clashes = [s for s in ships if sum(keys[o] == keys[s] for o in ships) > 1]
+            if not clashes:
+                break
+            for s in clashes:
+                tiebreak[s] = (*tiebreak[s], self.dice.d(10, f"initiative tie: {s}"))
+        order = sorted(ships, key=lambda s: keys[s], reverse=True)
+        self._initiative_event = InitiativeRolled(tuple(order), tuple(ships[s].initiative for s in order))
+        return order
+
+    # ------------------------------------------------------------- Game API
+    @property
+    def agents(self) -> tuple[str, ...]:
+        return self._agents
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        return self.state.sides
+
+    def side_of(self, agent: str) -> str:
+        return self.state.ships[agent].side
+
+    @property
+    def current_agent(self) -> str | None:
+        return None if self.state.ended else self.state.current
+
+    def is_active(self, agent: str) -> bool:
+        return self.state.ships[agent].status.fighting
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.ended
+
+    @property
+    def winner(self) -> str | None:
+        return self.state.winner
+
+    @property
+    def truncated(self) -> bool:
+        return self.state.end_reason == "round_limit"
+
+    @property
+    def round(self) -> int:
+        return self.state.round
+
+    def health(self, agent: str) -> tuple[int, int]:
+        ship = self.state.ships[agent]
+        return ship.health, ship.max_health
+
+    def state_dict(self) -> dict[str, Any]:
+        return self.state.to_dict()
+
+    def clone(self) -> PantheonGame:
+        return copy.deepcopy(self)
+
+    def observe(self, agent: str) -> np.ndarray:
+        from naval_env.rulesets.pantheon.observer import observe
+
+        return observe(self, agent)
+
+    def render_ansi(self, events: list[Event] | None = None) -> str:
+        from naval_env.rulesets.pantheon.render import render_ansi
+
+        return render_ansi(self, events or [])
+
+    def render_rgb(self) -> np.ndarray:
+        from naval_env.rulesets.pantheon.render import render_rgb
+
+        return render_rgb(self)
+
+    def enemies_of(self, ship: Ship) -> list[Ship]:
+        """Enemy ships in side order; an enemy's index here is its attack target slot."""
+        return [s for s in self.state.ships.values() if s.side != ship.side]
+
+    def allies_of(self, ship: Ship) -> list[Ship]:
+        return [s for s in self.state.ships.values() if s.side == ship.side and s.id != ship.id]
+
+    # ------------------------------------------------------------------ masks
+    def legal_mask(self, agent: str) -> np.ndarray:
+        if self.state.ended or agent != self.state.current:
+            return self.action_spec.noop_mask()
+        if self._mask is None:
+            self._mask = self._build_mask(self.state.ships[agent])
+        return self._mask.copy()
+
+    def _build_mask(self, ship: Ship) -> np.ndarray:
+        spec = self.action_spec
+        mask = spec.noop_mask()
+        offsets = spec.offsets
+        phase = self.state.phase
+        if phase is Phase.START:
+            base = offsets[A.TURN_ORDER]
+            mask[base + TurnOrder.RELEASE] = ship.boarding is not None
+            mask[base + TurnOrder.FAIR_ESCAPE] = self.state.fair_escape_ok
+        elif phase is Phase.MOVE:
+            legal = self._maneuver_mask(ship, self.actions.maneuvers, ship.speed_this_turn)
+            mask[offsets[A.MANEUVER]: offsets[A.MANEUVER] + legal.size] = legal
+        elif phase is Phase.ATTACK:
+            self._attack_mask(ship, mask)
+        else:
+            legal = self._maneuver_mask(ship, self.actions.escape_maneuvers, self.rules.get_out_distance)
+            mask[offsets[A.ESCAPE]: offsets[A.ESCAPE] + legal.size] = legal
+        return mask
+
+    def blocked_grid(self, ship: Ship, pad: int) -> np.ndarray:
+        """Board padded with ``pad`` blocked squares; other ships block, the mover's own square is free."""
+        state = self.state
+        grid = np.ones((state.height + 2 * pad, state.width + 2 * pad), dtype=bool)
+        grid[pad: pad + state.height, pad: pad + state.width] = False
+        for (x, y), other in state.occupancy.items():
+            if other != ship.id:
+                grid[y + pad, x + pad] = True
+        return grid
+
+    def _maneuver_mask(self, ship: Ship, table: ManeuverTable, allowance: int) -> np.ndarray:
+        pad = max(self._pad, table.max_path + 1)
+        return table.legal(ship.x, ship.y, ship.facing, allowance, self.blocked_grid(ship, pad), pad)
+
+    def _attack_mask(self, ship: Ship, mask: np.ndarray) -> None:
+        offsets = self.action_spec.offsets
+        base = offsets[A.ATTACK]
+        for code, choice in enumerate(self.actions.attacks):
+            if code:
+                mask[base + code] = self._attack_allowed(ship, choice.kind, choice.target_slot)
+        for slot in range(min(ship.crew_slots, len(range(A.CREW, A.RETEST_ON_FAILURE)))):
+            crew_base = offsets[A.CREW + slot]
+            mask[crew_base: crew_base + REPAIR_CODE] = True
+            mask[crew_base + REPAIR_CODE] = slot == 0 and ship.shipwright > 0 and not ship.crew_repair_used
+        mask[offsets[A.RETEST_ON_FAILURE] + 1] = ship.retests > 0
+        mask[offsets[A.RETEST_WHEN_HIT] + 1] = ship.retests > 0
+
+    def _attack_allowed(self, ship: Ship, kind: AttackKind, slot: int | None) -> bool:
+        if kind is AttackKind.GET_OUT:
+            return ship.status is Status.AFLOAT
+        if kind is AttackKind.REPAIR:
+            return ship.status is Status.WRECKED and ship.tied_to is None
+        if kind is AttackKind.NONE:
+            return True
+        enemies = self.enemies_of(ship)
+        if slot is None or slot >= len(enemies):
+            return False
+        target = enemies[slot]
+        if not target.status.fighting:
+            return False
+        distance = chebyshev(ship.x, ship.y, target.x, target.y)
+        if kind is AttackKind.FIRE:
+            return distance <= ship.fire_range
+        if distance != 1:
+            return False
+        if kind is AttackKind.RAM:
+            return ship.moved_forward
+        # Board: start a new tie when neither ship is tied, or press the one this ship boarded.
+        return ship.boarding == target.id or (ship.tied_to is None and target.tied_to is None)
+
+    # ------------------------------------------------------------------ apply
+    def apply(self, agent: str, action: Any) -> list[Event]:
+        state = self.state
+        if state.ended:
+            raise GameOverError(f"the game is over ({state.end_reason}); call reset() for a new one")
+        if agent != state.current:
+            raise NotYourTurnError(f"it is {state.current}'s decision ({state.phase.name}), not {agent}'s")
+        values = self.action_spec.check(action, self.legal_mask(agent), context=f"in phase {state.phase.name}")
+        ship = state.ships[agent]
+        events: list[Event] = []
+        self._mask = None
+        if state.phase is Phase.START:
+            self._apply_start(ship, TurnOrder(int(values[A.TURN_ORDER])), events)
+        elif state.phase is Phase.MOVE:
+            self._move(ship, self.actions.maneuvers, int(values[A.MANEUVER]), ship.speed_this_turn, events)
+            self._enter_attack(ship)
+        elif state.phase is Phase.ATTACK:
+            self._apply_attack(ship, values, events)
+        else:
+            self._move(ship, self.actions.escape_maneuvers, int(values[A.ESCAPE]),
+                       self.rules.get_out_distance, events)
+            self._end_turn(events)
+        return events
+
+    def _apply_start(self, ship: Ship, order: TurnOrder, events: list[Event]) -> None:
+        if order is TurnOrder.FAIR_ESCAPE:
+            events.append(FairEscape(ship.id))
+            set_status(self.state, ship, Status.ESCAPED, events)
+            self._end_turn(events)
+            return
+        if order is TurnOrder.RELEASE:
+            untie(self.state, ship, "released by the boarder", events)
+        self._enter_move_or_attack(ship)
+
+    def _enter_move_or_attack(self, ship: Ship) -> None:
+        if ship.status is Status.AFLOAT and ship.tied_to is None:
+            self.state.phase = Phase.MOVE
+            ship.speed_this_turn = speed_with_wind(ship.speed, ship.facing, self.state.wind)
+        else:
+            self._enter_attack(ship)
+
+    def _enter_attack(self, ship: Ship) -> None:
+        self.state.phase = Phase.ATTACK
+
+    def _move(self, ship: Ship, table: ManeuverTable, index: int, allowance: int, events: list[Event]) -> None:
+        maneuver = table.maneuvers[index]
+        if index == 0:
+            return
+        cells = table.paths[ship.facing][index]
+        start, facing_from = (ship.x, ship.y), ship.facing
+        state = self.state
+        del state.occupancy[start]
+        if cells:
+            ship.x, ship.y = ship.x + cells[-1][0], ship.y + cells[-1][1]
+        ship.facing = int(table.end_facing[facing_from, index])
+        state.occupancy[(ship.x, ship.y)] = ship.id
+        if maneuver.forward:
+            ship.moved_forward = True
+        path = (start, *((start[0] + dx, start[1] + dy) for dx, dy in cells))
+        events.append(Moved(ship.id, path, facing_from, ship.facing, maneuver.forward, allowance))
+
+    def _apply_attack(self, ship: Ship, values: np.ndarray, events: list[Event]) -> None:
+        state, rules, dice = self.state, self.rules, self.dice
+        chosen = [int(values[A.CREW + i]) for i in range(A.RETEST_ON_FAILURE - A.CREW)]
+        ship.buffs = tuple(code for code in chosen if code not in (NONE_CODE, REPAIR_CODE))
+        ship.retest_on_failure = bool(values[A.RETEST_ON_FAILURE])
+        ship.retest_when_hit = bool(values[A.RETEST_WHEN_HIT])
+        if any(code != NONE_CODE for code in chosen):
+            labels = tuple(self.action_spec.components[A.CREW].labels[c] for c in chosen if c != NONE_CODE)
+            events.append(CrewActed(ship.id, labels))
+        if REPAIR_CODE in chosen:
+            combat.crew_repair(rules, state, ship, events)
+        if ship.boarding is not None:
+            boarded = state.ships[ship.boarding]
+            boarded.targeted_at = state.turn_counter
+            combat.boarding_exchange(state, ship, boarded, events)
+        choice = self.actions.attacks[int(values[A.ATTACK])]
+        if not ship.status.fighting:
+            self._end_turn(events)
+            return
+        if not self._attack_allowed(ship, choice.kind, choice.target_slot):
+            # The boarding melee just now changed the situation (a tie ended, the ship was wrecked).
+            events.append(AttackDeclared(ship.id, f"{choice.kind.value} (no longer possible)", None))
+            self._end_turn(events)
+            return
+        target = None if choice.target_slot is None else self.enemies_of(ship)[choice.target_slot]
+        if choice.kind is not AttackKind.NONE:
+            events.append(AttackDeclared(ship.id, choice.kind.value, target.id if target else None))
+        if target is not None:
+            target.targeted_at = state.turn_counter
+        if choice.kind is AttackKind.RAM:
+            combat.ram(dice, rules, state, ship, target, events)
+        elif choice.kind is AttackKind.FIRE:
+            combat.fire(dice, rules, state, ship, target, events)
+        elif choice.kind is AttackKind.BOARD:
+            if ship.boarding == target.id:
+                combat.press_boarding(dice, rules, state, ship, target, events)
+            else:
+                combat.board(dice, rules, state, ship, target, events)
+        elif choice.kind is AttackKind.REPAIR:
+            combat.repair_wreck(dice, rules, state, ship, events)
+        elif choice.kind is AttackKind.GET_OUT:
+            if ship.tied_to is not None:
+                state.ships[ship.tied_to].targeted_at = state.turn_counter
+            if combat.break_free(dice, rules, state, ship, events) and ship.status is Status.AFLOAT:
+                state.phase = Phase.ESCAPE
+                self._check_end(events)
+                if not state.ended:
+                    return
+        self._end_turn(events)
+
+    # ------------------------------------------------------------- turn flow
+    def _end_turn(self, events: list[Event]) -> None:
+        state = self.state
+        self._check_end(events)
+        while not state.ended:
+            state.turn += 1
+            if state.turn >= len(state.order):
+                state.turn = 0
+                state.round += 1
+                if state.round > self.rules.max_rounds:
+                    self._finish(None, "round_limit", events)
+                    return
+            if self._begin_turn(events):
+                return
+            self._check_end(events)
+
+    def _begin_turn(self, events: list[Event]) -> bool:
+        """Start the current ship's turn; False when it has no decision (gone, sinking, just sank)."""
+        state = self.state
+        ship = state.ships[state.current]
+        if not ship.status.on_board:
+            return False
+        state.turn_counter += 1
+        events.append(TurnStarted(ship.id, state.round))
+        if ship.status is Status.SINKING:
+            advance_sinking(state, ship, self.rules.sinking_turns, events)
+            return False
+        if ship.status is Status.WRECKED:
+            damage(state, ship, self.rules.wrecked_damage_per_turn, None, "wrecked", events)
+            if not ship.status.fighting:
+                return False
+        state.fair_escape_ok = (
+            ship.status is Status.AFLOAT
+            and ship.tied_to is None
+            and self._at_edge(ship)
+            and ship.last_turn_start >= 0
+            and ship.targeted_at < ship.last_turn_start
+        )
+        ship.last_turn_start = state.turn_counter
+        ship.moved_forward = False
+        ship.started_at_edge = self._at_edge(ship)
+        self._mask = None
+        if state.fair_escape_ok or ship.boarding is not None:
+            state.phase = Phase.START
+        else:
+            self._enter_move_or_attack(ship)
+        return True
+
+    def _at_edge(self, ship: Ship) -> bool:
+        return ship.x in (0, self.state.width - 1) or ship.y in (0, self.state.height - 1)
+
+    def _check_end(self, events: list[Event]) -> None:
+        state = self.state
+        if state.ended:
+            return
+        standing = [side for side in state.sides
+                    if any(s.status.fighting for s in state.ships.values() if s.side == side)]
+        if len(standing) == 1:
+            self._finish(standing[0], "last side fighting", events)
+        elif not standing:
+            self._finish(None, "no ship left fighting", events)
+
+    def _finish(self, winner: str | None, reason: str, events: list[Event]) -> None:
+        state = self.state
+        state.ended, state.winner, state.end_reason = True, winner, reason
+        self._mask = None
+        events.append(GameEnded(winner, reason))
+
+    # ---------------------------------------------------------- for captains
+    def maneuver_outcomes(self, agent: str) -> list[tuple[int, int, int, int]]:
+        """(index, x, y, facing) after each legal maneuver of the current MOVE or ESCAPE decision."""
+        ship = self.state.ships[agent]
+        phase = self.state.phase
+        if phase is Phase.MOVE:
+            table, component = self.actions.maneuvers, A.MANEUVER
+        elif phase is Phase.ESCAPE:
+            table, component = self.actions.escape_maneuvers, A.ESCAPE
+        else:
+            return []
+        legal = self.action_spec.split(self.legal_mask(agent))[component]
+        outcomes = []
+        for index in np.flatnonzero(legal):
+            cells = table.paths[ship.facing][index]
+            dx, dy = cells[-1] if cells else (0, 0)
+            outcomes.append((int(index), ship.x + dx, ship.y + dy, int(table.end_facing[ship.facing, index])))
+        return outcomes
+
+
+def check_invariants(game: PantheonGame) -> None:
+    """Raise AssertionError when the state breaks a rule that must always hold (used by fuzz tests)."""
+    state = game.state
+    on_board = {s.id for s in state.ships.values() if s.status.on_board}
+    assert set(state.occupancy.values()) == on_board, "occupancy does not match ships on board"
+    for (x, y), ship_id in state.occupancy.items():
+        ship = state.ships[ship_id]
+        assert (ship.x, ship.y) == (x, y), f"{ship_id} is not where the board says"
+        assert 0 <= x < state.width and 0 <= y < state.height, f"{ship_id} is off the board"
+    for ship in state.ships.values():
+        assert -ship.max_health <= ship.health <= ship.max_health, f"{ship.id} health {ship.health} out of bounds"
+        assert ship.retests >= 0
+        if ship.status is Status.AFLOAT:
+            assert ship.health > 0, f"{ship.id} is afloat at {ship.health} health"
+        if ship.boarding:
+            assert state.ships[ship.boarding].boarded_by == ship.id
+        if ship.boarded_by:
+            assert state.ships[ship.boarded_by].boarding == ship.id
+        if ship.tied_to:
+            assert ship.status.fighting, f"{ship.id} is tied while {ship.status.value}"
+    if not state.ended:
+        current = state.ships[state.current]
+        assert current.status.fighting, f"{current.id} holds a decision while {current.status.value}"

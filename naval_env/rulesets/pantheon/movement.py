@@ -1,0 +1,111 @@
+"""Wind and the maneuver table: every legal way to spend one movement step.
+
+A maneuver is (forward spaces, turn direction, turn point). Paths for all eight
+facings are precomputed once per config so the legal-move mask is one numpy
+gather per decision.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from naval_env.core.grid import STEP, points_between, turn
+
+# Points between facing and wind direction (0: running with the wind .. 4: into it).
+WIND_MODIFIER = (2, 1, 0, -1, -2)
+
+
+def wind_modifier(facing: int, wind: int) -> int:
+    """+2 with the wind, +1 slightly with it, 0 across, -1 partly against, -2 into it."""
+    return WIND_MODIFIER[points_between(facing, wind)]
+
+
+def speed_with_wind(speed: int, facing: int, wind: int) -> int:
+    """Movement allowance for the turn; wind never takes it below 1."""
+    return max(1, speed + wind_modifier(facing, wind))
+
+
+@dataclass(frozen=True, slots=True)
+class Maneuver:
+    forward: int
+    turn: int       # compass points: -2..2 (two only when not moving forward)
+    turn_at: int    # spaces moved before the turn (0 = before moving)
+
+    @property
+    def label(self) -> str:
+        if self.forward == 0:
+            return "hold" if self.turn == 0 else f"turn {_side(self.turn)}{abs(self.turn)}"
+        if self.turn == 0:
+            return f"ahead {self.forward}"
+        return f"ahead {self.forward}, {_side(self.turn)} after {self.turn_at}"
+
+    def path(self, facing: int) -> tuple[list[tuple[int, int]], int]:
+        """Offsets of every square entered, and the final facing."""
+        x = y = 0
+        cells: list[tuple[int, int]] = []
+        heading = facing
+        for step in range(self.forward + 1):
+            if self.turn and step == self.turn_at:
+                heading = turn(heading, self.turn)
+            if step == self.forward:
+                break
+            dx, dy = STEP[heading]
+            x, y = x + dx, y + dy
+            cells.append((x, y))
+        return cells, heading
+
+
+def _side(turn_points: int) -> str:
+    return "starboard" if turn_points > 0 else "port"
+
+
+def build_maneuvers(max_forward: int, in_place_turns: int) -> tuple[Maneuver, ...]:
+    """Index 0 is 'hold'. Turning in place may go ``in_place_turns`` points; moving allows one."""
+    table = [Maneuver(0, 0, 0)]
+    for points in range(1, in_place_turns + 1):
+        table += [Maneuver(0, -points, 0), Maneuver(0, points, 0)]
+    for forward in range(1, max_forward + 1):
+        table.append(Maneuver(forward, 0, 0))
+        for turn_at in range(forward + 1):
+            table += [Maneuver(forward, -1, turn_at), Maneuver(forward, 1, turn_at)]
+    return tuple(table)
+
+
+class ManeuverTable:
+    """Precomputed paths of every maneuver from every facing."""
+
+    def __init__(self, maneuvers: tuple[Maneuver, ...]) -> None:
+        self.maneuvers = maneuvers
+        self.labels = tuple(m.label for m in maneuvers)
+        n = len(maneuvers)
+        self.max_path = max(1, max(m.forward for m in maneuvers))
+        self.forward = np.array([m.forward for m in maneuvers], dtype=np.int64)
+        self.dx = np.zeros((8, n, self.max_path), dtype=np.int64)
+        self.dy = np.zeros((8, n, self.max_path), dtype=np.int64)
+        self.end_facing = np.zeros((8, n), dtype=np.int64)
+        self.paths: list[list[list[tuple[int, int]]]] = []
+        for facing in range(8):
+            per_facing = []
+            for i, m in enumerate(maneuvers):
+                cells, heading = m.path(facing)
+                per_facing.append(cells)
+                self.end_facing[facing, i] = heading
+                # Unused path slots repeat the last square (or the start) so they never block.
+                padded = cells + [cells[-1] if cells else (0, 0)] * (self.max_path - len(cells))
+                self.dx[facing, i] = [c[0] for c in padded]
+                self.dy[facing, i] = [c[1] for c in padded]
+            self.paths.append(per_facing)
+
+    def __len__(self) -> int:
+        return len(self.maneuvers)
+
+    def legal(self, x: int, y: int, facing: int, allowance: int, blocked: np.ndarray, pad: int) -> np.ndarray:
+        """Mask of maneuvers within ``allowance`` whose path stays on the board and off other ships.
+
+        ``blocked`` is the board padded by ``pad`` squares of True on every side,
+        with the moving ship's own square False.
+        """
+        cells = blocked[self.dy[facing] + (y + pad), self.dx[facing] + (x + pad)]
+        return (self.forward <= allowance) & ~cells.any(axis=1)

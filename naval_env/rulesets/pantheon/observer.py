@@ -1,0 +1,162 @@
+"""One captain's view of the battle as a fixed-size float32 vector of named slices.
+
+Enemy blocks come in the same order as the attack target slots; positions are
+also given in the observer's own frame (ahead, to starboard) so a policy can
+read "in front of me" without learning the compass.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from naval_env.core.grid import STEP, chebyshev
+from naval_env.core.spaces import ObservationField as F
+from naval_env.core.spaces import ObservationSpec, group_fields
+from naval_env.rulesets.pantheon.config import PantheonConfig
+from naval_env.rulesets.pantheon.crew import CREW_ACTIONS, REPAIR_CODE
+from naval_env.rulesets.pantheon.movement import speed_with_wind
+from naval_env.rulesets.pantheon.state import Phase, Ship, Status
+
+if TYPE_CHECKING:
+    from naval_env.rulesets.pantheon.engine import PantheonGame
+
+LENGTH = 1 / 16     # squares
+HULL = 1 / 20       # health levels
+POOL = 1 / 20
+SMALL = 1 / 5
+SPEED = 1 / 8
+N_BUFFS = REPAIR_CODE - 1
+
+SELF_FIELDS = [
+    F("phase", 4, 1.0, "one-hot decision phase: START, MOVE, ATTACK, ESCAPE"),
+    F("position", 2, LENGTH, "x, y in squares (y grows southward)"),
+    F("edge_distance", 4, LENGTH, "squares to the north, east, south and west edges"),
+    F("facing", 8, 1.0, "one-hot compass facing N..NW"),
+    F("wind_relative", 8, 1.0, "one-hot wind direction minus facing, in compass points"),
+    F("allowance", 1, SPEED, "movement allowance this turn after wind"),
+    F("health", 1, HULL, "current health (negative: below Wrecked)"),
+    F("max_health", 1, HULL, "current maximum health"),
+    F("health_fraction", 1, 1.0, "health / max health"),
+    F("speed", 1, SPEED, "speed rating"),
+    F("damage", 1, SMALL, "damage rating"),
+    F("maneuverability", 1, SMALL, "maneuverability"),
+    F("attack_pool", 1, POOL, "Charisma/Wits + Seamanship + Maneuverability"),
+    F("defense_pool", 1, POOL, "Resolve/Composure + Seamanship + Maneuverability"),
+    F("retests", 1, SMALL, "retests left"),
+    F("fire_range", 1, SMALL, "Fire! range in squares"),
+    F("status", 3, 1.0, "one-hot afloat, wrecked, sinking"),
+    F("boarding", 1, 1.0, "1 if tied as the boarder"),
+    F("boarded", 1, 1.0, "1 if tied as the boarded ship"),
+    F("moved_forward", 1, 1.0, "1 if the ship moved forward this turn"),
+    F("crew_slots", 1, 1 / 4, "crew actions available"),
+    F("crew_repair_available", 1, 1.0, "1 if the crew's Repair can still be used"),
+    F("fair_escape_available", 1, 1.0, "1 if Fair Escape may be declared now"),
+    F("round", 1, 1 / 40, "round number"),
+    F("buffs", N_BUFFS, SMALL, "active crew buffs, one count per (kind, scope) in crew label order"),
+]
+
+OTHER_FIELDS = [
+    F("present", 1, 1.0, "1 if this slot holds a ship still on the board"),
+    F("status", 3, 1.0, "one-hot afloat, wrecked, sinking"),
+    F("offset", 2, LENGTH, "dx, dy from the observer in squares"),
+    F("ahead_starboard", 2, LENGTH, "offset in the observer's frame: ahead, to starboard"),
+    F("distance", 1, LENGTH, "Chebyshev distance in squares"),
+    F("facing_relative", 8, 1.0, "one-hot its facing minus the observer's, in compass points"),
+    F("health", 1, HULL, "current health"),
+    F("health_fraction", 1, 1.0, "health / max health"),
+    F("damage", 1, SMALL, "damage rating"),
+    F("maneuverability", 1, SMALL, "maneuverability"),
+    F("attack_pool", 1, POOL, "attack pool"),
+    F("defense_pool", 1, POOL, "defense pool"),
+    F("speed", 1, SPEED, "speed rating"),
+    F("fire_range", 1, SMALL, "Fire! range"),
+    F("retests", 1, SMALL, "retests left"),
+    F("in_my_range", 1, 1.0, "1 if the observer can Fire! at it"),
+    F("me_in_its_range", 1, 1.0, "1 if it can Fire! at the observer"),
+    F("adjacent", 1, 1.0, "1 if in contact with the observer"),
+    F("tied_with_me", 1, 1.0, "1 if tied to the observer by boarding"),
+    F("tied_elsewhere", 1, 1.0, "1 if tied to another ship"),
+    F("acts_before_me", 1, 1.0, "1 if it acts earlier in the initiative order"),
+]
+
+
+def observation_spec(config: PantheonConfig) -> ObservationSpec:
+    n = config.house_rules.max_ships_per_side
+    return ObservationSpec(
+        tuple(
+            [F(f"self.{f.name}", f.size, f.scale, f.description) for f in SELF_FIELDS]
+            + group_fields("ally", n - 1, OTHER_FIELDS)
+            + group_fields("enemy", n, OTHER_FIELDS)
+        )
+    )
+
+
+_STATUS = {Status.AFLOAT: (1.0, 0.0, 0.0), Status.WRECKED: (0.0, 1.0, 0.0), Status.SINKING: (0.0, 0.0, 1.0)}
+_UNIT = [(dx / math.hypot(dx, dy), dy / math.hypot(dx, dy)) for dx, dy in STEP]
+_ONE_HOT8 = [tuple(1.0 if i == k else 0.0 for i in range(8)) for k in range(8)]
+_PHASES = [tuple(1.0 if i == k else 0.0 for i in range(4)) for k in range(4)]
+_OTHER_SIZE = sum(f.size for f in OTHER_FIELDS)
+
+
+def observe(game: PantheonGame, agent: str) -> np.ndarray:
+    state = game.state
+    me = state.ships[agent]
+    out: list[float] = []
+    add = out.extend
+    phase = state.phase if state.current == agent and not state.ended else None
+    add(_PHASES[phase] if phase is not None else (0.0, 0.0, 0.0, 0.0))
+    add((me.x * LENGTH, me.y * LENGTH))
+    add((me.y * LENGTH, (state.width - 1 - me.x) * LENGTH, (state.height - 1 - me.y) * LENGTH, me.x * LENGTH))
+    add(_ONE_HOT8[me.facing])
+    add(_ONE_HOT8[(state.wind - me.facing) % 8])
+    allowance = me.speed_this_turn if phase is Phase.MOVE else speed_with_wind(me.speed, me.facing, state.wind)
+    add((
+        allowance * SPEED, me.health * HULL, me.max_health * HULL, me.health / me.max_health,
+        me.speed * SPEED, me.damage * SMALL, me.maneuverability * SMALL, me.attack_pool * POOL,
+        me.defense_pool * POOL, me.retests * SMALL, me.fire_range * SMALL,
+    ))
+    add(_STATUS.get(me.status, (0.0, 0.0, 0.0)))
+    add((
+        float(me.boarding is not None), float(me.boarded_by is not None), float(me.moved_forward),
+        me.crew_slots / 4, float(me.shipwright > 0 and not me.crew_repair_used),
+        float(state.fair_escape_ok and phase is Phase.START), state.round / 40,
+    ))
+    buffs = [0.0] * N_BUFFS
+    for code in me.buffs:
+        buffs[code - 1] += SMALL
+    add(buffs)
+
+    rank = {ship_id: i for i, ship_id in enumerate(state.order)}
+    n = game.config.house_rules.max_ships_per_side
+    allies = game.allies_of(me)
+    enemies = game.enemies_of(me)
+    for group, size in ((allies, n - 1), (enemies, n)):
+        for other in group:
+            _other_block(out, me, other, rank)
+        out.extend([0.0] * (_OTHER_SIZE * (size - len(group))))
+    return np.array(out, dtype=np.float32)
+
+
+def _other_block(out: list[float], me: Ship, other: Ship, rank: dict[str, int]) -> None:
+    if not other.status.on_board:
+        out.extend([0.0] * _OTHER_SIZE)
+        return
+    dx, dy = other.x - me.x, other.y - me.y
+    ux, uy = _UNIT[me.facing]
+    distance = chebyshev(me.x, me.y, other.x, other.y)
+    out.append(1.0)
+    out.extend(_STATUS[other.status])
+    out.extend((dx * LENGTH, dy * LENGTH, (dx * ux + dy * uy) * LENGTH, (dx * -uy + dy * ux) * LENGTH,
+                distance * LENGTH))
+    out.extend(_ONE_HOT8[(other.facing - me.facing) % 8])
+    out.extend((
+        other.health * HULL, other.health / other.max_health, other.damage * SMALL,
+        other.maneuverability * SMALL, other.attack_pool * POOL, other.defense_pool * POOL,
+        other.speed * SPEED, other.fire_range * SMALL, other.retests * SMALL,
+        float(distance <= me.fire_range), float(distance <= other.fire_range), float(distance == 1),
+        float(other.tied_to == me.id), float(other.tied_to is not None and other.tied_to != me.id),
+        float(rank[other.id] < rank[me.id]),
+    ))
