@@ -110,6 +110,7 @@ class Rewards(StrictModel):
     draw: float = 0.0
     damage_dealt: float = 0.02
     damage_taken: float = 0.02
+    illegal_action: float = -0.05
 
 
 class PantheonConfig(StrictModel):

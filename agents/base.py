@@ -1,0 +1,73 @@
+"""The captain interface every opponent, evaluator and exported model speaks.
+
+A captain gets a :class:`Decision` (observation vector and flat action mask, plus
+the engine game for scripted captains that reason over the rules) and returns a
+MultiDiscrete action. Learned and exported captains read only the arrays, so an
+external front end can drive them with nothing but the export's JSON spec.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+
+import numpy as np
+
+from naval_env.core.game import Game
+from naval_env.core.spaces import ActionSpec
+
+
+@dataclass(frozen=True)
+class Decision:
+    agent: str
+    observation: np.ndarray
+    action_mask: np.ndarray
+    game: Game | None = None
+
+
+class Captain(ABC):
+    """Observation and mask in, action out. ``reset`` is called at the start of each game."""
+
+    name: str = "captain"
+    #: Captains that decide from the engine alone set this False; they then get an empty observation.
+    needs_observation: bool = True
+
+    def reset(self, seed: int | None = None) -> None:  # noqa: B027 - stateless captains need nothing
+        """Prepare for a new game; captains with randomness re-seed here."""
+
+    @abstractmethod
+    def act(self, decision: Decision) -> np.ndarray: ...
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name!r})"
+
+
+def masked_argmax(scores: np.ndarray, mask: np.ndarray) -> int:
+    """Index of the best allowed score (first one on ties)."""
+    return int(np.argmax(np.where(mask, scores, -np.inf)))
+
+
+class RandomCaptain(Captain):
+    """Uniformly random legal action, component by component. The baseline every captain must beat."""
+
+    name = "random"
+    needs_observation = False
+
+    def __init__(self, action_spec: ActionSpec, seed: int | None = None) -> None:
+        self.spec = action_spec
+        self._rng = np.random.default_rng(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+
+    def act(self, decision: Decision) -> np.ndarray:
+        mask = decision.action_mask
+        action = np.zeros(len(self.spec.components), dtype=np.int64)
+        for i, (offset, size) in enumerate(zip(self.spec.offsets, self.spec.nvec)):
+            allowed = np.flatnonzero(mask[offset: offset + size])
+            if allowed.size > 1:
+                action[i] = allowed[int(self._rng.integers(allowed.size))]
+            elif allowed.size == 1:
+                action[i] = allowed[0]
+        return action

@@ -1,0 +1,23 @@
+"""naval-tactics: rules engines and environments for tabletop naval combat.
+
+Importing this package registers a Gymnasium id per ruleset, e.g. ``naval/Pantheon-v0``.
+"""
+
+from __future__ import annotations
+
+import gymnasium
+
+from naval_env.core.errors import ConfigError, IllegalActionError, NavalError
+from naval_env.core.ruleset import get_ruleset, ruleset_ids
+
+__all__ = ["ConfigError", "IllegalActionError", "NavalError", "get_ruleset", "ruleset_ids"]
+
+for _id in ruleset_ids():
+    _ruleset = get_ruleset(_id)
+    if _ruleset.gym_id not in gymnasium.registry:
+        gymnasium.register(
+            id=_ruleset.gym_id,
+            entry_point="naval_env.envs.gym_env:NavalEnv",
+            kwargs={"ruleset": _id},
+            disable_env_checker=False,
+        )

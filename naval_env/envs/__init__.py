@@ -1,0 +1,1 @@
+"""Gymnasium and PettingZoo environments over any registered ruleset."""

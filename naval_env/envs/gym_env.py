@@ -1,0 +1,173 @@
+"""Single-agent Gymnasium environment: one captain learns, the other ships have opponent captains."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, SupportsFloat
+
+import gymnasium as gym
+import numpy as np
+
+from agents.base import Captain
+from agents.registry import make_captain
+from naval_env.envs.match import Match
+from naval_env.envs.spaces import action_space, observation_box
+
+CaptainSpec = str | Captain
+
+
+class NavalEnv(gym.Env[np.ndarray, np.ndarray]):
+    """One ship captain of a naval battle, under any registered ruleset.
+
+    ## Action space
+    ``MultiDiscrete``: the ruleset's named components (``env.unwrapped.action_spec``).
+    A turn is a sequence of decisions; components outside the current phase are
+    masked to value 0. ``action_masks()`` and ``info["action_mask"]`` give the flat
+    mask (components one after another, True = allowed) for sb3-contrib MaskablePPO.
+    An action outside the mask is handled by ``illegal_action`` (the same in every
+    env of the toolkit): ``"noop"`` (default) replaces each forbidden component by
+    its value 0, always legal, applies the ``illegal_action`` reward and explains
+    which component and why in ``info["illegal_action"]``; ``"raise"`` raises
+    :class:`naval_env.IllegalActionError` with that message, the game untouched.
+    ``action_space.sample()`` draws a legal action for the current decision.
+
+    ## Observation space
+    ``Box(-10, 10, (n,), float32)`` from the learner's point of view; the named
+    slices are ``env.unwrapped.observation_spec``.
+
+    ## Rewards
+    From the ruleset config's ``rewards``: win / loss / draw at the end, plus
+    ``damage_dealt`` per point of damage this captain's ship deals and minus
+    ``damage_taken`` per point it takes, read from the step's events.
+
+    ## Episode end
+    Terminated when the battle ends by the rules, or when the learner's ship is out
+    of the fight (the rest of the battle is then played out by the captains so the
+    result is known). Truncated when the ruleset's round limit is reached.
+
+    ## Arguments
+    - ``ruleset``: ruleset id (``"pantheon"``); ``config``: path or loaded config;
+      ``scenario``: scenario name (default: the config's default).
+    - ``learner``: agent id (``"red_0"``), or ``"random"`` to draw a first-ship
+      captain of either side at each reset, so a learner plays both sides.
+    - ``opponent``: captain name (``"rammer"``, ``"random"``...), Captain object, or a
+      list of them to draw from at each reset; ``ally``: captain for the learner's
+      own other ships (default: the same as the opponent).
+    - ``render_mode``: ``"ansi"`` (board and the step's events) or ``"rgb_array"``.
+    - ``illegal_action``: ``"noop"`` or ``"raise"`` (see Action space).
+
+    ## Version history
+    - v0: first release.
+    """
+
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
+
+    def __init__(
+        self,
+        ruleset: str = "pantheon",
+        config: str | Path | Any = None,
+        scenario: str | None = None,
+        learner: str | None = None,
+        opponent: CaptainSpec | list[CaptainSpec] = "rammer",
+        ally: CaptainSpec | None = None,
+        render_mode: str | None = None,
+        illegal_action: str = "noop",
+    ) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
+        self.match = Match(ruleset, config, scenario, illegal_action)
+        self.ruleset_id = self.match.ruleset.id
+        self.action_spec = self.match.action_spec
+        self.observation_spec = self.match.observation_spec
+        self.action_space = action_space(self.action_spec, mask_source=self.action_masks)
+        self.observation_space = observation_box(self.observation_spec)
+        self.render_mode = render_mode
+        agents = self.match.agents
+        self._learner_choices = self._first_ships() if learner == "random" else [learner or agents[0]]
+        for choice in self._learner_choices:
+            if choice not in agents:
+                raise ValueError(f"learner {choice!r} is not a captain of this scenario; choose one of {agents}")
+        pool = opponent if isinstance(opponent, list) else [opponent]
+        if not pool:
+            raise ValueError("opponent pool is empty; give at least one captain")
+        self._opponent_pool = [make_captain(c, self.ruleset_id, self.action_spec) for c in pool]
+        self._ally = None if ally is None else make_captain(ally, self.ruleset_id, self.action_spec)
+        self.learner = self._learner_choices[0]
+        self.captains: dict[str, Captain] = {}
+        self._mask = self.action_spec.noop_mask()
+
+    def _first_ships(self) -> list[str]:
+        firsts: dict[str, str] = {}
+        for agent in self.match.agents:
+            firsts.setdefault(self.match.game.side_of(agent), agent)
+        return list(firsts.values())
+
+    # -------------------------------------------------------------- gym API
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[np.ndarray, dict[str, Any]]:
+        super().reset(seed=seed)
+        rng = self.np_random
+        game_seed = int(rng.integers(2**31 - 1))
+        self.learner = self._learner_choices[int(rng.integers(len(self._learner_choices)))]
+        opponent = self._opponent_pool[int(rng.integers(len(self._opponent_pool)))]
+        events = self.match.reset(game_seed)
+        self.match.last_illegal = None
+        game = self.match.game
+        learner_side = game.side_of(self.learner)
+        self.captains = {
+            agent: (self._ally or opponent) if game.side_of(agent) == learner_side else opponent
+            for agent in game.agents if agent != self.learner
+        }
+        for captain in {id(c): c for c in self.captains.values()}.values():
+            captain.reset(int(rng.integers(2**31 - 1)))
+        events = events + self.match.play_until(self.captains, stop_at=self.learner)
+        self._events = events
+        return self._observe(), self._info()
+
+    def step(self, action: np.ndarray) -> tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]:
+        game = self.match.game
+        if game.is_over:
+            raise RuntimeError("step() called after the episode ended; call reset()")
+        events = self.match.apply(self.learner, action)
+        stop_at = self.learner if game.is_active(self.learner) else None
+        events += self.match.play_until(self.captains, stop_at=stop_at)
+        self._events = events
+        reward = self.match.reward(self.learner, events)
+        truncated = game.truncated
+        terminated = game.is_over and not truncated
+        return self._observe(), reward, terminated, truncated, self._info()
+
+    def action_masks(self) -> np.ndarray:
+        """Flat boolean mask of the learner's current decision (sb3-contrib MaskablePPO hook)."""
+        return self._mask
+
+    def render(self) -> str | np.ndarray | None:
+        if self.render_mode == "ansi":
+            return self.match.game.render_ansi(self._events)
+        if self.render_mode == "rgb_array":
+            return self.match.game.render_rgb()
+        return None
+
+    # ------------------------------------------------------------- helpers
+    def _observe(self) -> np.ndarray:
+        game = self.match.game
+        self._mask = game.legal_mask(self.learner) if not game.is_over else self.action_spec.noop_mask()
+        return game.observe(self.learner)
+
+    def _info(self) -> dict[str, Any]:
+        game = self.match.game
+        info: dict[str, Any] = {"action_mask": self._mask, "events": self._events, "learner": self.learner}
+        if self.match.last_illegal is not None:
+            info["illegal_action"] = self.match.last_illegal
+        if game.is_over:
+            info["winner"] = game.winner
+            info["learner_won"] = game.winner == game.side_of(self.learner)
+        return info
+
+    @property
+    def game(self) -> Any:
+        return self.match.game
+
+    def captain_map(self) -> Mapping[str, Captain]:
+        return dict(self.captains)

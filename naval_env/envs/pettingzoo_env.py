@@ -1,0 +1,152 @@
+"""PettingZoo environments: one agent per ship captain.
+
+The AEC form follows the ruleset's own order (initiative, then each captain's
+phases). The parallel form takes a dict of actions each step but only the
+captain holding the decision acts; every other live captain sees the no-op mask
+(only value 0 of each component) and its action is ignored. Illegal actions are
+handled by ``illegal_action`` exactly as in the Gymnasium env.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv, ParallelEnv
+
+from naval_env.envs.match import Match
+from naval_env.envs.spaces import action_space, mask_box, observation_box
+
+
+class _MatchSpaces:
+    """Spaces shared by both forms, built once from the match's specs."""
+
+    def _init_match(self, ruleset: str, config: str | Path | Any, scenario: str | None,
+                    render_mode: str | None, illegal_action: str) -> None:
+        if render_mode is not None and render_mode not in ("ansi", "rgb_array"):
+            raise ValueError(f"render_mode {render_mode!r} is not one of ['ansi', 'rgb_array']")
+        self.match = Match(ruleset, config, scenario, illegal_action)
+        self.render_mode = render_mode
+        self.possible_agents = list(self.match.agents)
+        observation = spaces.Dict({
+            "observation": observation_box(self.match.observation_spec),
+            "action_mask": mask_box(self.match.action_spec),
+        })
+        self.observation_spaces = {a: observation for a in self.possible_agents}
+        self.action_spaces = {a: action_space(self.match.action_spec) for a in self.possible_agents}
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def _observation(self, agent: str) -> dict[str, np.ndarray]:
+        game = self.match.game
+        return {"observation": game.observe(agent), "action_mask": game.legal_mask(agent).astype(np.int8)}
+
+    def _render(self) -> str | np.ndarray | None:
+        if self.render_mode == "ansi":
+            return self.match.game.render_ansi(self.match.last_events)
+        if self.render_mode == "rgb_array":
+            return self.match.game.render_rgb()
+        return None
+
+    def _seed_from(self, seed: int | None) -> int:
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        elif not hasattr(self, "_rng"):
+            self._rng = np.random.default_rng()
+        return int(self._rng.integers(2**31 - 1))
+
+
+class NavalAECEnv(_MatchSpaces, AECEnv):
+    metadata = {"render_modes": ["ansi", "rgb_array"], "name": "naval_v0", "is_parallelizable": True}
+
+    def __init__(self, ruleset: str = "pantheon", config: str | Path | Any = None,
+                 scenario: str | None = None, render_mode: str | None = None,
+                 illegal_action: str = "noop") -> None:
+        super().__init__()
+        self._init_match(ruleset, config, scenario, render_mode, illegal_action)
+        self.metadata = {**self.metadata, "name": f"naval_{self.match.ruleset.id}_v0"}
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self.match.reset(self._seed_from(seed))
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self.match.game.current_agent
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        return self._observation(agent)
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        game = self.match.game
+        events = self.match.apply(agent, action)
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {a: self.match.reward(a, events) for a in self.agents}
+        for a in self.agents:
+            if game.truncated:
+                self.truncations[a] = True
+            elif game.is_over or not game.is_active(a):
+                self.terminations[a] = True
+        if self.match.last_illegal is not None:
+            self.infos[agent] = {"illegal_action": self.match.last_illegal}
+        if not game.is_over:
+            self.agent_selection = game.current_agent
+        self._accumulate_rewards()
+        self._deads_step_first()
+
+    def render(self) -> str | np.ndarray | None:
+        return self._render()
+
+    def close(self) -> None:
+        pass
+
+
+class NavalParallelEnv(_MatchSpaces, ParallelEnv):
+    metadata = {"render_modes": ["ansi", "rgb_array"], "name": "naval_v0"}
+
+    def __init__(self, ruleset: str = "pantheon", config: str | Path | Any = None,
+                 scenario: str | None = None, render_mode: str | None = None,
+                 illegal_action: str = "noop") -> None:
+        self._init_match(ruleset, config, scenario, render_mode, illegal_action)
+        self.metadata = {**self.metadata, "name": f"naval_{self.match.ruleset.id}_v0"}
+        self.agents: list[str] = []
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[dict[str, Any], dict[str, Any]]:
+        self.match.reset(self._seed_from(seed))
+        self.agents = list(self.possible_agents)
+        return {a: self._observation(a) for a in self.agents}, {a: {} for a in self.agents}
+
+    def step(self, actions: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
+        game = self.match.game
+        acting = game.current_agent
+        if acting not in actions:
+            raise ValueError(f"{acting} holds the decision but no action was given for it")
+        events = self.match.apply(acting, actions[acting])
+        rewards = {a: self.match.reward(a, events) for a in self.agents}
+        truncations = {a: game.truncated for a in self.agents}
+        terminations = {a: (game.is_over and not game.truncated) or not game.is_active(a) for a in self.agents}
+        observations = {a: self._observation(a) for a in self.agents}
+        infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        if self.match.last_illegal is not None:
+            infos[acting]["illegal_action"] = self.match.last_illegal
+        self.agents = [a for a in self.agents if not (terminations[a] or truncations[a])]
+        return observations, rewards, terminations, truncations, infos
+
+    def render(self) -> str | np.ndarray | None:
+        return self._render()
+
+    def close(self) -> None:
+        pass
