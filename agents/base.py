@@ -62,12 +62,4 @@ class RandomCaptain(Captain):
             self._rng = np.random.default_rng(seed)
 
     def act(self, decision: Decision) -> np.ndarray:
-        mask = decision.action_mask
-        action = np.zeros(len(self.spec.components), dtype=np.int64)
-        for i, (offset, size) in enumerate(zip(self.spec.offsets, self.spec.nvec)):
-            allowed = np.flatnonzero(mask[offset: offset + size])
-            if allowed.size > 1:
-                action[i] = allowed[int(self._rng.integers(allowed.size))]
-            elif allowed.size == 1:
-                action[i] = allowed[0]
-        return action
+        return self.spec.sample(decision.action_mask, self._rng)

@@ -37,7 +37,7 @@ def make_captain(spec: str | Captain, ruleset_id: str, action_spec: ActionSpec,
     if spec in scripted:
         return scripted[spec]()
     path = Path(spec)
-    if path.suffix in (".onnx", ".zip"):
+    if path.suffix in (".onnx", ".zip") or (path.is_dir() and (path / "run.json").is_file()):
         from agents.loading import load_model_captain
 
         return load_model_captain(path, ruleset_id)

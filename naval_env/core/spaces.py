@@ -37,11 +37,19 @@ class ActionSpec:
     components: tuple[ActionComponent, ...]
     nvec: np.ndarray = field(init=False, repr=False, compare=False)
     offsets: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    _offset_array: np.ndarray = field(init=False, repr=False, compare=False)
+    _bounds: np.ndarray = field(init=False, repr=False, compare=False)
+    _noop_mask: np.ndarray = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         sizes = [c.size for c in self.components]
         object.__setattr__(self, "nvec", np.asarray(sizes, dtype=np.int64))
         object.__setattr__(self, "offsets", tuple(int(x) for x in np.cumsum([0, *sizes[:-1]])))
+        object.__setattr__(self, "_offset_array", np.asarray(self.offsets, dtype=np.int64))
+        object.__setattr__(self, "_bounds", np.asarray([*self.offsets, sum(sizes)], dtype=np.int64))
+        noop = np.zeros(sum(sizes), dtype=bool)
+        noop[list(self.offsets)] = True
+        object.__setattr__(self, "_noop_mask", noop)
 
     @property
     def flat_size(self) -> int:
@@ -55,12 +63,22 @@ class ActionSpec:
 
     def noop_mask(self) -> np.ndarray:
         """The mask of an agent that holds no decision: only value 0 of every component."""
-        mask = np.zeros(self.flat_size, dtype=bool)
-        mask[list(self.offsets)] = True
-        return mask
+        return self._noop_mask.copy()
 
     def noop(self) -> np.ndarray:
         return np.zeros(len(self.components), dtype=np.int64)
+
+    def sample(self, flat_mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """A uniformly random allowed value for every component, in a few vectorised numpy calls."""
+        allowed = np.flatnonzero(flat_mask)
+        bounds = np.searchsorted(allowed, self._bounds)
+        first = bounds[:-1]
+        counts = bounds[1:] - first
+        if counts.min() == 0:
+            empty = [c.name for c, n in zip(self.components, counts) if n == 0]
+            raise ValueError(f"mask allows no value for component(s) {empty}")
+        picks = first + (rng.random(counts.size) * counts).astype(np.int64)
+        return allowed[picks] - self._offset_array
 
     def split(self, flat_mask: np.ndarray) -> list[np.ndarray]:
         return [flat_mask[o : o + c.size] for o, c in zip(self.offsets, self.components)]
@@ -82,6 +100,8 @@ class ActionSpec:
             else:
                 raise IllegalActionError(f"action {values.tolist()} must hold integers")
         values = values.astype(np.int64, copy=False)
+        if bool(((values >= 0) & (values < self.nvec)).all()) and bool(flat_mask[self._offset_array + values].all()):
+            return values
         for i, (component, offset) in enumerate(zip(self.components, self.offsets)):
             v = int(values[i])
             if not 0 <= v < component.size:

@@ -23,22 +23,22 @@ class MaskedMultiDiscrete(spaces.MultiDiscrete):
     legal action, so random-action loops and the library checkers play by the rules.
     """
 
-    def __init__(self, nvec: np.ndarray, mask_source: Callable[[], np.ndarray] | None = None,
+    def __init__(self, spec: ActionSpec, mask_source: Callable[[], np.ndarray] | None = None,
                  seed: int | None = None) -> None:
-        super().__init__(nvec, dtype=np.int64, seed=seed)
+        super().__init__(spec.nvec.copy(), dtype=np.int64, seed=seed)
+        self.spec = spec
         self.mask_source = mask_source
 
     def sample(self, mask: Any = None, probability: Any = None) -> np.ndarray:
         if mask is None and probability is None and self.mask_source is not None:
             mask = self.mask_source()
-        if isinstance(mask, np.ndarray) and mask.ndim == 1 and mask.size == int(self.nvec.sum()):
-            bounds = np.cumsum(self.nvec)[:-1]
-            mask = tuple(part.astype(np.int8) for part in np.split(mask, bounds))
+        if isinstance(mask, np.ndarray) and mask.ndim == 1 and mask.size == self.spec.flat_size:
+            return self.spec.sample(mask.astype(bool, copy=False), self.np_random)
         return super().sample(mask=mask, probability=probability)
 
     def __reduce__(self) -> Any:
         # The mask source is a bound method of its env: pickle the plain space instead.
-        return (MaskedMultiDiscrete, (self.nvec.copy(),))
+        return (MaskedMultiDiscrete, (self.spec,))
 
 
 def observation_box(spec: ObservationSpec) -> spaces.Box:
@@ -46,7 +46,7 @@ def observation_box(spec: ObservationSpec) -> spaces.Box:
 
 
 def action_space(spec: ActionSpec, mask_source: Callable[[], np.ndarray] | None = None) -> MaskedMultiDiscrete:
-    return MaskedMultiDiscrete(spec.nvec.copy(), mask_source)
+    return MaskedMultiDiscrete(spec, mask_source)
 
 
 def mask_box(spec: ActionSpec) -> spaces.Box:

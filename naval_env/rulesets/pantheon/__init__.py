@@ -30,14 +30,14 @@ class PantheonRuleset(Ruleset):
 
     def new_game(self, config: PantheonConfig, scenario: str | None = None, *, seed: int | None = None,
                  dice: Dice | None = None) -> PantheonGame:
-        return PantheonGame(config, scenario, dice if dice is not None else Dice(seed),
-                            _actions(config), observation_spec(config))
+        actions, observations = _specs(config)
+        return PantheonGame(config, scenario, dice if dice is not None else Dice(seed), actions, observations)
 
     def action_spec(self, config: PantheonConfig) -> ActionSpec:
-        return _actions(config).spec
+        return _specs(config)[0].spec
 
     def observation_spec(self, config: PantheonConfig) -> ObservationSpec:
-        return observation_spec(config)
+        return _specs(config)[1]
 
     def scenarios(self, config: PantheonConfig) -> list[str]:
         return list(config.scenarios)
@@ -46,16 +46,16 @@ class PantheonRuleset(Ruleset):
         return config.rewards
 
 
-_ACTIONS: dict[int, tuple[PantheonConfig, PantheonActions]] = {}
+_SPECS: dict[int, tuple[PantheonConfig, PantheonActions, ObservationSpec]] = {}
 
 
-def _actions(config: PantheonConfig) -> PantheonActions:
-    """Action tables are costly to build and fixed per config, so one is kept per config object."""
-    cached = _ACTIONS.get(id(config))
+def _specs(config: PantheonConfig) -> tuple[PantheonActions, ObservationSpec]:
+    """Action tables and the observation spec are fixed per config and costly to build: keep one each."""
+    cached = _SPECS.get(id(config))
     if cached is None or cached[0] is not config:
-        cached = (config, build_actions(config))
-        _ACTIONS[id(config)] = cached
-    return cached[1]
+        cached = (config, build_actions(config), observation_spec(config))
+        _SPECS[id(config)] = cached
+    return cached[1], cached[2]
 
 
 RULESET = register(PantheonRuleset())

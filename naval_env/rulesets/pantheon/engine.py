@@ -17,9 +17,9 @@ from naval_env.core.dice import Dice
 from naval_env.core.errors import GameOverError, IllegalActionError, NotYourTurnError
 from naval_env.core.events import Event, GameEnded
 from naval_env.core.game import Game
-from naval_env.core.grid import Compass, chebyshev
+from naval_env.core.grid import Compass
 from naval_env.rulesets.pantheon import combat
-from naval_env.rulesets.pantheon.actions import AttackKind, PantheonActions, TurnOrder
+from naval_env.rulesets.pantheon.actions import MAX_CREW_SLOTS, AttackKind, PantheonActions, TurnOrder
 from naval_env.rulesets.pantheon.config import PantheonConfig, Scenario
 from naval_env.rulesets.pantheon.crew import NONE_CODE, REPAIR_CODE
 from naval_env.rulesets.pantheon.events import (
@@ -54,6 +54,9 @@ class PantheonGame(Game):
         self._mask: np.ndarray | None = None
         self.state = self._set_up()
         self._agents = tuple(self.state.ships)
+        ships = self.state.ships.values()
+        self._enemies = {s.id: [o for o in ships if o.side != s.side] for s in ships}
+        self._allies = {s.id: [o for o in ships if o.side == s.side and o.id != s.id] for s in ships}
         events: list[Event] = [self._initiative_event]
         self._begin_turn(events)
         self.opening_events = events
@@ -64,12 +67,15 @@ class PantheonGame(Game):
         ships: dict[str, Ship] = {}
         occupancy: dict[tuple[int, int], str] = {}
         rules = self.rules
+        # Squares given explicitly are reserved first, so a randomly placed ship never takes one.
+        reserved = {tuple(s.position) for side in self.scenario.sides for s in side.ships if s.position is not None}
         for side in self.scenario.sides:
             for index, setup in enumerate(side.ships):
                 vessel = self.config.vessels[setup.vessel]
                 ups = setup.enhancements
                 ship_id = f"{side.name}_{index}"
-                x, y = setup.position if setup.position is not None else self._place(side.zone, occupancy)
+                x, y = setup.position if setup.position is not None else self._place(
+                    side.zone, reserved | occupancy.keys())
                 crew = vessel.pc_capacity if setup.crew is None else min(setup.crew, vessel.pc_capacity)
                 captain = CaptainSheet(**setup.captain.model_dump())
                 max_health = vessel.health + rules.armor_enhancement * ups.count("armor")
@@ -99,13 +105,13 @@ class PantheonGame(Game):
         return GameState(width, height, int(Compass.parse(self.scenario.wind)), (sides[0], sides[1]),
                          ships, order, occupancy=occupancy)
 
-    def _place(self, zone: Any, occupancy: dict[tuple[int, int], str]) -> tuple[int, int]:
-        """A free square of the set-up zone, drawn with the game's dice."""
+    def _place(self, zone: Any, taken: set[tuple[int, int]]) -> tuple[int, int]:
+        """A free square of the set-up zone (not ``taken``), drawn with the game's dice."""
         free = [
             (x, y)
             for y in range(zone.y[0], zone.y[1] + 1)
             for x in range(zone.x[0], zone.x[1] + 1)
-            if (x, y) not in occupancy
+            if (x, y) not in taken
         ]
         if not free:
             raise ValueError(f"set-up zone {zone} has no free square left")
@@ -187,10 +193,10 @@ class PantheonGame(Game):
 
     def enemies_of(self, ship: Ship) -> list[Ship]:
         """Enemy ships in side order; an enemy's index here is its attack target slot."""
-        return [s for s in self.state.ships.values() if s.side != ship.side]
+        return self._enemies[ship.id]
 
     def allies_of(self, ship: Ship) -> list[Ship]:
-        return [s for s in self.state.ships.values() if s.side == ship.side and s.id != ship.id]
+        return self._allies[ship.id]
 
     # ------------------------------------------------------------------ masks
     def legal_mask(self, agent: str) -> np.ndarray:
@@ -236,38 +242,25 @@ class PantheonGame(Game):
     def _attack_mask(self, ship: Ship, mask: np.ndarray) -> None:
         offsets = self.action_spec.offsets
         base = offsets[A.ATTACK]
-        for code, choice in enumerate(self.actions.attacks):
-            if code:
-                mask[base + code] = self._attack_allowed(ship, choice.kind, choice.target_slot)
-        for slot in range(min(ship.crew_slots, len(range(A.CREW, A.RETEST_ON_FAILURE)))):
+        n = self.rules.max_ships_per_side
+        for slot, target in enumerate(self._enemies[ship.id]):
+            if not target.status.fighting:
+                continue
+            distance = max(abs(ship.x - target.x), abs(ship.y - target.y))
+            mask[base + 1 + n + slot] = distance <= ship.fire_range
+            if distance == 1:
+                mask[base + 1 + slot] = ship.moved_forward
+                mask[base + 1 + 2 * n + slot] = ship.boarding == target.id or (
+                    ship.tied_to is None and target.tied_to is None
+                )
+        mask[base + 1 + 3 * n] = ship.status is Status.AFLOAT
+        mask[base + 2 + 3 * n] = ship.status is Status.WRECKED and ship.tied_to is None
+        for slot in range(min(ship.crew_slots, MAX_CREW_SLOTS)):
             crew_base = offsets[A.CREW + slot]
             mask[crew_base: crew_base + REPAIR_CODE] = True
             mask[crew_base + REPAIR_CODE] = slot == 0 and ship.shipwright > 0 and not ship.crew_repair_used
         mask[offsets[A.RETEST_ON_FAILURE] + 1] = ship.retests > 0
         mask[offsets[A.RETEST_WHEN_HIT] + 1] = ship.retests > 0
-
-    def _attack_allowed(self, ship: Ship, kind: AttackKind, slot: int | None) -> bool:
-        if kind is AttackKind.GET_OUT:
-            return ship.status is Status.AFLOAT
-        if kind is AttackKind.REPAIR:
-            return ship.status is Status.WRECKED and ship.tied_to is None
-        if kind is AttackKind.NONE:
-            return True
-        enemies = self.enemies_of(ship)
-        if slot is None or slot >= len(enemies):
-            return False
-        target = enemies[slot]
-        if not target.status.fighting:
-            return False
-        distance = chebyshev(ship.x, ship.y, target.x, target.y)
-        if kind is AttackKind.FIRE:
-            return distance <= ship.fire_range
-        if distance != 1:
-            return False
-        if kind is AttackKind.RAM:
-            return ship.moved_forward
-        # Board: start a new tie when neither ship is tied, or press the one this ship boarded.
-        return ship.boarding == target.id or (ship.tied_to is None and target.tied_to is None)
 
     # ------------------------------------------------------------------ apply
     def apply(self, agent: str, action: Any) -> list[Event]:
@@ -349,7 +342,8 @@ class PantheonGame(Game):
         if not ship.status.fighting:
             self._end_turn(events)
             return
-        if not self._attack_allowed(ship, choice.kind, choice.target_slot):
+        code = int(values[A.ATTACK])
+        if not self._build_mask(ship)[self.action_spec.offsets[A.ATTACK] + code]:
             # The boarding melee just now changed the situation (a tie ended, the ship was wrecked).
             events.append(AttackDeclared(ship.id, f"{choice.kind.value} (no longer possible)", None))
             self._end_turn(events)

@@ -82,6 +82,8 @@ class ManeuverTable:
         n = len(maneuvers)
         self.max_path = max(1, max(m.forward for m in maneuvers))
         self.forward = np.array([m.forward for m in maneuvers], dtype=np.int64)
+        # Maneuvers are ordered by distance, so those within an allowance are a prefix of the table.
+        self.within = [int(np.searchsorted(self.forward, a, side="right")) for a in range(self.max_path + 1)]
         self.dx = np.zeros((8, n, self.max_path), dtype=np.int64)
         self.dy = np.zeros((8, n, self.max_path), dtype=np.int64)
         self.end_facing = np.zeros((8, n), dtype=np.int64)
@@ -107,5 +109,9 @@ class ManeuverTable:
         ``blocked`` is the board padded by ``pad`` squares of True on every side,
         with the moving ship's own square False.
         """
-        cells = blocked[self.dy[facing] + (y + pad), self.dx[facing] + (x + pad)]
-        return (self.forward <= allowance) & ~cells.any(axis=1)
+        allowance = min(allowance, self.max_path)
+        count, depth = self.within[allowance], max(allowance, 1)
+        cells = blocked[self.dy[facing, :count, :depth] + (y + pad), self.dx[facing, :count, :depth] + (x + pad)]
+        legal = np.zeros(len(self.maneuvers), dtype=bool)
+        legal[:count] = ~cells.any(axis=1)
+        return legal
