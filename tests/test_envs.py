@@ -103,7 +103,7 @@ def test_illegal_action_noop_policy_replaces_component_and_reports_it():
     # The penalty is charged once, to the captain whose action was replaced.
     weights = env.unwrapped.match.reward_weights
     assert env.unwrapped.match.reward(learner, []) == pytest.approx(weights.illegal_action)
-    assert reward == pytest.approx(weights.illegal_action + env.unwrapped.match.reward(learner, info["events"])
+    assert reward == pytest.approx(weights.illegal_action + env.unwrapped.match.reward(learner, env.unwrapped.events)
                                    - weights.illegal_action)
     assert env.unwrapped.learner == learner
 

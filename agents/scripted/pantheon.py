@@ -9,11 +9,10 @@ from __future__ import annotations
 import numpy as np
 
 from agents.base import Captain, Decision
-from naval_env.core.grid import chebyshev
 from naval_env.rulesets.pantheon.actions import PantheonActions as A
 from naval_env.rulesets.pantheon.actions import AttackKind, TurnOrder
 from naval_env.rulesets.pantheon.crew import CREW_LABELS, REPAIR_CODE
-from naval_env.rulesets.pantheon.engine import PantheonGame
+from naval_env.rulesets.pantheon.engine import ManeuverOutcomes, PantheonGame
 from naval_env.rulesets.pantheon.state import Phase, Ship
 
 CREW_CODE = {label: code for code, label in enumerate(CREW_LABELS)}
@@ -57,18 +56,16 @@ class ScriptedPantheonCaptain(Captain):
         """Attack kinds to try, best first."""
         raise NotImplementedError
 
-    def move_score(self, game: PantheonGame, ship: Ship, x: int, y: int, facing: int, forward: int) -> float:
+    def move_scores(self, game: PantheonGame, ship: Ship, moves: ManeuverOutcomes) -> np.ndarray:
+        """Score of every legal maneuver (higher is better); the first best one is chosen."""
         raise NotImplementedError
 
     # Shared logic --------------------------------------------------------------
     def choose_move(self, game: PantheonGame, ship: Ship, agent: str) -> int:
-        table = game.actions.maneuvers if game.state.phase is Phase.MOVE else game.actions.escape_maneuvers
-        best, best_score = 0, -np.inf
-        for index, x, y, facing in game.maneuver_outcomes(agent):
-            score = self.move_score(game, ship, x, y, facing, table.maneuvers[index].forward)
-            if score > best_score:
-                best, best_score = index, score
-        return best
+        moves = game.maneuver_outcomes(agent)
+        if moves is None or moves.index.size == 0:
+            return 0
+        return int(moves.index[int(np.argmax(self.move_scores(game, ship, moves)))])
 
     def choose_attack(self, game: PantheonGame, ship: Ship, legal: np.ndarray) -> int:
         enemies = game.enemies_of(ship)
@@ -95,9 +92,14 @@ def _target_health(enemies: list[Ship], slot: int | None) -> int:
     return 0 if slot is None else enemies[slot].health
 
 
-def nearest_enemy_distance(game: PantheonGame, ship: Ship, x: int, y: int) -> int:
-    distances = [chebyshev(x, y, e.x, e.y) for e in game.enemies_of(ship) if e.status.fighting]
-    return min(distances) if distances else 0
+def nearest_enemy_distance(game: PantheonGame, ship: Ship, moves: ManeuverOutcomes) -> np.ndarray:
+    """Chebyshev distance from each maneuver's end square to the nearest fighting enemy."""
+    enemies = [e for e in game.enemies_of(ship) if e.status.fighting]
+    if not enemies:
+        return np.zeros(moves.index.size, dtype=np.int64)
+    ex = np.array([e.x for e in enemies])[:, None]
+    ey = np.array([e.y for e in enemies])[:, None]
+    return np.maximum(np.abs(moves.x - ex), np.abs(moves.y - ey)).min(axis=0)
 
 
 class RammerCaptain(ScriptedPantheonCaptain):
@@ -117,11 +119,10 @@ class RammerCaptain(ScriptedPantheonCaptain):
                 return code
         return super().choose_attack(game, ship, legal)
 
-    def move_score(self, game: PantheonGame, ship: Ship, x: int, y: int, facing: int, forward: int) -> float:
-        distance = nearest_enemy_distance(game, ship, x, y)
-        if distance == 1 and forward > 0:
-            return 100.0 + forward * 0.01  # ram next: contact after moving forward
-        return -float(distance) + forward * 0.01
+    def move_scores(self, game: PantheonGame, ship: Ship, moves: ManeuverOutcomes) -> np.ndarray:
+        distance = nearest_enemy_distance(game, ship, moves)
+        can_ram = (distance == 1) & (moves.forward > 0)  # contact after moving forward: ram next
+        return np.where(can_ram, 100.0, -distance.astype(float)) + moves.forward * 0.01
 
 
 class GunnerCaptain(ScriptedPantheonCaptain):
@@ -136,14 +137,10 @@ class GunnerCaptain(ScriptedPantheonCaptain):
             return (AttackKind.REPAIR, AttackKind.FIRE)
         return (AttackKind.GET_OUT, AttackKind.FIRE)
 
-    def move_score(self, game: PantheonGame, ship: Ship, x: int, y: int, facing: int, forward: int) -> float:
-        distance = nearest_enemy_distance(game, ship, x, y)
+    def move_scores(self, game: PantheonGame, ship: Ship, moves: ManeuverOutcomes) -> np.ndarray:
+        distance = nearest_enemy_distance(game, ship, moves)
         state = game.state
-        edge_room = min(x, y, state.width - 1 - x, state.height - 1 - y)
-        if distance <= 1:
-            score = -50.0
-        elif distance <= ship.fire_range:
-            score = 20.0 + distance  # in range, as far back as the guns allow
-        else:
-            score = -float(distance)
-        return score + 0.1 * min(edge_room, 2)
+        edge_room = np.minimum.reduce([moves.x, moves.y, state.width - 1 - moves.x, state.height - 1 - moves.y])
+        in_range = 20.0 + distance  # in range, as far back as the guns allow
+        score = np.where(distance <= 1, -50.0, np.where(distance <= ship.fire_range, in_range, -distance))
+        return score + 0.1 * np.minimum(edge_room, 2)

@@ -40,6 +40,7 @@ class NavalEnv(gym.Env[np.ndarray, np.ndarray]):
     From the ruleset config's ``rewards``: win / loss / draw at the end, plus
     ``damage_dealt`` per point of damage this captain's ship deals and minus
     ``damage_taken`` per point it takes, read from the step's events.
+    ``env.unwrapped.events`` holds the typed events of the last step.
 
     ## Episode end
     Terminated when the battle ends by the rules, or when the learner's ship is out
@@ -88,10 +89,7 @@ class NavalEnv(gym.Env[np.ndarray, np.ndarray]):
         for choice in self._learner_choices:
             if choice not in agents:
                 raise ValueError(f"learner {choice!r} is not a captain of this scenario; choose one of {agents}")
-        pool = opponent if isinstance(opponent, list) else [opponent]
-        if not pool:
-            raise ValueError("opponent pool is empty; give at least one captain")
-        self._opponent_pool = [make_captain(c, self.ruleset_id, self.action_spec) for c in pool]
+        self.set_opponents(opponent if isinstance(opponent, list) else [opponent])
         self._ally = None if ally is None else make_captain(ally, self.ruleset_id, self.action_spec)
         self.learner = self._learner_choices[0]
         self.captains: dict[str, Captain] = {}
@@ -102,6 +100,12 @@ class NavalEnv(gym.Env[np.ndarray, np.ndarray]):
         for agent in self.match.agents:
             firsts.setdefault(self.match.game.side_of(agent), agent)
         return list(firsts.values())
+
+    def set_opponents(self, pool: list[CaptainSpec]) -> None:
+        """Replace the opponent pool; takes effect at the next reset (self-play swaps snapshots in)."""
+        if not pool:
+            raise ValueError("opponent pool is empty; give at least one captain")
+        self._opponent_pool = [make_captain(c, self.ruleset_id, self.action_spec) for c in pool]
 
     # -------------------------------------------------------------- gym API
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -157,7 +161,7 @@ class NavalEnv(gym.Env[np.ndarray, np.ndarray]):
 
     def _info(self) -> dict[str, Any]:
         game = self.match.game
-        info: dict[str, Any] = {"action_mask": self._mask, "events": self._events, "learner": self.learner}
+        info: dict[str, Any] = {"action_mask": self._mask, "learner": self.learner}
         if self.match.last_illegal is not None:
             info["illegal_action"] = self.match.last_illegal
         if game.is_over:
@@ -168,6 +172,13 @@ class NavalEnv(gym.Env[np.ndarray, np.ndarray]):
     @property
     def game(self) -> Any:
         return self.match.game
+
+    @property
+    def events(self) -> list[Any]:
+        """Events of the last reset or step (the learner's action and the other captains' replies).
+
+        Kept out of ``info`` because vector envs deep-copy infos every step."""
+        return self._events
 
     def captain_map(self) -> Mapping[str, Captain]:
         return dict(self.captains)

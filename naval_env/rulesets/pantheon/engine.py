@@ -9,6 +9,7 @@ attack) and ESCAPE (the extra move of Get Us Out Of Here!).
 from __future__ import annotations
 
 import copy
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -443,8 +444,8 @@ class PantheonGame(Game):
         events.append(GameEnded(winner, reason))
 
     # ---------------------------------------------------------- for captains
-    def maneuver_outcomes(self, agent: str) -> list[tuple[int, int, int, int]]:
-        """(index, x, y, facing) after each legal maneuver of the current MOVE or ESCAPE decision."""
+    def maneuver_outcomes(self, agent: str) -> ManeuverOutcomes | None:
+        """Where each legal maneuver of the current MOVE or ESCAPE decision ends (for scripted captains)."""
         ship = self.state.ships[agent]
         phase = self.state.phase
         if phase is Phase.MOVE:
@@ -452,14 +453,22 @@ class PantheonGame(Game):
         elif phase is Phase.ESCAPE:
             table, component = self.actions.escape_maneuvers, A.ESCAPE
         else:
-            return []
-        legal = self.action_spec.split(self.legal_mask(agent))[component]
-        outcomes = []
-        for index in np.flatnonzero(legal):
-            cells = table.paths[ship.facing][index]
-            dx, dy = cells[-1] if cells else (0, 0)
-            outcomes.append((int(index), ship.x + dx, ship.y + dy, int(table.end_facing[ship.facing, index])))
-        return outcomes
+            return None
+        index = np.flatnonzero(self.action_spec.split(self.legal_mask(agent))[component])
+        f = ship.facing
+        return ManeuverOutcomes(index, ship.x + table.end_dx[f, index], ship.y + table.end_dy[f, index],
+                                table.end_facing[f, index], table.forward[index])
+
+
+@dataclass(frozen=True)
+class ManeuverOutcomes:
+    """Parallel arrays over the legal maneuvers: value, end square, end facing, spaces moved ahead."""
+
+    index: np.ndarray
+    x: np.ndarray
+    y: np.ndarray
+    facing: np.ndarray
+    forward: np.ndarray
 
 
 def check_invariants(game: PantheonGame) -> None:

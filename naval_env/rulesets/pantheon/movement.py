@@ -87,6 +87,8 @@ class ManeuverTable:
         self.dx = np.zeros((8, n, self.max_path), dtype=np.int64)
         self.dy = np.zeros((8, n, self.max_path), dtype=np.int64)
         self.end_facing = np.zeros((8, n), dtype=np.int64)
+        self.end_dx = np.zeros((8, n), dtype=np.int64)
+        self.end_dy = np.zeros((8, n), dtype=np.int64)
         self.paths: list[list[list[tuple[int, int]]]] = []
         for facing in range(8):
             per_facing = []
@@ -94,6 +96,7 @@ class ManeuverTable:
                 cells, heading = m.path(facing)
                 per_facing.append(cells)
                 self.end_facing[facing, i] = heading
+                self.end_dx[facing, i], self.end_dy[facing, i] = cells[-1] if cells else (0, 0)
                 # Unused path slots repeat the last square (or the start) so they never block.
                 padded = cells + [cells[-1] if cells else (0, 0)] * (self.max_path - len(cells))
                 self.dx[facing, i] = [c[0] for c in padded]

@@ -1,0 +1,1 @@
+"""Training MaskablePPO captains on any registered ruleset (used by train.py)."""

@@ -1,0 +1,99 @@
+"""Training callbacks: self-play snapshots, win-rate logging and quick evaluations with best-model saving."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from stable_baselines3.common.callbacks import BaseCallback
+
+from agents.arena import play_game
+from agents.learned import MaskablePPOCaptain
+from agents.registry import make_captain
+from naval_env.envs.match import Match
+
+
+class SelfPlayCallback(BaseCallback):
+    """Every ``every`` timesteps, freeze the policy and hand the snapshot to every env worker."""
+
+    def __init__(self, every: int) -> None:
+        super().__init__()
+        self.every = every
+        self._next = every
+        self.count = 0
+
+    def _on_step(self) -> bool:
+        if self.num_timesteps >= self._next:
+            self._next += self.every
+            self.count += 1
+            policy = self.model.policy
+            state = {k: v.detach().cpu().clone() for k, v in policy.state_dict().items()}
+            kwargs = dict(policy._get_constructor_parameters())
+            for key in ("observation_space", "action_space", "lr_schedule"):
+                kwargs.pop(key, None)
+            self.training_env.env_method("add_snapshot", state, type(policy), kwargs, f"snapshot{self.count}")
+            self.logger.record("selfplay/snapshots", self.count)
+        return True
+
+
+class WinRateLogger(BaseCallback):
+    """Logs the learner's win rate over the episodes finished since the last rollout."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._results: list[float] = []
+
+    def _on_step(self) -> bool:
+        for done, info in zip(self.locals["dones"], self.locals["infos"]):
+            if done and "learner_won" in info:
+                self._results.append(1.0 if info["learner_won"] else (0.5 if info.get("winner") is None else 0.0))
+        return True
+
+    def _on_rollout_end(self) -> None:
+        if self._results:
+            self.logger.record("charts/win_rate", float(np.mean(self._results)))
+            self.logger.record("charts/episodes", len(self._results))
+            self._results = []
+
+
+class QuickEvalCallback(BaseCallback):
+    """Every ``every`` timesteps play paired games against one captain; keep the best model."""
+
+    def __init__(self, match: Match, opponent: str, games: int, every: int, run_folder: Path, seed: int) -> None:
+        super().__init__()
+        self.match, self.opponent, self.games, self.every = match, opponent, games, every
+        self.run_folder, self.seed = run_folder, seed
+        self._next = every
+        self.best = -1.0
+        self.history: list[dict[str, Any]] = []
+
+    def score(self) -> float:
+        learner = MaskablePPOCaptain(self.model, name="learner")
+        opponent = make_captain(self.opponent, self.match.ruleset.id, self.match.action_spec)
+        sides = self.match.game.sides
+        points = 0.0
+        for i in range(self.games):
+            seed = 10_000_000 + self.seed * 1000 + i  # never a training seed
+            for learner_side in sides:
+                captains = {side: learner if side == learner_side else opponent for side in sides}
+                record = play_game(self.match, captains, seed, keep_events=False)
+                points += 1.0 if record.winner == learner_side else (0.5 if record.winner is None else 0.0)
+        return points / (2 * self.games)
+
+    def _on_step(self) -> bool:
+        if self.num_timesteps >= self._next:
+            self._next += self.every
+            self.evaluate_now()
+        return True
+
+    def evaluate_now(self) -> float:
+        win_rate = self.score()
+        self.logger.record(f"eval/win_rate_vs_{self.opponent}", win_rate)
+        self.history.append({"timesteps": self.num_timesteps, "win_rate": win_rate})
+        (self.run_folder / "eval_history.json").write_text(json.dumps(self.history, indent=1))
+        if win_rate > self.best:
+            self.best = win_rate
+            self.model.save(self.run_folder / "best_model.zip")
+        return win_rate

@@ -1,0 +1,107 @@
+"""The training run config: one validated model, loaded from YAML with command-line overrides."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import Field, model_validator
+
+from naval_env.core.config import StrictModel, read_yaml, validate
+from naval_env.core.errors import ConfigError
+
+
+class PPOSettings(StrictModel):
+    """MaskablePPO hyper-parameters (see the sb3-contrib docs for each)."""
+
+    learning_rate: float = Field(default=3e-4, gt=0)
+    n_steps: int = Field(default=512, ge=8, description="steps per env per rollout")
+    batch_size: int = Field(default=256, ge=8)
+    n_epochs: int = Field(default=5, ge=1)
+    gamma: float = Field(default=0.99, gt=0, le=1)
+    gae_lambda: float = Field(default=0.95, gt=0, le=1)
+    clip_range: float = Field(default=0.2, gt=0)
+    ent_coef: float = Field(default=0.01, ge=0)
+    vf_coef: float = Field(default=0.5, ge=0)
+    max_grad_norm: float = Field(default=0.5, gt=0)
+    net_arch: list[int] = Field(default=[128, 128], min_length=1)
+
+
+class SelfPlaySettings(StrictModel):
+    snapshot_every: int = Field(default=50_000, ge=1, description="timesteps between frozen snapshots")
+    max_snapshots: int = Field(default=5, ge=1, description="newest snapshots kept in the pool")
+    snapshot_share: float = Field(default=0.5, ge=0, le=1,
+                                  description="share of games against snapshots; the rest against anchors")
+
+
+class OpponentSettings(StrictModel):
+    """Who the learner plays. ``scripted``: pool[0] only. ``pool``: one of pool per game.
+    ``self_play``: frozen snapshots of the learner mixed with the pool as anchors."""
+
+    mode: Literal["scripted", "pool", "self_play"] = "pool"
+    pool: list[str] = Field(default=["gunner", "rammer"], min_length=1)
+    self_play: SelfPlaySettings = SelfPlaySettings()
+
+
+class EvalSettings(StrictModel):
+    every: int = Field(default=50_000, ge=1, description="timesteps between quick evaluations")
+    games: int = Field(default=20, ge=1, description="paired games per quick evaluation")
+    opponent: str = "gunner"
+
+
+class TrainConfig(StrictModel):
+    """One training run; every field is recorded in the run folder so the run can be repeated."""
+
+    name: str = Field(pattern=r"^[A-Za-z0-9_.-]+$")
+    ruleset: str
+    ruleset_config: str | None = Field(default=None, description="path; default configs/rulesets/<id>.yaml")
+    scenario: str | None = None
+    seed: int = 0
+    total_timesteps: int = Field(ge=1)
+    n_envs: int = Field(default=2, ge=1, le=64)
+    vec_env: Literal["dummy", "subproc"] = "dummy"
+    torch_threads: int = Field(default=1, ge=1)
+    device: Literal["cpu", "auto", "cuda"] = "cpu"
+    learner: str = Field(default="random", description="agent id, or 'random' to play both sides")
+    opponents: OpponentSettings = OpponentSettings()
+    ppo: PPOSettings = PPOSettings()
+    eval: EvalSettings = EvalSettings()
+    checkpoint_every: int = Field(default=100_000, ge=1)
+    run_dir: str = "runs"
+    progress_bar: bool = True
+
+    @model_validator(mode="after")
+    def _batch_fits(self) -> TrainConfig:
+        rollout = self.ppo.n_steps * self.n_envs
+        if self.ppo.batch_size > rollout:
+            raise ValueError(
+                f"ppo.batch_size {self.ppo.batch_size} is larger than one rollout "
+                f"(ppo.n_steps {self.ppo.n_steps} x n_envs {self.n_envs} = {rollout})"
+            )
+        return self
+
+
+#: Command-line overrides: flag -> dotted field.
+OVERRIDES = {
+    "name": "name", "ruleset": "ruleset", "scenario": "scenario", "seed": "seed",
+    "total_timesteps": "total_timesteps", "n_envs": "n_envs", "vec_env": "vec_env",
+    "torch_threads": "torch_threads", "run_dir": "run_dir", "opponents": "opponents.pool",
+    "opponent_mode": "opponents.mode", "learning_rate": "ppo.learning_rate", "n_steps": "ppo.n_steps",
+    "batch_size": "ppo.batch_size", "progress_bar": "progress_bar", "device": "device",
+}
+
+
+def load_train_config(path: str | Path | None, overrides: dict[str, Any] | None = None) -> TrainConfig:
+    """Read ``path`` (if any), apply dotted ``overrides`` (None values skipped) and validate."""
+    data: dict[str, Any] = read_yaml(path) if path is not None else {}
+    for key, value in (overrides or {}).items():
+        if value is None:
+            continue
+        if key not in OVERRIDES:
+            raise ConfigError(f"unknown override {key!r}; allowed: {sorted(OVERRIDES)}")
+        target = data
+        *parents, leaf = OVERRIDES[key].split(".")
+        for parent in parents:
+            target = target.setdefault(parent, {})
+        target[leaf] = value
+    return validate(TrainConfig, data, str(path) if path is not None else "<command line>")

@@ -1,0 +1,141 @@
+"""One training run: build the vector env, MaskablePPO and callbacks, and write a repeatable run folder."""
+
+from __future__ import annotations
+
+import json
+import platform
+import time
+from datetime import datetime, timezone
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import torch
+import yaml
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.callbacks import CallbackList, CheckpointCallback, ProgressBarCallback
+from stable_baselines3.common.utils import set_random_seed
+from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecMonitor
+
+from agents.learned import RUN_MANIFEST
+from agents.training.callbacks import QuickEvalCallback, SelfPlayCallback, WinRateLogger
+from agents.training.config import TrainConfig
+from agents.training.selfplay import SelfPlayEnv
+from naval_env.core.ruleset import get_ruleset
+from naval_env.envs.gym_env import NavalEnv
+from naval_env.envs.match import Match
+
+LIBRARIES = ("naval-tactics", "numpy", "torch", "gymnasium", "pettingzoo", "stable-baselines3", "sb3-contrib")
+
+
+def library_versions() -> dict[str, str]:
+    versions = {"python": platform.python_version()}
+    for name in LIBRARIES:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            versions[name] = "not installed"
+    return versions
+
+
+def make_env(config: TrainConfig, rank: int):
+    """Factory for one training env (picklable for SubprocVecEnv)."""
+
+    def build() -> SelfPlayEnv:
+        env = NavalEnv(config.ruleset, config.ruleset_config, config.scenario, learner=config.learner,
+                       opponent=config.opponents.pool[:1] if config.opponents.mode == "scripted"
+                       else list(config.opponents.pool))
+        share = config.opponents.self_play.snapshot_share if config.opponents.mode == "self_play" else 0.0
+        anchors = config.opponents.pool[:1] if config.opponents.mode == "scripted" else config.opponents.pool
+        wrapped = SelfPlayEnv(env, anchors, share, config.opponents.self_play.max_snapshots)
+        wrapped.reset(seed=config.seed * 1000 + rank)
+        return wrapped
+
+    return build
+
+
+def make_vec_env(config: TrainConfig) -> VecEnv:
+    factories = [make_env(config, rank) for rank in range(config.n_envs)]
+    if config.vec_env == "subproc":
+        vec: VecEnv = SubprocVecEnv(factories, start_method="forkserver")
+    else:
+        vec = DummyVecEnv(factories)
+    vec.seed(config.seed)
+    return VecMonitor(vec)
+
+
+def create_run_folder(config: TrainConfig) -> Path:
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
+    folder = Path(config.run_dir) / f"{config.name}-{stamp}"
+    suffix = 1
+    while folder.exists():
+        suffix += 1
+        folder = Path(config.run_dir) / f"{config.name}-{stamp}-{suffix}"
+    folder.mkdir(parents=True)
+    return folder
+
+
+def write_manifest(folder: Path, config: TrainConfig, extra: dict[str, Any]) -> None:
+    ruleset = get_ruleset(config.ruleset)
+    (folder / "config.yaml").write_text(yaml.safe_dump(config.model_dump(), sort_keys=False))
+    manifest = {
+        "name": folder.name,
+        "ruleset": ruleset.id,
+        "ruleset_version": ruleset.version,
+        "scenario": config.scenario,
+        "seed": config.seed,
+        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "versions": library_versions(),
+        "command": "python train.py --config " + str(folder / "config.yaml"),
+        "train_config": config.model_dump(),
+        **extra,
+    }
+    (folder / RUN_MANIFEST).write_text(json.dumps(manifest, indent=2))
+
+
+def train(config: TrainConfig) -> Path:
+    """Train one captain; returns the run folder (final_model.zip, best_model.zip, logs, checkpoints)."""
+    get_ruleset(config.ruleset)  # fail fast on an unknown id
+    torch.set_num_threads(config.torch_threads)
+    # Argument checks in torch.distributions cost ~4x the policy's forward time with ten
+    # MultiDiscrete components (measured); the masks we feed are valid by construction.
+    torch.distributions.Distribution.set_default_validate_args(False)
+    set_random_seed(config.seed)
+    folder = create_run_folder(config)
+    write_manifest(folder, config, {"status": "running"})
+    vec = make_vec_env(config)
+    ppo = config.ppo
+    model = MaskablePPO(
+        "MlpPolicy", vec, learning_rate=ppo.learning_rate, n_steps=ppo.n_steps, batch_size=ppo.batch_size,
+        n_epochs=ppo.n_epochs, gamma=ppo.gamma, gae_lambda=ppo.gae_lambda, clip_range=ppo.clip_range,
+        ent_coef=ppo.ent_coef, vf_coef=ppo.vf_coef, max_grad_norm=ppo.max_grad_norm,
+        policy_kwargs={"net_arch": list(ppo.net_arch)}, tensorboard_log=str(folder / "tb"),
+        seed=config.seed, device=config.device, verbose=0,
+    )
+    evaluator = QuickEvalCallback(Match(config.ruleset, config.ruleset_config, config.scenario, "raise"),
+                                  config.eval.opponent, config.eval.games, config.eval.every, folder, config.seed)
+    callbacks = [
+        WinRateLogger(),
+        evaluator,
+        CheckpointCallback(max(1, config.checkpoint_every // config.n_envs), str(folder / "checkpoints"),
+                           name_prefix="model"),
+    ]
+    if config.opponents.mode == "self_play":
+        callbacks.append(SelfPlayCallback(config.opponents.self_play.snapshot_every))
+    if config.progress_bar:
+        callbacks.append(ProgressBarCallback())
+    started = time.perf_counter()
+    try:
+        model.learn(config.total_timesteps, callback=CallbackList(callbacks), tb_log_name="ppo")
+    finally:
+        vec.close()
+    model.save(folder / "final_model.zip")
+    final_rate = evaluator.evaluate_now()
+    write_manifest(folder, config, {
+        "status": "finished",
+        "wall_seconds": round(time.perf_counter() - started, 1),
+        "final_quick_eval": {"opponent": config.eval.opponent, "games": 2 * config.eval.games,
+                             "win_rate": final_rate},
+        "best_quick_eval": evaluator.best,
+    })
+    return folder

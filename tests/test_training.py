@@ -1,0 +1,88 @@
+"""Training: config validation, a tiny smoke run, and the learned captain behind the captain interface."""
+
+import json
+
+import pytest
+
+from agents.arena import play_game
+from agents.learned import ModelLoadError, load_run_captain
+from agents.registry import make_captain
+from agents.training.config import load_train_config
+from agents.training.run import train
+from naval_env.core.errors import ConfigError
+from naval_env.envs.match import Match
+
+DEFAULT = "configs/train/pantheon.yaml"
+
+
+def test_default_config_is_valid():
+    config = load_train_config(DEFAULT)
+    assert config.ruleset == "pantheon" and config.opponents.pool
+
+
+@pytest.mark.parametrize("override,expected", [
+    ({"n_envs": 0}, "n_envs"),
+    ({"opponent_mode": "league"}, "opponents.mode"),
+    ({"batch_size": 100000}, "larger than one rollout"),
+])
+def test_bad_values_are_named(override, expected):
+    with pytest.raises(ConfigError, match=expected):
+        load_train_config(DEFAULT, override)
+
+
+def test_unknown_key_is_named(tmp_path):
+    path = tmp_path / "run.yaml"
+    path.write_text("name: x\nruleset: pantheon\ntotal_timesteps: 10\nlearning_rate: 0.1\n")
+    with pytest.raises(ConfigError, match="learning_rate.*allowed keys here:.*ppo"):
+        load_train_config(path)
+
+
+def test_unknown_override_is_refused():
+    with pytest.raises(ConfigError, match="unknown override 'gamma'"):
+        load_train_config(DEFAULT, {"gamma": 0.5})
+
+
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("runs")
+    config = load_train_config(DEFAULT, {
+        "total_timesteps": 512, "n_envs": 2, "n_steps": 128, "batch_size": 128, "run_dir": str(folder),
+        "name": "smoke", "progress_bar": False, "opponent_mode": "self_play",
+    })
+    config = config.model_copy(update={
+        "checkpoint_every": 256,
+        "eval": config.eval.model_copy(update={"games": 2, "every": 256}),
+        "opponents": config.opponents.model_copy(update={
+            "self_play": config.opponents.self_play.model_copy(update={"snapshot_every": 256})}),
+    })
+    return train(config)
+
+
+def test_smoke_run_writes_a_repeatable_run_folder(tiny_run):
+    for name in ("final_model.zip", "best_model.zip", "config.yaml", "run.json", "eval_history.json"):
+        assert (tiny_run / name).is_file(), name
+    manifest = json.loads((tiny_run / "run.json").read_text())
+    assert manifest["ruleset"] == "pantheon" and manifest["status"] == "finished"
+    assert manifest["seed"] == 0 and "torch" in manifest["versions"]
+    assert load_train_config(tiny_run / "config.yaml").total_timesteps == 512
+    assert any((tiny_run / "tb").rglob("events.out.tfevents*"))
+    assert len(list((tiny_run / "checkpoints").glob("*.zip"))) == 2  # at 256 and 512 timesteps
+
+
+def test_learned_captain_plays_behind_the_captain_interface(tiny_run):
+    match = Match("pantheon", scenario="duel", illegal_action="raise")
+    captain = make_captain(str(tiny_run), "pantheon", match.action_spec)
+    record = play_game(match, {"red": captain, "blue": make_captain("gunner", "pantheon", match.action_spec)}, 3)
+    assert record.decisions > 0  # every learned action was legal, or play_game would have raised
+
+
+def test_zip_outside_a_run_folder_is_refused(tiny_run, tmp_path):
+    stray = tmp_path / "model.zip"
+    stray.write_bytes((tiny_run / "final_model.zip").read_bytes())
+    with pytest.raises(ModelLoadError, match="not inside a training run folder"):
+        load_run_captain(stray, "pantheon")
+
+
+def test_run_for_another_ruleset_is_refused(tiny_run):
+    with pytest.raises(ModelLoadError, match="trained on ruleset 'pantheon', not 'pursuit'"):
+        load_run_captain(tiny_run, "pursuit")
