@@ -1,0 +1,32 @@
+"""ONNX exports of trained captains: a ``.onnx`` graph plus a JSON sidecar that describes it.
+
+- :mod:`agents.export.onnx_export` writes an export from a training run (needs torch).
+- :mod:`agents.export.onnx_captain` plays from an export with onnxruntime and numpy only.
+- :mod:`agents.export.parity` checks an export against the torch model on real games.
+- :mod:`agents.export.sidecar` is the sidecar format (``FORMAT``, ``FORMAT_VERSION``).
+- ``python -m agents.export RUN --out captains/NAME.onnx`` does export + parity check.
+
+Nothing is imported here eagerly, so ``import agents.export.onnx_captain`` never pulls in torch.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["OnnxCaptain", "ParityReport", "check_parity", "export_run"]
+
+_LAZY = {
+    "OnnxCaptain": "agents.export.onnx_captain",
+    "export_run": "agents.export.onnx_export",
+    "check_parity": "agents.export.parity",
+    "ParityReport": "agents.export.parity",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'agents.export' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(module), name)

@@ -1,0 +1,76 @@
+"""``python -m agents.export RUN_FOLDER_OR_ZIP --out captains/NAME.onnx [--parity 2000] [--seed N]``
+
+Exports the run's captain, then checks parity with the torch model on real games.
+Exit status: 0 exported and parity passed (or skipped with ``--parity 0``); 1 parity
+failed (the export is removed again so it cannot be shipped by mistake); 2 bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m agents.export",
+        description="Export a trained MaskablePPO captain to ONNX plus a JSON sidecar, and check parity.",
+    )
+    parser.add_argument("source", help="training run folder (holds run.json) or a model .zip inside one")
+    parser.add_argument("--out", required=True, help="output .onnx path; the sidecar goes next to it as .json")
+    parser.add_argument("--parity", type=int, default=2000, metavar="N",
+                        help="decisions from real games to compare with the torch model (0 skips; default 2000)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the parity games (default 0)")
+    parser.add_argument("--tolerance", type=float, default=1e-5,
+                        help="largest allowed absolute logit difference (default 1e-5)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.parity < 0:
+        print("error: --parity must be 0 (skip) or a positive number of decisions", file=sys.stderr)
+        return 2
+    from pathlib import Path
+
+    from agents.export.onnx_captain import OnnxCaptain
+    from agents.export.onnx_export import export_run
+    from agents.export.sidecar import FORMAT, FORMAT_VERSION
+    from naval_env.core.errors import NavalError
+
+    try:
+        result = export_run(args.source, args.out)
+        captain = OnnxCaptain(result.onnx_path, expected_ruleset=result.ruleset_id)
+    except (NavalError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    size_kb = Path(result.onnx_path).stat().st_size / 1024
+    print(f"exported {result.run_folder} ({result.ruleset_id} {result.ruleset_version}, "
+          f"scenario {result.scenario or 'default'})")
+    print(f"  wrote {result.onnx_path} ({size_kb:.0f} KiB, sha256 {result.sha256[:16]}...)")
+    print(f"  wrote {result.sidecar_path} (sidecar {FORMAT} v{FORMAT_VERSION})")
+    print(f"  inputs: observation float32 [batch, {result.observation_size}], "
+          f"action_mask float32 [batch, {result.flat_mask_size}] (1 = allowed)")
+    print(f"  outputs: logits_<component> for {', '.join(result.components)}; "
+          f"action int64 [batch, {len(result.components)}]")
+    if args.parity == 0:
+        print("parity check skipped (--parity 0)")
+        return 0
+
+    from agents.export.parity import check_parity
+
+    report = check_parity(result.torch_captain, captain, n=args.parity, seed=args.seed,
+                          tolerance=args.tolerance)
+    print(report.summary())
+    if not report.ok:
+        Path(result.onnx_path).unlink(missing_ok=True)
+        Path(result.sidecar_path).unlink(missing_ok=True)
+        print(f"error: the export does not decide like the torch model; removed {result.onnx_path} "
+              "and its sidecar", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

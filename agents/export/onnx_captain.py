@@ -1,0 +1,157 @@
+"""A captain that plays from an ONNX export with onnxruntime and numpy only (no torch, no pickles).
+
+Loading refuses, with :class:`agents.learned.ModelLoadError`, anything it cannot
+vouch for: a file that is not an ONNX model, a missing or invalid sidecar, a sidecar
+whose sha256 is not the file's, another ruleset or ruleset version, an unknown sidecar
+format version, and observation/action layouts that differ from the ruleset's current
+specs or from the graph's own inputs and outputs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import onnxruntime as ort
+
+from agents.base import Captain, Decision
+from agents.export.sidecar import (
+    INPUT_MASK,
+    INPUT_OBSERVATION,
+    LOGITS_PREFIX,
+    OUTPUT_ACTION,
+    read_sidecar,
+    sha256_file,
+)
+from agents.learned import ModelLoadError
+from naval_env.core.ruleset import get_ruleset
+
+
+def _session(path: Path, threads: int) -> ort.InferenceSession:
+    options = ort.SessionOptions()
+    # One decision at a time is the common case; extra threads only add hand-off latency there.
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.log_severity_level = 3
+    try:
+        return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    except Exception as exc:  # noqa: BLE001 - onnxruntime raises several types for unreadable graphs
+        first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ModelLoadError(f"{path}: not a valid ONNX model ({first_line})") from None
+
+
+class OnnxCaptain(Captain):
+    """Plays the exported policy's deterministic choice; ``evaluate`` gives batched logits too."""
+
+    needs_observation = True
+
+    def __init__(self, path: str | Path, expected_ruleset: str | None = None,
+                 expected_version: str | None = None, *, threads: int = 1) -> None:
+        path = Path(path)
+        if not path.is_file():
+            raise ModelLoadError(f"{path}: no such ONNX file")
+        self.path = path
+        self.name = f"onnx:{path.stem}"
+        self._session = _session(path, threads)
+        sidecar = read_sidecar(path)
+        self.sidecar: dict[str, Any] = sidecar
+
+        recorded, actual = sidecar["onnx"]["sha256"], sha256_file(path)
+        if recorded != actual:
+            raise ModelLoadError(
+                f"{path}: sha256 {actual[:12]}... does not match its sidecar ({recorded[:12]}...); "
+                "the .onnx and .json come from different exports or one was modified"
+            )
+
+        self.ruleset_id: str = sidecar["ruleset"]["id"]
+        self.ruleset_version: str = sidecar["ruleset"]["version"]
+        if expected_ruleset is not None and self.ruleset_id != expected_ruleset:
+            raise ModelLoadError(f"{path}: exported for ruleset {self.ruleset_id!r}, not {expected_ruleset!r}")
+        try:
+            ruleset = get_ruleset(self.ruleset_id)
+        except KeyError as exc:
+            raise ModelLoadError(f"{path}: sidecar names {exc.args[0]}") from None
+        wanted_version = expected_version if expected_version is not None else ruleset.version
+        if self.ruleset_version != wanted_version:
+            raise ModelLoadError(
+                f"{path}: exported for {self.ruleset_id} ruleset version {self.ruleset_version!r}, "
+                f"but version {wanted_version!r} is expected; re-train or re-export for this version"
+            )
+        config = ruleset.load_config()
+        self._check_layout(sidecar, ruleset.observation_spec(config).to_json(),
+                           ruleset.action_spec(config).to_json(), f"{self.ruleset_id} {ruleset.version}")
+
+        self.observation_size = int(sidecar["observation"]["size"])
+        self.flat_mask_size = int(sidecar["action"]["flat_mask_size"])
+        self.component_names: tuple[str, ...] = tuple(c["name"] for c in sidecar["action"]["components"])
+        self._logit_names = [f"{LOGITS_PREFIX}{n}" for n in self.component_names]
+        self._check_graph()
+
+    # ---------------------------------------------------------------- checks
+    def _check_layout(self, sidecar: dict[str, Any], obs_fields: list[dict[str, Any]],
+                      components: list[dict[str, Any]], ruleset_name: str) -> None:
+        obs_size = sum(f["size"] for f in obs_fields)
+        if sidecar["observation"]["size"] != obs_size:
+            raise ModelLoadError(
+                f"{self.path}: observation size {sidecar['observation']['size']} in the sidecar, but "
+                f"ruleset {ruleset_name} observations have {obs_size} values"
+            )
+        mine = [(f.get("name"), f.get("offset"), f.get("size")) if isinstance(f, dict) else (None,) * 3
+                for f in sidecar["observation"]["fields"]]
+        theirs = [(f["name"], f["offset"], f["size"]) for f in obs_fields]
+        if mine != theirs:
+            where = next((i for i, (a, b) in enumerate(zip(mine, theirs)) if a != b), min(len(mine), len(theirs)))
+            raise ModelLoadError(
+                f"{self.path}: observation layout differs from ruleset {ruleset_name} at field {where} "
+                f"(sidecar {mine[where] if where < len(mine) else None}, "
+                f"ruleset {theirs[where] if where < len(theirs) else None})"
+            )
+        mine_c = [(c["name"], c["size"]) for c in sidecar["action"]["components"]]
+        theirs_c = [(c["name"], c["size"]) for c in components]
+        flat = sum(size for _, size in theirs_c)
+        if mine_c != theirs_c or sidecar["action"]["flat_mask_size"] != flat:
+            raise ModelLoadError(
+                f"{self.path}: action components {mine_c} (flat mask {sidecar['action']['flat_mask_size']}) "
+                f"in the sidecar, but ruleset {ruleset_name} has {theirs_c} (flat mask {flat})"
+            )
+
+    def _check_graph(self) -> None:
+        inputs = {i.name: i for i in self._session.get_inputs()}
+        outputs = {o.name: o for o in self._session.get_outputs()}
+        expected_inputs = {INPUT_OBSERVATION: self.observation_size, INPUT_MASK: self.flat_mask_size}
+        for name, size in expected_inputs.items():
+            node = inputs.get(name)
+            if node is None or node.type != "tensor(float)" or node.shape[-1] != size:
+                found = None if node is None else f"{node.type} {node.shape}"
+                raise ModelLoadError(
+                    f"{self.path}: graph input {name!r} should be float32 [batch, {size}], found {found}"
+                )
+        for name in [*self._logit_names, OUTPUT_ACTION]:
+            if name not in outputs:
+                raise ModelLoadError(f"{self.path}: graph has no output {name!r}; outputs: {sorted(outputs)}")
+
+    # ---------------------------------------------------------------- play
+    def act(self, decision: Decision) -> np.ndarray:
+        observation = np.asarray(decision.observation, dtype=np.float32).reshape(1, -1)
+        mask = np.asarray(decision.action_mask, dtype=np.float32).reshape(1, -1)
+        if observation.shape[1] != self.observation_size or mask.shape[1] != self.flat_mask_size:
+            raise ValueError(
+                f"{self.name}: got observation of {observation.shape[1]} and mask of {mask.shape[1]} values; "
+                f"expected {self.observation_size} and {self.flat_mask_size}"
+            )
+        (action,) = self._session.run(
+            [OUTPUT_ACTION], {INPUT_OBSERVATION: observation, INPUT_MASK: mask}
+        )
+        return action[0]
+
+    def evaluate(self, observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
+        """Batched: actions ``[n, n_components]`` and the masked logits of every component."""
+        results = self._session.run(
+            [OUTPUT_ACTION, *self._logit_names],
+            {
+                INPUT_OBSERVATION: np.asarray(observations, dtype=np.float32),
+                INPUT_MASK: np.asarray(masks, dtype=np.float32),
+            },
+        )
+        return results[0], list(results[1:])

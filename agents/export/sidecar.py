@@ -1,0 +1,210 @@
+"""The JSON sidecar next to an exported ``.onnx`` (same stem, ``.json``): everything a program
+needs to drive the graph without this repository.
+
+It records the ruleset id and version the graph was trained for, the observation
+layout (every field's name, offset, size, scale, description), the action components
+(size, offset in the flat mask, meaning of every value), the mask convention, the graph's
+input and output names, the training run, and the sha256 of the ``.onnx`` file.
+
+Format history (``FORMAT_VERSION``):
+- 1: first release.
+
+This module never imports torch: the ONNX captain reads sidecars with it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from agents.learned import ModelLoadError
+from naval_env.core.spaces import ActionSpec, ObservationSpec
+
+FORMAT = "naval-tactics-captain"
+FORMAT_VERSION = 1
+SUPPORTED_FORMAT_VERSIONS = (1,)
+
+OPSET = 17
+INPUT_OBSERVATION = "observation"
+INPUT_MASK = "action_mask"
+OUTPUT_ACTION = "action"
+LOGITS_PREFIX = "logits_"
+#: sb3-contrib's value for forbidden logits (``MaskableCategorical.apply_masking``).
+HUGE_NEG = -1e8
+
+MASK_CONVENTION = (
+    "action_mask is float32 [batch, flat_mask_size]: the masks of the action components "
+    "concatenated in component order (each at its 'offset', 'size' entries long). "
+    "1.0 = allowed, 0.0 = forbidden (values > 0.5 count as allowed). Every component must "
+    "allow at least one value; a component not being decided now allows only value 0 (no-op)."
+)
+LOGITS_MEANING = (
+    "sb3-contrib's masked logits of the component: log-probabilities of the allowed values "
+    f"(softmax gives the policy's probabilities); forbidden values are about {HUGE_NEG:g}."
+)
+ACTION_MEANING = (
+    "int64 [batch, n_components]: for each component the allowed value with the highest "
+    "probability (the first on ties), i.e. the trained captain's deterministic choice."
+)
+
+
+def sidecar_path(onnx_path: str | Path) -> Path:
+    return Path(onnx_path).with_suffix(".json")
+
+
+def sha256_file(path: str | Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def logits_output_names(action_spec: ActionSpec) -> list[str]:
+    return [f"{LOGITS_PREFIX}{c.name}" for c in action_spec.components]
+
+
+def build_sidecar(
+    *,
+    onnx_file: Path,
+    ruleset_id: str,
+    ruleset_version: str,
+    scenario: str | None,
+    observation_spec: ObservationSpec,
+    action_spec: ActionSpec,
+    opset: int,
+    run_manifest: Mapping[str, Any],
+    run_folder: str,
+    producer: Mapping[str, str],
+) -> dict[str, Any]:
+    """The sidecar of a finished ``.onnx`` file (hashes it, so write the graph first)."""
+    n_components = len(action_spec.components)
+    outputs: list[dict[str, Any]] = [
+        {
+            "name": name,
+            "dtype": "float32",
+            "shape": ["batch", component.size],
+            "description": LOGITS_MEANING,
+        }
+        for name, component in zip(logits_output_names(action_spec), action_spec.components)
+    ]
+    outputs.append(
+        {"name": OUTPUT_ACTION, "dtype": "int64", "shape": ["batch", n_components], "description": ACTION_MEANING}
+    )
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "ruleset": {"id": ruleset_id, "version": ruleset_version},
+        "scenario": scenario,
+        "observation": {
+            "size": observation_spec.size,
+            "dtype": "float32",
+            "note": "fields are slices of one float32 vector; stored value = raw value * scale",
+            "fields": observation_spec.to_json(),
+        },
+        "action": {
+            "n_components": n_components,
+            "flat_mask_size": action_spec.flat_size,
+            "note": "one value per component; 'values' gives the meaning of each value, 0 is the no-op",
+            "components": action_spec.to_json(),
+            "mask_convention": MASK_CONVENTION,
+        },
+        "onnx": {
+            "file": onnx_file.name,
+            "sha256": sha256_file(onnx_file),
+            "opset": opset,
+            "masked_logit_value": HUGE_NEG,
+            "inputs": [
+                {
+                    "name": INPUT_OBSERVATION,
+                    "dtype": "float32",
+                    "shape": ["batch", observation_spec.size],
+                    "description": "observation vector laid out as in 'observation.fields'",
+                },
+                {
+                    "name": INPUT_MASK,
+                    "dtype": "float32",
+                    "shape": ["batch", action_spec.flat_size],
+                    "description": MASK_CONVENTION,
+                },
+            ],
+            "outputs": outputs,
+        },
+        "training_run": {
+            "folder": run_folder,
+            "name": run_manifest.get("name"),
+            "created": run_manifest.get("created"),
+            "seed": run_manifest.get("seed"),
+            "scenario": run_manifest.get("scenario"),
+            "versions": dict(run_manifest.get("versions") or {}),
+        },
+        "exported_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "producer": dict(producer),
+    }
+
+
+def write_sidecar(onnx_path: str | Path, data: Mapping[str, Any]) -> Path:
+    path = sidecar_path(onnx_path)
+    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    return path
+
+
+_REQUIRED: tuple[tuple[str, type | tuple[type, ...]], ...] = (
+    ("ruleset.id", str),
+    ("ruleset.version", str),
+    ("observation.size", int),
+    ("observation.fields", list),
+    ("action.n_components", int),
+    ("action.flat_mask_size", int),
+    ("action.components", list),
+    ("onnx.sha256", str),
+    ("onnx.inputs", list),
+    ("onnx.outputs", list),
+)
+
+
+def _lookup(data: Mapping[str, Any], dotted: str) -> Any:
+    value: Any = data
+    for key in dotted.split("."):
+        if not isinstance(value, Mapping) or key not in value:
+            raise KeyError(dotted)
+        value = value[key]
+    return value
+
+
+def read_sidecar(onnx_path: str | Path) -> dict[str, Any]:
+    """The checked sidecar of ``onnx_path``; :class:`ModelLoadError` names what is missing or wrong."""
+    path = sidecar_path(onnx_path)
+    if not path.is_file():
+        raise ModelLoadError(
+            f"{onnx_path}: no sidecar {path.name} next to it; an export is the .onnx plus its .json, "
+            "copy both (re-export with `python -m agents.export` if it is lost)"
+        )
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ModelLoadError(f"{path}: invalid sidecar, not readable JSON ({exc})") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        found = data.get("format") if isinstance(data, dict) else type(data).__name__
+        raise ModelLoadError(f"{path}: invalid sidecar, format is {found!r}, expected {FORMAT!r}")
+    version = data.get("format_version")
+    if version not in SUPPORTED_FORMAT_VERSIONS:
+        raise ModelLoadError(
+            f"{path}: unknown sidecar format_version {version!r}; this version of naval-tactics reads "
+            f"{list(SUPPORTED_FORMAT_VERSIONS)} (a newer exporter may have written it)"
+        )
+    for dotted, kind in _REQUIRED:
+        try:
+            value = _lookup(data, dotted)
+        except KeyError:
+            raise ModelLoadError(f"{path}: invalid sidecar, missing {dotted!r}") from None
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise ModelLoadError(f"{path}: invalid sidecar, {dotted!r} is {value!r}")
+    for i, component in enumerate(data["action"]["components"]):
+        if not isinstance(component, dict) or not {"name", "size", "offset"} <= component.keys():
+            raise ModelLoadError(f"{path}: invalid sidecar, action component {i} lacks name/size/offset")
+    return data
