@@ -71,8 +71,12 @@ class MaskablePPOCaptain(Captain):
 
 def load_run_captain(path: str | Path, ruleset_id: str, deterministic: bool = True) -> MaskablePPOCaptain:
     """Load a trained captain from a run folder (or a model zip inside one) of ``ruleset_id``."""
+    import torch
     from sb3_contrib import MaskablePPO
 
+    # torch.distributions argument checks cost more than the policy itself here; masks are valid by
+    # construction (as in train.py).
+    torch.distributions.Distribution.set_default_validate_args(False)
     model_path = resolve_model_path(Path(path))
     run = run_folder_of(model_path)
     manifest = read_manifest(run)

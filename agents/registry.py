@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -11,19 +12,25 @@ from naval_env.core.spaces import ActionSpec
 ScriptedFactory = Callable[[], Captain]
 
 
-def _pantheon() -> dict[str, ScriptedFactory]:
-    from agents.scripted.pantheon import GunnerCaptain, RammerCaptain
-
-    return {"rammer": RammerCaptain, "gunner": GunnerCaptain}
-
-
-SCRIPTED: dict[str, Callable[[], dict[str, ScriptedFactory]]] = {"pantheon": _pantheon}
+def scripted_captains(ruleset_id: str) -> dict[str, ScriptedFactory]:
+    """The ruleset's scripted captains: ``agents/scripted/<ruleset_id>.py`` defines ``CAPTAINS``."""
+    try:
+        module = importlib.import_module(f"agents.scripted.{ruleset_id}")
+    except ModuleNotFoundError as error:
+        if error.name != f"agents.scripted.{ruleset_id}":
+            raise
+        return {}
+    return dict(module.CAPTAINS)
 
 
 def scripted_names(ruleset_id: str) -> list[str]:
     """Names usable as captains on this ruleset, ``random`` included."""
-    factory = SCRIPTED.get(ruleset_id)
-    return ["random", *(sorted(factory()) if factory else [])]
+    return ["random", *sorted(scripted_captains(ruleset_id))]
+
+
+def default_opponent(ruleset_id: str) -> str:
+    """The first scripted captain the ruleset lists (its reference opponent), else ``random``."""
+    return next(iter(scripted_captains(ruleset_id)), "random")
 
 
 def make_captain(spec: str | Captain, ruleset_id: str, action_spec: ActionSpec,
@@ -33,7 +40,7 @@ def make_captain(spec: str | Captain, ruleset_id: str, action_spec: ActionSpec,
         return spec
     if spec == "random":
         return RandomCaptain(action_spec, seed=seed)
-    scripted = SCRIPTED.get(ruleset_id, lambda: {})()
+    scripted = scripted_captains(ruleset_id)
     if spec in scripted:
         return scripted[spec]()
     path = Path(spec)

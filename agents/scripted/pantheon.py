@@ -144,3 +144,7 @@ class GunnerCaptain(ScriptedPantheonCaptain):
         in_range = 20.0 + distance  # in range, as far back as the guns allow
         score = np.where(distance <= 1, -50.0, np.where(distance <= ship.fire_range, in_range, -distance))
         return score + 0.1 * np.minimum(edge_room, 2)
+
+
+#: Found by agents.registry; the first one is the env's default opponent.
+CAPTAINS = {"rammer": RammerCaptain, "gunner": GunnerCaptain}

@@ -10,7 +10,7 @@ import gymnasium as gym
 import numpy as np
 
 from agents.base import Captain
-from agents.registry import make_captain
+from agents.registry import default_opponent, make_captain
 from naval_env.envs.match import Match
 from naval_env.envs.spaces import action_space, observation_box
 
@@ -53,7 +53,7 @@ class NavalEnv(gym.Env[np.ndarray, np.ndarray]):
     - ``learner``: agent id (``"red_0"``), or ``"random"`` to draw a first-ship
       captain of either side at each reset, so a learner plays both sides.
     - ``opponent``: captain name (``"rammer"``, ``"random"``...), Captain object, or a
-      list of them to draw from at each reset; ``ally``: captain for the learner's
+      list of them to draw from at each reset (default: the ruleset's first scripted captain); ``ally``: captain for the learner's
       own other ships (default: the same as the opponent).
     - ``render_mode``: ``"ansi"`` (board and the step's events) or ``"rgb_array"``.
     - ``illegal_action``: ``"noop"`` or ``"raise"`` (see Action space).
@@ -70,7 +70,7 @@ class NavalEnv(gym.Env[np.ndarray, np.ndarray]):
         config: str | Path | Any = None,
         scenario: str | None = None,
         learner: str | None = None,
-        opponent: CaptainSpec | list[CaptainSpec] = "rammer",
+        opponent: CaptainSpec | list[CaptainSpec] | None = None,
         ally: CaptainSpec | None = None,
         render_mode: str | None = None,
         illegal_action: str = "noop",
@@ -89,6 +89,8 @@ class NavalEnv(gym.Env[np.ndarray, np.ndarray]):
         for choice in self._learner_choices:
             if choice not in agents:
                 raise ValueError(f"learner {choice!r} is not a captain of this scenario; choose one of {agents}")
+        if opponent is None:
+            opponent = default_opponent(self.ruleset_id)
         self.set_opponents(opponent if isinstance(opponent, list) else [opponent])
         self._ally = None if ally is None else make_captain(ally, self.ruleset_id, self.action_spec)
         self.learner = self._learner_choices[0]

@@ -1,3 +1,8 @@
-"""Built-in rulesets; importing this package registers them."""
+"""Built-in rulesets: every subpackage here registers itself when imported."""
 
-from naval_env.rulesets import pantheon  # noqa: F401
+import importlib
+import pkgutil
+
+for _module in pkgutil.iter_modules(__path__):
+    if _module.ispkg:
+        importlib.import_module(f"{__name__}.{_module.name}")

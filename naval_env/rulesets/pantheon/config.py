@@ -11,6 +11,7 @@ from pydantic import Field, field_validator, model_validator
 from naval_env.core.config import REPO_CONFIGS, StrictModel, read_yaml, validate
 from naval_env.core.errors import ConfigError
 from naval_env.core.grid import Compass
+from naval_env.core.rewards import Rewards
 
 DEFAULT_CONFIG = REPO_CONFIGS / "rulesets" / "pantheon.yaml"
 DIRECTIONS = tuple(c.name for c in Compass)
@@ -100,17 +101,6 @@ class HouseRules(StrictModel):
     initiative_enhancement: int = Field(default=3)
     armor_enhancement: int = Field(default=5)
     max_rounds: int = Field(default=40, ge=1)
-
-
-class Rewards(StrictModel):
-    """Per-step reward of a captain: terminal result plus shaping read from damage events."""
-
-    win: float = 1.0
-    loss: float = -1.0
-    draw: float = 0.0
-    damage_dealt: float = 0.02
-    damage_taken: float = 0.02
-    illegal_action: float = -0.05
 
 
 class PantheonConfig(StrictModel):
