@@ -22,7 +22,7 @@ from agents.training.callbacks import QuickEvalCallback, SelfPlayCallback, WinRa
 from agents.training.config import TrainConfig
 from agents.training.selfplay import SelfPlayEnv
 from naval_env.core.ruleset import get_ruleset
-from naval_env.envs.gym_env import NavalEnv
+from naval_env.envs.gym_env import CaptainSpec, NavalEnv
 from naval_env.envs.match import Match
 
 LIBRARIES = ("naval-tactics", "numpy", "torch", "gymnasium", "pettingzoo", "stable-baselines3", "sb3-contrib")
@@ -42,9 +42,11 @@ def make_env(config: TrainConfig, rank: int):
     """Factory for one training env (picklable for SubprocVecEnv)."""
 
     def build() -> SelfPlayEnv:
+        pool: list[CaptainSpec] = list(config.opponents.pool)
+        if config.opponents.mode == "scripted":
+            pool = pool[:1]
         env = NavalEnv(config.ruleset, config.ruleset_config, config.scenario, learner=config.learner,
-                       opponent=config.opponents.pool[:1] if config.opponents.mode == "scripted"
-                       else list(config.opponents.pool))
+                       opponent=pool)
         share = config.opponents.self_play.snapshot_share if config.opponents.mode == "self_play" else 0.0
         anchors = config.opponents.pool[:1] if config.opponents.mode == "scripted" else config.opponents.pool
         wrapped = SelfPlayEnv(env, anchors, share, config.opponents.self_play.max_snapshots)

@@ -14,6 +14,7 @@ import numpy as np
 import torch
 
 from agents.base import Captain, Decision
+from naval_env.envs.gym_env import NavalEnv
 
 
 class SnapshotCaptain(Captain):
@@ -51,7 +52,7 @@ class SelfPlayEnv(gym.Wrapper):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> Any:
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-        base = self.env.unwrapped
+        base = self._naval_env()
         if self.snapshots and self._rng.random() < self.snapshot_share:
             base.set_opponents([self.snapshots[int(self._rng.integers(len(self.snapshots)))]])
         else:
@@ -59,4 +60,10 @@ class SelfPlayEnv(gym.Wrapper):
         return self.env.reset(seed=seed, options=options)
 
     def action_masks(self) -> np.ndarray:
-        return self.env.unwrapped.action_masks()
+        return self._naval_env().action_masks()
+
+    def _naval_env(self) -> NavalEnv:
+        base = self.env.unwrapped
+        if not isinstance(base, NavalEnv):
+            raise TypeError(f"SelfPlayEnv wraps a NavalEnv, got {type(base).__name__}")
+        return base

@@ -67,7 +67,8 @@ class EventCatalog:
 
     def __init__(self, classes: Iterable[type[Event]]) -> None:
         self._by_kind: dict[str, type[Event]] = {}
-        for cls in (DamageDealt, GameEnded, *classes):
+        every: list[type[Event]] = [DamageDealt, GameEnded, *classes]
+        for cls in every:
             if cls.kind in self._by_kind and self._by_kind[cls.kind] is not cls:
                 raise ValueError(f"two event classes share kind {cls.kind!r}")
             self._by_kind[cls.kind] = cls

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, SupportsFloat
 
@@ -103,7 +103,7 @@ class NavalEnv(gym.Env[np.ndarray, np.ndarray]):
             firsts.setdefault(self.match.game.side_of(agent), agent)
         return list(firsts.values())
 
-    def set_opponents(self, pool: list[CaptainSpec]) -> None:
+    def set_opponents(self, pool: Sequence[CaptainSpec]) -> None:
         """Replace the opponent pool; takes effect at the next reset (self-play swaps snapshots in)."""
         if not pool:
             raise ValueError("opponent pool is empty; give at least one captain")

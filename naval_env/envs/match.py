@@ -102,7 +102,7 @@ class Match:
         game = self.game
         while not game.is_over:
             agent = game.current_agent
-            if agent == stop_at:
+            if agent is None or agent == stop_at:
                 break
             captain = captains[agent]
             events += game.apply(agent, captain.act(self.decision(agent, captain)))

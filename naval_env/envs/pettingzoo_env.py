@@ -79,14 +79,19 @@ class NavalAECEnv(_MatchSpaces, AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
-        self.agent_selection = self.match.game.current_agent
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self._current()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         return self._observation(agent)
 
+    def _current(self) -> str:
+        agent = self.match.game.current_agent
+        assert agent is not None, "the game is over: no agent holds a decision"
+        return agent
+
     def step(self, action: Any) -> None:
-        agent = self.agent_selection
+        agent: str = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
@@ -102,7 +107,7 @@ class NavalAECEnv(_MatchSpaces, AECEnv):
         if self.match.last_illegal is not None:
             self.infos[agent] = {"illegal_action": self.match.last_illegal}
         if not game.is_over:
-            self.agent_selection = game.current_agent
+            self.agent_selection = self._current()
         self._accumulate_rewards()
         self._deads_step_first()
 
@@ -132,7 +137,7 @@ class NavalParallelEnv(_MatchSpaces, ParallelEnv):
     def step(self, actions: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
         game = self.match.game
         acting = game.current_agent
-        if acting not in actions:
+        if acting is None or acting not in actions:
             raise ValueError(f"{acting} holds the decision but no action was given for it")
         events = self.match.apply(acting, actions[acting])
         rewards = {a: self.match.reward(a, events) for a in self.agents}

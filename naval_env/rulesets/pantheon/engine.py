@@ -69,7 +69,7 @@ class PantheonGame(Game):
         occupancy: dict[tuple[int, int], str] = {}
         rules = self.rules
         # Squares given explicitly are reserved first, so a randomly placed ship never takes one.
-        reserved = {tuple(s.position) for side in self.scenario.sides for s in side.ships if s.position is not None}
+        reserved = {s.position for side in self.scenario.sides for s in side.ships if s.position is not None}
         for side in self.scenario.sides:
             for index, setup in enumerate(side.ships):
                 vessel = self.config.vessels[setup.vessel]
@@ -354,11 +354,11 @@ class PantheonGame(Game):
             events.append(AttackDeclared(ship.id, choice.kind.value, target.id if target else None))
         if target is not None:
             target.targeted_at = state.turn_counter
-        if choice.kind is AttackKind.RAM:
+        if target is not None and choice.kind is AttackKind.RAM:
             combat.ram(dice, rules, state, ship, target, events)
-        elif choice.kind is AttackKind.FIRE:
+        elif target is not None and choice.kind is AttackKind.FIRE:
             combat.fire(dice, rules, state, ship, target, events)
-        elif choice.kind is AttackKind.BOARD:
+        elif target is not None and choice.kind is AttackKind.BOARD:
             if ship.boarding == target.id:
                 combat.press_boarding(dice, rules, state, ship, target, events)
             else:
