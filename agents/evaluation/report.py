@@ -1,0 +1,131 @@
+"""Print an evaluation as rich tables and write it as JSON and CSV.
+
+Files written to the output folder:
+
+- ``results.json``: the tournament's settings, pairing summaries, ratings and every game;
+- ``pairings.csv``: one row per pairing (the printed table, unrounded);
+- ``ratings.csv``: one row per captain;
+- ``games.csv``: one row per game, sorted by (pairing, seed, swap).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import textwrap
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, fields
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from agents.arena import play_game
+from agents.base import Captain
+from agents.evaluation.ratings import Rating
+from agents.evaluation.stats import GameResult, PairingSummary
+from agents.evaluation.tournament import Evaluation
+from naval_env.envs.match import Match
+
+
+def pairing_table(summaries: Sequence[PairingSummary], title: str = "Pairings") -> Table:
+    table = Table(title=title, title_justify="left")
+    table.add_column("A vs B")
+    table.add_column("games", justify="right")
+    table.add_column("W/D/L", justify="right")
+    table.add_column("win rate [95% CI]", justify="right")
+    table.add_column("rounds", justify="right")
+    table.add_column("decisions", justify="right")
+    table.add_column("dmg dealt/taken", justify="right")
+    for s in summaries:
+        table.add_row(
+            f"{s.a} vs {s.b}", str(s.games), f"{s.wins}/{s.draws}/{s.losses}",
+            f"{s.win_rate:.2f} [{s.ci_low:.2f}, {s.ci_high:.2f}]", f"{s.mean_rounds:.1f}",
+            f"{s.mean_decisions:.1f}", f"{s.mean_damage_dealt:.1f} / {s.mean_damage_taken:.1f}",
+        )
+    table.caption = ("counts, rates and damage from A's side; a draw counts as half a win; CI: Wilson score "
+                     "interval; rounds, decisions and damage are means per game")
+    return table
+
+
+def ratings_table(ratings: Sequence[Rating], title: str = "Ratings (OpenSkill Plackett-Luce)") -> Table:
+    table = Table(title=title, title_justify="left")
+    table.add_column("#", justify="right")
+    table.add_column("captain")
+    table.add_column("mu", justify="right")
+    table.add_column("sigma", justify="right")
+    table.add_column("ordinal", justify="right")
+    table.add_column("games", justify="right")
+    for rank, r in enumerate(ratings, start=1):
+        table.add_row(str(rank), r.name, f"{r.mu:.2f}", f"{r.sigma:.2f}", f"{r.ordinal:.2f}", str(r.games))
+    table.caption = "ordinal = mu - 3 sigma"
+    return table
+
+
+def make_console() -> Console:
+    """A console that does not squeeze tables to 80 columns when output is piped."""
+    console = Console()
+    return console if console.is_terminal else Console(width=120)
+
+
+def print_report(evaluation: Evaluation, console: Console | None = None) -> None:
+    console = console or make_console()
+    t = evaluation.tournament
+    scenario = t.scenario or "default scenario"
+    title = (f"{t.ruleset} / {scenario}: {t.games} seed(s) per pairing, each played twice with sides swapped "
+             f"(seeds {t.seed}..{t.seed + t.games - 1})")
+    console.print(pairing_table(evaluation.summaries, title=title))
+    console.print(ratings_table(evaluation.ratings))
+
+
+def to_json(evaluation: Evaluation) -> dict[str, Any]:
+    t = evaluation.tournament
+    return {
+        "tournament": {
+            "ruleset": t.ruleset, "scenario": t.scenario, "config": t.config, "games_per_pairing": t.games,
+            "seed": t.seed, "captains": {e.label: e.spec for e in t.entrants},
+            "pairings": [list(pair) for pair in t.pairings],
+            "win_rate": "draws count half; interval: Wilson 95%",
+            "ratings": "openskill PlackettLuce, games in order (seed, swap, pairing), draws tied",
+        },
+        "pairings": [s.to_dict() for s in evaluation.summaries],
+        "ratings": [r.to_dict() for r in evaluation.ratings],
+        "games": [r.to_dict() for r in evaluation.results],
+    }
+
+
+def _write_csv(path: Path, header: list[str], rows: list[dict[str, Any]]) -> None:
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=header)
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def write_results(evaluation: Evaluation, out_dir: str | Path) -> list[Path]:
+    """Write results.json and the three CSV files; returns their paths."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = [out / "results.json", out / "pairings.csv", out / "ratings.csv", out / "games.csv"]
+    paths[0].write_text(json.dumps(to_json(evaluation), indent=2) + "\n", encoding="utf-8")
+    _write_csv(paths[1], [f.name for f in fields(PairingSummary)], [asdict(s) for s in evaluation.summaries])
+    _write_csv(paths[2], [f.name for f in fields(Rating)], [asdict(r) for r in evaluation.ratings])
+    _write_csv(paths[3], [*(f.name for f in fields(GameResult)), "winner"],
+               [r.to_dict() for r in evaluation.results])
+    return paths
+
+
+def render_match(match: Match, captains: Mapping[str, Captain], seed: int, width: int = 110) -> str:
+    """One game as text: the board at the start, one line per decision, the board at the end."""
+    opening = match.reset(seed)
+    start = match.game.render_ansi(opening)
+    record = play_game(match, captains, seed)
+    names = " vs ".join(f"{captain} ({side})" for side, captain in record.captains.items())
+    lines = [f"{names}, seed {seed}", "", start, "", "decisions:"]
+    for index, (agent, _) in enumerate(record.actions):
+        texts = [event.text() for event in record.decision_events(index)] or ["(no events)"]
+        lines += textwrap.wrap("; ".join(texts), width, initial_indent=f"  {index:>3} {agent:<8} ",
+                               subsequent_indent=" " * 15, break_on_hyphens=False)
+    last = record.decision_events(record.decisions - 1) if record.decisions else record.events
+    lines += ["", match.game.render_ansi(last)]
+    return "\n".join(lines)
