@@ -22,12 +22,14 @@ SETTINGS = [("dummy", 1, 1), ("dummy", 2, 1), ("dummy", 4, 1), ("dummy", 8, 1), 
 
 
 def measure(config_path: str, vec_env: str, n_envs: int, threads: int, timesteps: int) -> float:
-    config = load_train_config(config_path, {"vec_env": vec_env, "n_envs": n_envs, "torch_threads": threads})
+    # Same rollout (2048 timesteps) and minibatch for every setting, so only the vector env differs.
+    n_steps = 2048 // n_envs
+    config = load_train_config(config_path, {"vec_env": vec_env, "n_envs": n_envs, "torch_threads": threads,
+                                             "n_steps": n_steps, "batch_size": 512})
     torch.set_num_threads(threads)
     torch.distributions.Distribution.set_default_validate_args(False)  # as train() does
     vec = make_vec_env(config)
     ppo = config.ppo
-    n_steps = max(ppo.batch_size // n_envs, 2048 // n_envs)
     model = MaskablePPO("MlpPolicy", vec, n_steps=n_steps, batch_size=ppo.batch_size, n_epochs=ppo.n_epochs,
                         policy_kwargs={"net_arch": list(ppo.net_arch)}, device="cpu", seed=0)
     model.learn(n_steps * n_envs)  # warm-up rollout
