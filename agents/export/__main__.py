@@ -61,7 +61,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from agents.export.parity import check_parity
 
     report = check_parity(result.torch_captain, captain, n=args.parity, seed=args.seed,
-                          tolerance=args.tolerance)
+                          tolerance=args.tolerance, config_path=result.config_path)
     print(report.summary())
     if not report.ok:
         Path(result.onnx_path).unlink(missing_ok=True)

@@ -94,6 +94,8 @@ class ExportResult:
     run_folder: Path
     #: The torch captain the export was made from (deterministic), for parity checks.
     torch_captain: MaskablePPOCaptain
+    #: The ruleset config the run trained with (None: the ruleset's default).
+    config_path: str | None = None
 
 
 def _check_spaces(model: Any, ruleset: Ruleset, obs_spec: ObservationSpec, action_spec: ActionSpec,
@@ -167,7 +169,9 @@ def export_run(source: str | Path, out: str | Path, opset: int = OPSET) -> Expor
             f"{model_path}: trained on {ruleset_id} {trained_version}, but the installed ruleset is "
             f"{ruleset.version}; its observations and actions may mean something else now"
         )
-    config = ruleset.load_config()
+    # The run's own ruleset config (a custom catalogue or house rules can change the spaces).
+    config_path = (manifest.get("train_config") or {}).get("ruleset_config")
+    config = ruleset.load_config(config_path)
     obs_spec, action_spec = ruleset.observation_spec(config), ruleset.action_spec(config)
     captain = load_run_captain(model_path, ruleset_id, deterministic=True)
     _check_spaces(captain.model, ruleset, obs_spec, action_spec, model_path)
@@ -193,4 +197,5 @@ def export_run(source: str | Path, out: str | Path, opset: int = OPSET) -> Expor
         ruleset_version=ruleset.version, scenario=manifest.get("scenario"),
         observation_size=obs_spec.size, flat_mask_size=action_spec.flat_size,
         components=tuple(c.name for c in action_spec.components), run_folder=run, torch_captain=captain,
+        config_path=config_path,
     )

@@ -87,12 +87,13 @@ class _Recorder(Captain):
 
 
 def collect_decisions(captain: Captain, ruleset_id: str, n: int, seed: int = 0,
-                      scenarios: list[str] | None = None, opponents: list[str] | None = None) -> DecisionSet:
+                      scenarios: list[str] | None = None, opponents: list[str] | None = None,
+                      config_path: str | None = None) -> DecisionSet:
     """Play games until ``captain`` has made at least ``n`` decisions; rotate scenario, opponent, side."""
     from agents.arena import play_game
 
     ruleset = get_ruleset(ruleset_id)
-    config = ruleset.load_config()
+    config = ruleset.load_config(config_path)
     scenarios = scenarios or ruleset.scenarios(config)
     opponents = opponents or scripted_names(ruleset_id)
     matches = {s: Match(ruleset, config, s) for s in scenarios}
@@ -167,9 +168,10 @@ def compare(torch_captain: MaskablePPOCaptain, onnx_captain: OnnxCaptain, decisi
 
 def check_parity(torch_captain: MaskablePPOCaptain, onnx_captain: OnnxCaptain, n: int = 2000, seed: int = 0,
                  tolerance: float = DEFAULT_TOLERANCE, scenarios: list[str] | None = None,
-                 opponents: list[str] | None = None) -> ParityReport:
+                 opponents: list[str] | None = None, config_path: str | None = None) -> ParityReport:
     """Play games with the torch captain, then compare the ONNX captain on ``n`` of its decisions."""
     if not torch_captain.deterministic:
         torch_captain = MaskablePPOCaptain(torch_captain.model, name=torch_captain.name, deterministic=True)
-    decisions = collect_decisions(torch_captain, onnx_captain.ruleset_id, n, seed, scenarios, opponents)
+    decisions = collect_decisions(torch_captain, onnx_captain.ruleset_id, n, seed, scenarios, opponents,
+                                  config_path)
     return compare(torch_captain, onnx_captain, decisions, tolerance)
