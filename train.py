@@ -57,7 +57,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"train.py: {error}", file=sys.stderr)
         return 2
     print(f"run folder: {folder}")
-    print(f"evaluate it: python evaluate.py --ruleset {config.ruleset} --captains {folder} gunner rammer")
+    from agents.registry import scripted_names
+
+    rivals = " ".join(scripted_names(config.ruleset)[1:]) or "random"
+    print(f"evaluate it: python evaluate.py --ruleset {config.ruleset} --captains {folder} {rivals}")
     return 0
 
 

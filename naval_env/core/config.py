@@ -51,7 +51,10 @@ def describe_validation_error(exc: ValidationError, model: type[BaseModel], sour
             allowed = _allowed_keys(model, err["loc"][:-1])
             if allowed:
                 message += f"; allowed keys here: {', '.join(sorted(allowed))}"
-        lines.append(f"  - field '{where}': {message} (got {err.get('input')!r})")
+        # A whole-model check has no field location; its message names the fields, and the
+        # input would be the entire file.
+        got = f" (got {err.get('input')!r})" if err["loc"] else ""
+        lines.append(f"  - field '{where}': {message}{got}")
     return "\n".join(lines)
 
 
