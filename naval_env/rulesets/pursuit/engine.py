@@ -1,0 +1,467 @@
+"""The `pursuit` rules engine: set-up, the round order, each ship's three decisions and the masks.
+
+Round order (document): the first side's ships (the player characters' side),
+then the other side's, then the end of the round. A ship's turn is three
+decisions (see :class:`Phase`): COMMAND (the crew's propulsion order and the
+captain's command), MANEUVER (flee / pursue / ram a ship, or hold) and GUNS (one
+order per war machine). A decision with nothing to choose but the no-op is
+played by the engine itself.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from typing import Any
+
+import numpy as np
+
+from naval_env.core.dice import Dice
+from naval_env.core.errors import GameOverError, NotYourTurnError
+from naval_env.core.events import Event, GameEnded
+from naval_env.core.game import Game
+from naval_env.rulesets.pursuit import hull, propulsion
+from naval_env.rulesets.pursuit.actions import PursuitActions
+from naval_env.rulesets.pursuit.config import PursuitConfig, Scenario, mounts_of
+from naval_env.rulesets.pursuit.events import Escaped, RoundEnded, TurnStarted
+from naval_env.rulesets.pursuit.geometry import COMPASS_DEGREES, direction
+from naval_env.rulesets.pursuit.machines import (
+    OrderKind,
+    can_aim,
+    can_fire,
+    can_load,
+    can_repair,
+    can_shoot,
+    give_order,
+    usable,
+)
+from naval_env.rulesets.pursuit.maneuvers import ManeuverKind, gap, hold, maneuver
+from naval_env.rulesets.pursuit.propulsion import (
+    Command,
+    PropulsionOrder,
+    can_force,
+    can_inspire,
+    can_row,
+    can_switch,
+    can_tend,
+    order_crew,
+    speed_along,
+)
+from naval_env.rulesets.pursuit.state import (
+    Controller,
+    Drive,
+    GameState,
+    Machine,
+    Phase,
+    Propulsion,
+    Ship,
+    Status,
+)
+from naval_env.rulesets.pursuit.table import Table
+
+A = PursuitActions
+_NO_WAY = (0, 0, 0, 0, 0, 0)
+
+
+class PursuitGame(Game):
+    ruleset_id = "pursuit"
+
+    def __init__(self, config: PursuitConfig, scenario_name: str | None, dice: Dice,
+                 actions: PursuitActions, observation_spec: Any) -> None:
+        self.config = config
+        self.rules = config.house_rules
+        self.scenario_name = scenario_name or config.default_scenario
+        self.scenario: Scenario = config.scenario(self.scenario_name)
+        self.dice = dice
+        self.actions = actions
+        self.action_spec = actions.spec
+        self.observation_spec = observation_spec
+        self.state = self._set_up()
+        self.table = Table(dice, config, self.scenario, self.state)
+        self._agents = tuple(self.state.ships)
+        ships = list(self.state.ships.values())
+        self._enemies = {s.id: [o for o in ships if o.side != s.side] for s in ships}
+        self._allies = {s.id: [o for o in ships if o.side == s.side and o.id != s.id] for s in ships}
+        self._n_components = len(self.action_spec.components)
+        cos, sin = math.cos(math.radians(self.rules.veer_degrees)), math.sin(math.radians(self.rules.veer_degrees))
+        self._veers = ((1.0, 0.0), (cos, sin), (cos, -sin))  # straight, port, starboard (as in maneuver order)
+        self._mask: np.ndarray | None = None
+        self._observer: Any = None
+        self._ships = ships
+        self._turn_done = False
+        events: list[Event] = [TurnStarted(self.state.current, 1)]
+        self._advance(events)
+        self.opening_events = events
+
+    # ------------------------------------------------------------------ set-up
+    def _set_up(self) -> GameState:
+        config, dice = self.config, self.dice
+        ships: dict[str, Ship] = {}
+        for side in self.scenario.sides:
+            for index, setup in enumerate(side.ships):
+                cls = config.ship_classes[setup.ship]
+                ship_id = f"{side.name}_{index}"
+                if setup.position is not None:
+                    x, y = float(setup.position[0]), float(setup.position[1])
+                else:
+                    x = float(_place(dice, side.zone.x, f"{ship_id} placement x"))
+                    y = float(_place(dice, side.zone.y, f"{ship_id} placement y"))
+                crew = setup.crew
+                machines = []
+                for spot, mount in enumerate(mounts_of(config, setup)):
+                    machine_class = config.war_machines[mount.machine]
+                    machines.append(Machine(
+                        kind=mount.machine, spot=spot, gunners=mount.gunners or machine_class.crew,
+                        gunner_intellect=mount.gunner_intellect, stone=mount.ammunition == "stone",
+                        health=machine_class.health,
+                    ))
+                propulsion_mode = setup.propulsion or ("sails" if cls.sails else "oars")
+                count = crew.count if crew.count is not None else cls.crew
+                ships[ship_id] = Ship(
+                    id=ship_id, side=side.name, ship_class=setup.ship,
+                    controller=Controller(**setup.controller.model_dump()),
+                    x=x, y=y, health=cls.health, size=cls.size, radius=cls.radius, draft=cls.draft,
+                    maneuverability=cls.maneuverability, seaworthiness=cls.seaworthiness,
+                    oars=cls.oars, sails=cls.sails, rowers=cls.rowers, sail_crew=cls.sail_crew,
+                    deck_spots=cls.deck_spots, crew=count, crew_max=count, crew_agility=crew.agility,
+                    crew_strength=crew.strength, crew_will=crew.will, crew_health=crew.health,
+                    propulsion=Propulsion(propulsion_mode), machines=machines,
+                )
+        sides = tuple(side.name for side in self.scenario.sides)
+        current = self.scenario.current
+        return GameState(
+            sides=(sides[0], sides[1]), ships=ships, order=list(ships),
+            wind_strength=self.scenario.wind.strength, wind_toward=COMPASS_DEGREES[self.scenario.wind.toward],
+            current_toward=COMPASS_DEGREES[current.toward] if current else None,
+            current_fast=bool(current and current.fast),
+        )
+
+    # ------------------------------------------------------------- Game API
+    @property
+    def agents(self) -> tuple[str, ...]:
+        return self._agents
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        return self.state.sides
+
+    def side_of(self, agent: str) -> str:
+        return self.state.ships[agent].side
+
+    @property
+    def current_agent(self) -> str | None:
+        return None if self.state.ended else self.state.current
+
+    def is_active(self, agent: str) -> bool:
+        return self.state.ships[agent].status.fighting
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.ended
+
+    @property
+    def winner(self) -> str | None:
+        return self.state.winner
+
+    @property
+    def truncated(self) -> bool:
+        return self.state.end_reason == "round_limit"
+
+    @property
+    def round(self) -> int:
+        return self.state.round
+
+    def health(self, agent: str) -> tuple[int, int]:
+        ship = self.state.ships[agent]
+        return ship.remaining, ship.health
+
+    def state_dict(self) -> dict[str, Any]:
+        return self.state.to_dict()
+
+    def clone(self) -> PursuitGame:
+        return copy.deepcopy(self)
+
+    @property
+    def observer(self) -> Any:
+        if self._observer is None:
+            from naval_env.rulesets.pursuit.observer import Observer
+
+            self._observer = Observer(self)
+        return self._observer
+
+    def observe(self, agent: str) -> np.ndarray:
+        return self.observer.observe(agent)
+
+    def render_ansi(self, events: list[Event] | None = None) -> str:
+        from naval_env.rulesets.pursuit.render import render_ansi
+
+        return render_ansi(self, events or [])
+
+    def render_rgb(self) -> np.ndarray:
+        from naval_env.rulesets.pursuit.render import render_rgb
+
+        return render_rgb(self)
+
+    def enemies_of(self, ship: Ship) -> list[Ship]:
+        """Enemy ships in side order; an enemy's index here is its target slot."""
+        return self._enemies[ship.id]
+
+    def allies_of(self, ship: Ship) -> list[Ship]:
+        return self._allies[ship.id]
+
+    # ------------------------------------------------------------------ masks
+    def legal_mask(self, agent: str) -> np.ndarray:
+        if self.state.ended or agent != self.state.current:
+            return self.action_spec.noop_mask()
+        if self._mask is None:
+            self._mask = self._build_mask(self.state.ships[agent])
+        return self._mask.copy()
+
+    def _build_mask(self, ship: Ship) -> np.ndarray:
+        mask = self.action_spec.noop_mask()
+        phase = self.state.phase
+        if phase is Phase.COMMAND:
+            self._command_mask(ship, mask)
+        elif phase is Phase.MANEUVER:
+            self._maneuver_mask(ship, mask)
+        else:
+            self._guns_mask(ship, mask)
+        return mask
+
+    def _command_mask(self, ship: Ship, mask: np.ndarray) -> None:
+        t, offsets = self.table, self.action_spec.offsets
+        base = offsets[A.PROPULSION]
+        mask[base + PropulsionOrder.ROW] = can_row(t, ship)
+        mask[base + PropulsionOrder.TEND_SAILS] = can_tend(t, ship)
+        mask[base + PropulsionOrder.SWITCH] = can_switch(t, ship)
+        base = offsets[A.COMMAND]
+        mask[base + Command.FORCE_ROWING] = can_force(t, ship)
+        mask[base + Command.INSPIRE] = can_inspire(t, ship)
+
+    def maneuver_speeds(self, ship: Ship, target: Ship, drive: Drive | None = None) -> tuple[int, ...]:
+        """Speed along each maneuver at ``target``: flee (straight, port, starboard), then pursue.
+
+        ``drive``: how the ship is driven (default: as ordered this round)."""
+        t = self.table
+        drive = ship.drive if drive is None else drive
+        if drive is not Drive.ROWED and drive is not Drive.SAILED:
+            return _NO_WAY
+        if drive is Drive.ROWED and not t.has_current:
+            speed = speed_along(t, ship, 1.0, 0.0, drive)   # the same on every heading
+            return (speed,) * 6
+        ux, uy, _ = direction(ship.x, ship.y, target.x, target.y)
+        speeds = []
+        for sign in (-1.0, 1.0):
+            hx, hy = sign * ux, sign * uy
+            for c, s in self._veers:
+                speeds.append(speed_along(t, ship, hx * c - hy * s, hx * s + hy * c, drive))
+        return tuple(speeds)
+
+    def _maneuver_mask(self, ship: Ship, mask: np.ndarray) -> None:
+        if ship.helm_jammed:
+            return
+        base = self.action_spec.offsets[A.MANEUVER]
+        for slot, enemy in enumerate(self._enemies[ship.id]):
+            if enemy.status is not Status.AFLOAT:
+                continue
+            first = base + 1 + 7 * slot
+            speeds = self.maneuver_speeds(ship, enemy)
+            for j, speed in enumerate(speeds):
+                mask[first + j] = speed > 0
+            mask[first + 6] = speeds[3] > 0 and gap(ship, enemy) <= speeds[3]
+
+    def _guns_mask(self, ship: Ship, mask: np.ndarray) -> None:
+        offsets = self.action_spec.offsets
+        classes = self.table.machine_classes
+        enemies = self._enemies[ship.id]
+        n = self.rules.max_ships_per_side
+        for i, machine in enumerate(ship.machines):
+            if not usable(machine, ship):
+                continue  # destroyed, or no gunners left: only idle
+            cls = classes[machine.kind]
+            base = offsets[A.MACHINE + i]
+            mask[base + 1] = can_load(machine, ship)
+            mask[base + 2] = can_repair(machine, ship)
+            mask[base + 3] = can_fire(cls, machine, ship)
+            for slot, enemy in enumerate(enemies):
+                if can_aim(cls, machine, ship, enemy):
+                    mask[base + 4 + slot] = True
+                    mask[base + 4 + n + slot] = can_shoot(cls, machine, ship, enemy)
+
+    # ------------------------------------------------------------------ apply
+    def apply(self, agent: str, action: Any) -> list[Event]:
+        state = self.state
+        if state.ended:
+            raise GameOverError(f"the game is over ({state.end_reason}); call reset() for a new one")
+        if agent != state.current:
+            raise NotYourTurnError(f"it is {state.current}'s decision ({state.phase.name}), not {agent}'s")
+        values = self.action_spec.check(action, self.legal_mask(agent), context=f"in phase {state.phase.name}")
+        events: list[Event] = []
+        self._mask = None
+        self._apply_phase(state.ships[agent], values, events)
+        self._advance(events)
+        return events
+
+    def _apply_phase(self, ship: Ship, values: np.ndarray, events: list[Event]) -> None:
+        state, t = self.state, self.table
+        phase = state.phase
+        if phase is Phase.COMMAND:
+            order_crew(t, ship, PropulsionOrder(int(values[A.PROPULSION])), Command(int(values[A.COMMAND])), events)
+            state.phase = Phase.MANEUVER
+        elif phase is Phase.MANEUVER:
+            choice = self.actions.maneuvers[int(values[A.MANEUVER])]
+            if choice.kind is ManeuverKind.HOLD:
+                hold(ship, events)
+            else:
+                assert choice.target_slot is not None
+                maneuver(t, ship, choice, self._enemies[ship.id][choice.target_slot], events)
+            if ship.status.fighting:
+                state.phase = Phase.GUNS
+            else:
+                self._turn_done = True
+        else:
+            enemies = self._enemies[ship.id]
+            for i in range(len(ship.machines)):
+                if not ship.status.fighting:
+                    break
+                order = self.actions.orders[int(values[A.MACHINE + i])]
+                if order.kind is OrderKind.IDLE:
+                    continue
+                give_order(t, ship, i, order,
+                           enemies[order.target_slot] if order.target_slot is not None else None, events)
+            self._turn_done = True
+
+    def _advance(self, events: list[Event]) -> None:
+        """Play on until a captain has a real choice or the game ends."""
+        state = self.state
+        while True:
+            self._check_end(events)
+            if state.ended:
+                self._mask = None
+                return
+            if self._turn_done:
+                self._next_turn(events)
+                continue
+            ship = state.ships[state.current]
+            mask = self._build_mask(ship)
+            if np.count_nonzero(mask) > self._n_components:
+                self._mask = mask
+                return
+            self._apply_phase(ship, self.action_spec.noop(), events)
+
+    def _next_turn(self, events: list[Event]) -> None:
+        state = self.state
+        state.turn += 1
+        if state.turn >= len(state.order):
+            state.turn = 0
+            self._end_round(events)
+            self._check_end(events)
+            if state.ended:
+                return
+            state.round += 1
+            if state.round > self.rules.max_rounds:
+                state.round = self.rules.max_rounds
+                self._finish(None, "round_limit", events)
+                return
+        ship = state.ships[state.current]
+        if not ship.status.fighting:
+            return  # _turn_done stays True: the next ship
+        self._turn_done = False
+        state.phase = Phase.COMMAND
+        events.append(TurnStarted(ship.id, state.round))
+
+    def _end_round(self, events: list[Event]) -> None:
+        """The end of the round: crews tire, boosts wear off, rocks grind, sinking ships go down, escapes."""
+        t, state = self.table, self.state
+        events.append(RoundEnded(state.round))
+        for ship_id in state.order:
+            ship = state.ships[ship_id]
+            if ship.status.fighting:
+                propulsion.end_of_round(t, ship, events)
+            hull.end_of_round(t, ship, events)
+        escape = self.scenario.escape
+        if escape is None:
+            return
+        for ship_id in state.order:
+            ship = state.ships[ship_id]
+            if not ship.status.fighting or ship.side not in escape.sides:
+                continue
+            enemies = [e for e in self._enemies[ship_id] if e.status.fighting]
+            if not enemies:
+                continue
+            nearest = min(math.hypot(e.x - ship.x, e.y - ship.y) for e in enemies)
+            if nearest > escape.distance:
+                ship.status = Status.ESCAPED
+                events.append(Escaped(ship.id, nearest))
+
+    def _check_end(self, events: list[Event]) -> None:
+        state = self.state
+        if state.ended:
+            return
+        for ship in self._ships:
+            if ship.status is not Status.AFLOAT:
+                break
+        else:
+            return  # everyone is still fighting
+        fighting = {side: any(s.status.fighting for s in state.ships.values() if s.side == side)
+                    for side in state.sides}
+        if all(fighting.values()):
+            return
+        escaped = {side: any(s.status is Status.ESCAPED for s in state.ships.values() if s.side == side)
+                   for side in state.sides}
+        first, second = state.sides
+        if not fighting[first] and not fighting[second]:
+            if escaped[first] != escaped[second]:
+                self._finish(first if escaped[first] else second, "escaped", events)
+            else:
+                self._finish(None, "no ship left fighting", events)
+            return
+        standing, gone = (first, second) if fighting[first] else (second, first)
+        result = self.scenario.escape.result if self.scenario.escape is not None else "draw"
+        if not escaped[gone]:
+            self._finish(standing, "last side fighting", events)
+        elif result == "win":
+            self._finish(gone, "escaped", events)
+        elif result == "loss":
+            self._finish(standing, "enemy escaped", events)
+        else:
+            self._finish(None, "escaped", events)
+
+    def _finish(self, winner: str | None, reason: str, events: list[Event]) -> None:
+        state = self.state
+        state.ended, state.winner, state.end_reason = True, winner, reason
+        self._mask = None
+        events.append(GameEnded(winner, reason))
+
+    # ---------------------------------------------------------- for captains
+    def target_slot(self, ship: Ship, target: Ship) -> int:
+        return self._enemies[ship.id].index(target)
+
+
+def _place(dice: Dice, bounds: tuple[int, int], reason: str) -> int:
+    """A whole-yard coordinate within the zone's bounds, one die (none when the bounds are one value)."""
+    low, high = bounds
+    return low if high == low else low + dice.d(high - low + 1, reason) - 1
+
+
+def check_invariants(game: PursuitGame) -> None:
+    """Raise AssertionError when the state breaks a rule that must always hold (used by fuzz tests)."""
+    state = game.state
+    for ship in state.ships.values():
+        assert 0 <= ship.damage <= ship.health, f"{ship.id} damage {ship.damage} out of 0..{ship.health}"
+        assert 0 <= ship.crew <= ship.crew_max, f"{ship.id} crew {ship.crew} out of bounds"
+        assert math.isfinite(ship.x) and math.isfinite(ship.y), f"{ship.id} is off the sea"
+        if ship.status.fighting:
+            assert ship.scuttled == (2 * ship.damage >= ship.health), f"{ship.id} scuttled flag is wrong"
+        if ship.status.fighting:
+            assert ship.damage < ship.health, f"{ship.id} is afloat with {ship.damage} damage"
+        for machine in ship.machines:
+            assert 0 <= machine.damage <= machine.health
+            assert not (machine.destroyed and machine.loaded)
+        for other in state.ships.values():
+            if other is not ship and ship.status.fighting and other.status.fighting:
+                assert gap(ship, other) >= 0.0
+    if not state.ended:
+        current = state.ships[state.current]
+        assert current.status.fighting, f"{current.id} holds a decision while {current.status.value}"
+        assert game.legal_mask(current.id).sum() > len(game.action_spec.components), "a decision with no choice"

@@ -1,0 +1,195 @@
+"""Oars, sails, wind and current: the ship's Speed along a heading, and the crew's orders each round.
+
+Speed along a heading, in this order (see Assumptions in docs/rules/pursuit.md):
+rowed: (oars + inspiring) scaled by rowers aboard / rowers needed, + forced rowing,
+then the current (x1.5 with it, x0.5 against); sailed: sails + inspiring + the
+Sailing Speed by Wind modifier, never below 0 (0 when becalmed); then halved when
+scuttled, halved again when slowed by a crash or a mishap. Halves round down.
+"""
+
+from __future__ import annotations
+
+import math
+from enum import IntEnum
+
+from naval_env.core.events import Event
+from naval_env.rulesets.pursuit.events import (
+    BoostEnded,
+    CrewOrdered,
+    CrewTired,
+    PropulsionChanged,
+    SpeedBoost,
+    roll_event,
+)
+from naval_env.rulesets.pursuit.geometry import Relation, relation
+from naval_env.rulesets.pursuit.rolls import attack_roll, challenge_roll
+from naval_env.rulesets.pursuit.state import Drive, Propulsion, Ship
+from naval_env.rulesets.pursuit.table import Table
+
+
+class PropulsionOrder(IntEnum):
+    NONE = 0
+    ROW = 1
+    TEND_SAILS = 2
+    SWITCH = 3
+
+
+class Command(IntEnum):
+    NONE = 0
+    FORCE_ROWING = 1
+    INSPIRE = 2
+
+
+PROPULSION_LABELS = ("none", "row", "tend_sails", "switch")
+COMMAND_LABELS = ("none", "force_rowing", "inspire")
+
+
+def wind_modifier(t: Table, rel: Relation) -> int:
+    row = t.wind
+    return (row.against, row.across, row.with_)[rel]
+
+
+def speed_along(t: Table, ship: Ship, ux: float, uy: float, drive: Drive) -> int:
+    """Speed of ``ship`` moving along the heading (ux, uy) when driven by ``drive`` (see the module doc)."""
+    if drive is Drive.ROWED:
+        speed = ship.oars + ship.inspire_bonus
+        if ship.crew < ship.rowers:
+            speed = speed * ship.crew // ship.rowers
+        speed += ship.forced_bonus
+        if t.has_current:
+            rel = relation(ux, uy, t.current_x, t.current_y, t.cos_arc)
+            if rel is Relation.WITH:
+                speed = math.floor(speed * t.rules.current_with_factor)
+            elif rel is Relation.AGAINST:
+                speed = math.floor(speed * t.rules.current_against_factor)
+    elif drive is Drive.SAILED:
+        if t.wind.becalmed:
+            return 0
+        rel = relation(ux, uy, t.wind_x, t.wind_y, t.cos_arc)
+        speed = max(0, ship.sails + ship.inspire_bonus + wind_modifier(t, rel))
+    else:
+        return 0
+    if ship.scuttled:
+        speed //= 2
+    if ship.slowed:
+        speed //= 2
+    return speed
+
+
+def switching(t: Table, ship: Ship) -> bool:
+    return ship.switching_until >= t.state.round
+
+
+def working_drive(t: Table, ship: Ship) -> Drive:
+    """The drive the ship would have if its crew works it this round (for masks of later phases and observers)."""
+    if ship.grounded:
+        return Drive.AGROUND
+    if switching(t, ship):
+        return Drive.SWITCHING
+    if ship.propulsion is Propulsion.OARS:
+        return Drive.ROWED if can_row(t, ship) else Drive.NONE
+    return Drive.SAILED if can_tend(t, ship) else Drive.NONE
+
+
+def can_row(t: Table, ship: Ship) -> bool:
+    return (ship.oars > 0 and ship.propulsion is Propulsion.OARS and not ship.grounded and not switching(t, ship)
+            and ship.crew > 0 and ship.crew_effective_health > 0)
+
+
+def can_tend(t: Table, ship: Ship) -> bool:
+    return (ship.sails > 0 and ship.propulsion is Propulsion.SAILS and not ship.grounded
+            and not switching(t, ship) and ship.crew >= ship.sail_crew)
+
+
+def can_switch(t: Table, ship: Ship) -> bool:
+    return ship.oars > 0 and ship.sails > 0 and not ship.grounded and not switching(t, ship)
+
+
+def can_force(t: Table, ship: Ship) -> bool:
+    return (ship.controller.is_captain and ship.oars > 0 and ship.propulsion is Propulsion.OARS
+            and not ship.forced_locked and ship.forced_bonus == 0 and not ship.grounded and ship.crew > 0)
+
+
+def can_inspire(t: Table, ship: Ship) -> bool:
+    return ship.controller.is_captain and ship.inspire_bonus == 0 and ship.inspire_retry_after < t.state.round
+
+
+def order_crew(t: Table, ship: Ship, order: PropulsionOrder, command: Command, events: list[Event]) -> None:
+    """Apply the COMMAND phase: the crew's propulsion order first, then the captain's command roll."""
+    state = t.state
+    events.append(CrewOrdered(ship.id, PROPULSION_LABELS[order], COMMAND_LABELS[command]))
+    if order is PropulsionOrder.SWITCH:
+        minutes = t.dice.d(6, f"{ship.id} changes propulsion: minutes")
+        ship.switching_until = state.round + minutes * t.rules.rounds_per_minute - 1
+        ship.propulsion = Propulsion.SAILS if ship.propulsion is Propulsion.OARS else Propulsion.OARS
+        events.append(PropulsionChanged(ship.id, ship.propulsion.value, ship.switching_until))
+    if order is PropulsionOrder.ROW:
+        ship.drive = Drive.ROWED
+        ship.rowed_this_round = True
+    elif order is PropulsionOrder.TEND_SAILS:
+        ship.drive = Drive.SAILED
+    elif ship.grounded:
+        ship.drive = Drive.AGROUND
+    elif switching(t, ship):
+        ship.drive = Drive.SWITCHING
+    else:
+        ship.drive = Drive.NONE
+    hour = t.rules.rounds_per_hour
+    if command is Command.FORCE_ROWING:
+        roll = attack_roll(t.dice, ship.controller.will, ship.crew_will, 0, f"{ship.id} goads the crew")
+        events.append(roll_event(ship.id, "forced rowing", roll))
+        if roll.succeeded:
+            ship.forced_bonus = t.dice.d(6, f"{ship.id} forced rowing: Speed")
+            ship.forced_until = state.round + hour - 1
+            events.append(SpeedBoost(ship.id, "forced rowing", ship.forced_bonus, ship.forced_until))
+        else:
+            ship.forced_locked = True
+            events.append(SpeedBoost(ship.id, "forced rowing", 0, -1))
+    elif command is Command.INSPIRE:
+        roll = challenge_roll(t.dice, ship.controller.will, 0, f"{ship.id} inspires the crew")
+        events.append(roll_event(ship.id, "inspire", roll))
+        if roll.succeeded:
+            ship.inspire_bonus = t.dice.d(6, f"{ship.id} inspired: Speed")
+            ship.inspire_until = state.round + hour - 1
+            events.append(SpeedBoost(ship.id, "inspiring", ship.inspire_bonus, ship.inspire_until))
+        else:
+            ship.inspire_retry_after = state.round + hour - 1
+            events.append(SpeedBoost(ship.id, "inspiring", 0, -1))
+
+
+def rowing_endurance_rounds(t: Table, ship: Ship) -> int:
+    """1 + Strength modifier hours (at least 1), in rounds."""
+    return max(1, 1 + ship.crew_strength - 10) * t.rules.rounds_per_hour
+
+
+def end_of_round(t: Table, ship: Ship, events: list[Event]) -> None:
+    """Rowing endurance, the end of forced rowing and of inspiring; clears this round's drive."""
+    r, hour = t.state.round, t.rules.rounds_per_hour
+    if ship.rowed_this_round:
+        ship.rowed_rounds += 1
+        endurance = rowing_endurance_rounds(t, ship)
+        if ship.rowed_rounds >= endurance and (ship.rowed_rounds - endurance) % hour == 0:
+            _rowing_challenge(t, ship, 0, "rowing endurance", events)
+    else:
+        ship.rowed_rounds = 0
+    ship.rowed_this_round = False
+    if ship.forced_bonus and ship.forced_until <= r:
+        ship.forced_bonus = 0
+        events.append(BoostEnded(ship.id, "forced rowing"))
+        _rowing_challenge(t, ship, t.rules.forced_rowing_banes, "after forced rowing", events)
+    if ship.inspire_bonus and ship.inspire_until <= r:
+        ship.inspire_bonus = 0
+        events.append(BoostEnded(ship.id, "inspiring"))
+    ship.drive = Drive.NONE
+
+
+def _rowing_challenge(t: Table, ship: Ship, banes: int, why: str, events: list[Event]) -> None:
+    """The crew's Strength challenge: a failure fatigues it, or adds 1d6 to its Health penalty if already fatigued."""
+    roll = challenge_roll(t.dice, ship.crew_strength, -(banes + ship.crew_banes), f"{ship.id} crew: {why}")
+    events.append(roll_event(ship.id, why, roll))
+    if roll.succeeded:
+        return
+    if ship.fatigued:
+        ship.health_penalty += t.dice.d(6, f"{ship.id} crew: Health penalty")
+    ship.fatigued = True
+    events.append(CrewTired(ship.id, True, ship.health_penalty))
