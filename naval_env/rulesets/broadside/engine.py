@@ -1,0 +1,494 @@
+"""The `broadside` rules engine: set-up, the turn, the decisions and their masks.
+
+A turn (a round) runs in three stages:
+
+1. Activations. Ships act one at a time, the sides alternating (the side that goes
+   first alternates each turn). An activated ship makes its MANEUVER (unless grappled,
+   or struck in a collision before it moved), then its GUNNERY (batteries and archers).
+   A collision in the move offers COLLISION_BOARD at once: the activated ship first,
+   then, if it declines, the struck ship.
+2. Boarding. Once every ship has moved, each captain declares a BOARDING (board an enemy
+   within 1 inch or grappled, reinforce a friend in a melee, archers not yet fired);
+   all declarations then resolve together: archers, reinforcements, boarding actions.
+3. Melee. Each captain with boarders on an enemy deck chooses MELEE (fight on, or
+   withdraw); then one melee exchange is fought aboard every boarded ship.
+
+Decisions with nothing to choose (no target in arc, nobody to board) are skipped.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from typing import Any
+
+import numpy as np
+
+from naval_env.core.dice import Dice
+from naval_env.core.errors import GameOverError, NotYourTurnError
+from naval_env.core.events import Event, GameEnded
+from naval_env.core.game import Game
+from naval_env.core.spaces import ObservationSpec
+from naval_env.rulesets.broadside import boarding, gunnery, movement
+from naval_env.rulesets.broadside.actions import (
+    BOARDER_SHARES,
+    HEROES_FIRST,
+    HEROES_STAY,
+    MELEE_HEROES_FIRST,
+    MELEE_WITHDRAW,
+    BroadsideActions,
+)
+from naval_env.rulesets.broadside.config import PEOPLE, BroadsideConfig, Scenario, Vessel
+from naval_env.rulesets.broadside.events import RoundStarted
+from naval_env.rulesets.broadside.geometry import EPS, Hull, compass, overlap, within
+from naval_env.rulesets.broadside.state import (
+    BoardingOrder,
+    GameState,
+    Iceberg,
+    People,
+    Phase,
+    Ship,
+    Speed,
+    Status,
+)
+
+ACTIVATIONS, BOARDING, MELEE = "activations", "boarding", "melee"
+
+
+class BroadsideGame(Game):
+    ruleset_id = "broadside"
+
+    def __init__(self, config: BroadsideConfig, scenario_name: str | None, dice: Dice,
+                 actions: BroadsideActions, observation_spec: ObservationSpec) -> None:
+        self.config = config
+        self.rules = config.house_rules
+        self.scenario_name = scenario_name or config.default_scenario
+        self.scenario: Scenario = config.scenario(self.scenario_name)
+        self.dice = dice
+        self.actions = actions
+        self.action_spec = actions.spec
+        self.observation_spec = observation_spec
+        self._mask: np.ndarray | None = None
+        self.state = self._set_up()
+        self._agents = tuple(self.state.ships)
+        ships = list(self.state.ships.values())
+        self._enemies = {s.id: [o for o in ships if o.side != s.side] for s in ships}
+        self._allies = {s.id: [o for o in ships if o.side == s.side and o.id != s.id] for s in ships}
+        self._vessels = {s.id: config.vessels[s.vessel] for s in ships}
+        self._fleets = [[s for s in ships if s.side == side] for side in self.state.sides]
+        events: list[Event] = []
+        self._start_round(events)
+        self._advance(events)
+        self.opening_events = events
+
+    # ------------------------------------------------------------------ set-up
+    def _set_up(self) -> GameState:
+        scenario, rules = self.scenario, self.rules
+        ships: dict[str, Ship] = {}
+        for side in scenario.sides:
+            for index, setup in enumerate(side.ships):
+                vessel = self.config.vessels[setup.vessel]
+                ship_id = f"{side.name}_{index}"
+                x, y = setup.position
+                heading = setup.heading
+                if scenario.placement_jitter > 0:
+                    x += self._jitter(scenario.placement_jitter, rules.jitter_step, f"{ship_id} placement x")
+                    y += self._jitter(scenario.placement_jitter, rules.jitter_step, f"{ship_id} placement y")
+                if scenario.heading_jitter > 0:
+                    heading = compass(heading + self._jitter(scenario.heading_jitter, 5.0, f"{ship_id} heading"))
+                people = People(**{
+                    who: getattr(setup, who) if getattr(setup, who) is not None else getattr(vessel.complement, who)
+                    for who in PEOPLE
+                })
+                guns = {"port": vessel.guns.port, "starboard": vessel.guns.starboard, "turret": vessel.guns.turret}
+                ships[ship_id] = Ship(ship_id, side.name, setup.vessel, Hull(x, y, heading, vessel.length, vessel.beam),
+                                      vessel.hull, vessel.hull, people, guns)
+        icebergs = [Iceberg(f"iceberg_{i}", Hull(b.position[0], b.position[1], b.heading, b.length, b.beam))
+                    for i, b in enumerate(scenario.icebergs)]
+        sides = tuple(side.name for side in scenario.sides)
+        width, height = scenario.board
+        return GameState(width, height, scenario.wind, (sides[0], sides[1]), ships, icebergs)
+
+    def _jitter(self, span: float, step: float, reason: str) -> float:
+        """A uniform offset in [-span, span] in whole steps, drawn as one die."""
+        steps = int(span / step + EPS)
+        return 0.0 if steps == 0 else (self.dice.d(2 * steps + 1, reason) - steps - 1) * step
+
+    # ------------------------------------------------------------- Game API
+    @property
+    def agents(self) -> tuple[str, ...]:
+        return self._agents
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        return self.state.sides
+
+    def side_of(self, agent: str) -> str:
+        return self.state.ships[agent].side
+
+    @property
+    def current_agent(self) -> str | None:
+        return None if self.state.ended else self.state.decider
+
+    def is_active(self, agent: str) -> bool:
+        return self.state.ships[agent].status.fighting
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.ended
+
+    @property
+    def winner(self) -> str | None:
+        return self.state.winner
+
+    @property
+    def truncated(self) -> bool:
+        return self.state.end_reason == "round_limit"
+
+    @property
+    def round(self) -> int:
+        return self.state.round
+
+    def health(self, agent: str) -> tuple[int, int]:
+        ship = self.state.ships[agent]
+        return ship.hull, ship.max_hull
+
+    def state_dict(self) -> dict[str, Any]:
+        return self.state.to_dict()
+
+    def clone(self) -> BroadsideGame:
+        return copy.deepcopy(self)
+
+    def observe(self, agent: str) -> np.ndarray:
+        from naval_env.rulesets.broadside.observer import observe
+
+        return observe(self, agent)
+
+    def render_ansi(self, events: list[Event] | None = None) -> str:
+        from naval_env.rulesets.broadside.render import render_ansi
+
+        return render_ansi(self, events or [])
+
+    def render_rgb(self) -> np.ndarray:
+        from naval_env.rulesets.broadside.render import render_rgb
+
+        return render_rgb(self)
+
+    # ------------------------------------------------------------- lookups
+    def vessel(self, ship: Ship) -> Vessel:
+        return self._vessels[ship.id]
+
+    def enemies_of(self, ship: Ship) -> list[Ship]:
+        """Enemy ships in side order; an enemy's index here is its target slot."""
+        return self._enemies[ship.id]
+
+    def allies_of(self, ship: Ship) -> list[Ship]:
+        """The captain's own other ships in side order; the index is the reinforce slot."""
+        return self._allies[ship.id]
+
+    def can_move(self, ship: Ship) -> bool:
+        return ship.status.fighting and not ship.forfeit and not ship.grappled
+
+    def party_in_melee(self, owner: Ship) -> bool:
+        """Whether ``owner`` has boarders on an enemy deck whose melee is still to be fought this turn."""
+        return any(owner.id in host.boarders and not host.melee_fought and host.status.fighting
+                   for host in self._enemies[owner.id])
+
+    def boarders_for(self, ship: Ship, share_value: int, hero_value: int) -> tuple[int, int, bool]:
+        """(marines, heroes, heroes_first) a boarding sends for the ``boarders`` and ``heroes`` values."""
+        marines = math.ceil(BOARDER_SHARES[share_value] * ship.people.marines - EPS)
+        heroes = 0 if hero_value == HEROES_STAY else ship.people.heroes
+        return marines, heroes, hero_value == HEROES_FIRST
+
+    # ------------------------------------------------------------------ masks
+    def legal_mask(self, agent: str) -> np.ndarray:
+        state = self.state
+        if state.ended or agent != state.decider:
+            return self.action_spec.noop_mask()
+        if self._mask is None:
+            self._mask = self._build_mask(state.ships[agent], state.phase)
+        return self._mask.copy()
+
+    def _build_mask(self, ship: Ship, phase: Phase) -> np.ndarray:
+        A, spec = self.actions, self.action_spec
+        mask = spec.noop_mask()
+        offsets = spec.offsets
+        if phase is Phase.MANEUVER:
+            vessel = self.vessel(ship)
+            for speed in Speed:
+                mask[offsets[A.speed] + speed] = movement.speed_allowed(self.rules, vessel, ship, speed)
+            turns = [abs(t) <= vessel.max_turn + EPS for t in A.turn_choices]
+            for component in A.turns:
+                mask[offsets[component]: offsets[component] + len(turns)] = turns
+        elif phase is Phase.GUNNERY:
+            for battery, component in A.batteries.items():
+                for slot, enemy in enumerate(self._enemies[ship.id]):
+                    mask[offsets[component] + 1 + slot] = gunnery.can_fire(self, ship, battery, enemy)
+            self._archer_mask(ship, mask)
+        elif phase is Phase.COLLISION_BOARD:
+            assert self.state.collision is not None
+            mover, struck = self.state.collision
+            other = struck if ship.id == mover else mover
+            slot = [e.id for e in self._enemies[ship.id]].index(other)
+            mask[offsets[A.board] + 1 + slot] = True
+            self._boarder_mask(ship, mask)
+        elif phase is Phase.BOARDING:
+            if ship.people.boarders:
+                reach = self.rules.boarding_distance
+                base = offsets[A.board] + 1
+                for slot, enemy in enumerate(self._enemies[ship.id]):
+                    mask[base + slot] = enemy.status.fighting and (
+                        enemy.id in ship.grappled or within(ship.shape, enemy.shape, reach))
+                base += A.max_enemies
+                for slot, friend in enumerate(self._allies[ship.id]):
+                    mask[base + slot] = friend.status.fighting and friend.in_melee and (
+                        friend.id in ship.grappled or within(ship.shape, friend.shape, reach))
+                if mask[offsets[A.board] + 1: offsets[A.board] + spec.components[A.board].size].any():
+                    self._boarder_mask(ship, mask)
+            self._archer_mask(ship, mask)
+        else:
+            base = offsets[A.melee]
+            mask[base + MELEE_HEROES_FIRST] = any(
+                host.boarders[ship.id].heroes > 0 for host in self._enemies[ship.id] if ship.id in host.boarders)
+            mask[base + MELEE_WITHDRAW] = True
+            mask[offsets[A.on_tie] + 1] = True
+        return mask
+
+    def _archer_mask(self, ship: Ship, mask: np.ndarray) -> None:
+        base = self.action_spec.offsets[self.actions.archers] + 1
+        for slot, enemy in enumerate(self._enemies[ship.id]):
+            mask[base + slot] = gunnery.can_shoot_arrows(self, ship, enemy)
+
+    def _boarder_mask(self, ship: Ship, mask: np.ndarray) -> None:
+        offsets = self.action_spec.offsets
+        if ship.people.marines:
+            mask[offsets[self.actions.boarders] + 1: offsets[self.actions.boarders] + len(BOARDER_SHARES)] = True
+        if ship.people.heroes:
+            mask[offsets[self.actions.heroes] + 1: offsets[self.actions.heroes] + 3] = True
+
+    def _offer(self, ship: Ship, phase: Phase) -> np.ndarray | None:
+        """The mask of this decision, or None when the captain has nothing to decide."""
+        if not ship.status.fighting:
+            return None
+        if phase is Phase.MANEUVER:
+            return self._build_mask(ship, phase) if self.can_move(ship) else None
+        if phase is Phase.COLLISION_BOARD:
+            pair = self.state.collision
+            if pair is None or ship.id not in pair or not ship.people.boarders:
+                return None
+            other = self.state.ships[pair[1] if ship.id == pair[0] else pair[0]]
+            return self._build_mask(ship, phase) if other.status.fighting else None
+        if phase is Phase.MELEE:
+            return self._build_mask(ship, phase) if self.party_in_melee(ship) else None
+        if phase is Phase.GUNNERY and not any(ship.guns.values()) and not self._archers_ready(ship):
+            return None
+        if phase is Phase.BOARDING and not ship.people.boarders and not self._archers_ready(ship):
+            return None
+        mask = self._build_mask(ship, phase)
+        return mask if int(mask.sum()) > len(self.action_spec.components) else None
+
+    @staticmethod
+    def _archers_ready(ship: Ship) -> bool:
+        return ship.people.archers > 0 and not ship.archers_fired
+
+    # ------------------------------------------------------------------ apply
+    def apply(self, agent: str, action: Any) -> list[Event]:
+        state = self.state
+        if state.ended:
+            raise GameOverError(f"the game is over ({state.end_reason}); call reset() for a new one")
+        if agent != state.decider:
+            raise NotYourTurnError(f"it is {state.decider}'s decision ({state.phase.name}), not {agent}'s")
+        values = self.action_spec.check(action, self.legal_mask(agent), context=f"in phase {state.phase.name}")
+        ship = state.ships[agent]
+        phase = state.phase
+        events: list[Event] = []
+        state.pending.pop(0)
+        self._mask = None
+        if phase is Phase.MANEUVER:
+            self._apply_maneuver(ship, values, events)
+        elif phase is Phase.GUNNERY:
+            self._apply_gunnery(ship, values, events)
+        elif phase is Phase.COLLISION_BOARD:
+            self._apply_collision_board(ship, values, events)
+        elif phase is Phase.BOARDING:
+            self._apply_boarding(ship, values)
+        else:
+            self._apply_melee(ship, values, events)
+        self._advance(events)
+        return events
+
+    def _apply_maneuver(self, ship: Ship, values: np.ndarray, events: list[Event]) -> None:
+        A = self.actions
+        speed = Speed(int(values[A.speed]))
+        turns = tuple(A.turn_choices[int(values[c])] for c in A.turns)
+        pair = movement.move(self, ship, speed, turns, events)
+        if pair is not None:
+            self.state.collision = pair
+            self.state.pending[0:0] = [(pair[0], int(Phase.COLLISION_BOARD)), (pair[1], int(Phase.COLLISION_BOARD))]
+
+    def _apply_gunnery(self, ship: Ship, values: np.ndarray, events: list[Event]) -> None:
+        A = self.actions
+        enemies = self._enemies[ship.id]
+        for battery, component in A.batteries.items():
+            value = int(values[component])
+            if value and gunnery.can_fire(self, ship, battery, enemies[value - 1]):
+                gunnery.fire_battery(self, ship, battery, enemies[value - 1], events)
+        value = int(values[A.archers])
+        if value and gunnery.can_shoot_arrows(self, ship, enemies[value - 1]):
+            gunnery.shoot_arrows(self, ship, enemies[value - 1], events)
+
+    def _apply_collision_board(self, ship: Ship, values: np.ndarray, events: list[Event]) -> None:
+        A = self.actions
+        assert self.state.collision is not None
+        mover, struck = self.state.collision
+        other = self.state.ships[struck if ship.id == mover else mover]
+        marines, heroes, heroes_first = self.boarders_for(ship, int(values[A.boarders]), int(values[A.heroes]))
+        if int(values[A.board]) and marines + heroes > 0:
+            self.state.collision = None
+            boarding.board_at_once(self, ship, other, marines, heroes, heroes_first, events)
+        elif ship.id == struck:
+            self.state.collision = None
+
+    def _apply_boarding(self, ship: Ship, values: np.ndarray) -> None:
+        A = self.actions
+        target = A.board_target(int(values[A.board]))
+        marines, heroes, heroes_first = self.boarders_for(ship, int(values[A.boarders]), int(values[A.heroes]))
+        archers = int(values[A.archers])
+        target_id = None
+        if target is not None:
+            group = self._enemies[ship.id] if target[0] == "enemy" else self._allies[ship.id]
+            target_id = group[target[1]].id
+        self.state.boarding_orders.append(BoardingOrder(
+            ship.id, target_id, target is not None and target[0] == "ally", marines, heroes, heroes_first,
+            self._enemies[ship.id][archers - 1].id if archers else None,
+        ))
+
+    def _apply_melee(self, ship: Ship, values: np.ndarray, events: list[Event]) -> None:
+        A = self.actions
+        choice = int(values[A.melee])
+        if choice == MELEE_WITHDRAW:
+            boarding.withdraw(self, ship, events)
+            return
+        for host in self._enemies[ship.id]:
+            party = host.boarders.get(ship.id)
+            if party is not None:
+                party.heroes_first = choice == MELEE_HEROES_FIRST
+                party.retreat_on_tie = bool(values[A.on_tie])
+
+    # ------------------------------------------------------------- turn flow
+    def _advance(self, events: list[Event]) -> None:
+        """Run the game on to the next decision (or its end)."""
+        state = self.state
+        while True:
+            self._check_end(events)
+            if state.ended:
+                state.decider, state.pending, self._mask = None, [], None
+                return
+            while state.pending:
+                agent, phase = state.pending[0]
+                mask = self._offer(state.ships[agent], Phase(phase))
+                if mask is not None:
+                    state.decider, state.phase, self._mask = agent, Phase(phase), mask
+                    return
+                state.pending.pop(0)
+            state.decider = None
+            if state.stage == ACTIVATIONS:
+                if not self._activate_next(events):
+                    self._open_stage(BOARDING, Phase.BOARDING)
+            elif state.stage == BOARDING:
+                boarding.resolve_orders(self, state.boarding_orders, events)
+                state.boarding_orders = []
+                self._open_stage(MELEE, Phase.MELEE)
+            else:
+                for host_id in state.order:
+                    host = state.ships[host_id]
+                    if host.status.fighting and host.boarders and not host.melee_fought:
+                        boarding.melee(self, host, events)
+                self._end_round(events)
+
+    def _activate_next(self, events: list[Event]) -> bool:
+        state = self.state
+        state.collision = None
+        while state.cursor + 1 < len(state.order):
+            state.cursor += 1
+            ship = state.ships[state.order[state.cursor]]
+            if ship.status.fighting:
+                ship.activated = True
+                state.pending = [(ship.id, int(Phase.MANEUVER)), (ship.id, int(Phase.GUNNERY))]
+                return True
+        return False
+
+    def _open_stage(self, stage: str, phase: Phase) -> None:
+        state = self.state
+        state.stage = stage
+        state.collision = None
+        state.pending = [(ship_id, int(phase)) for ship_id in state.order]
+
+    def _start_round(self, events: list[Event]) -> None:
+        state = self.state
+        state.round += 1
+        for ship in state.ships.values():
+            ship.activated = ship.forfeit = ship.archers_fired = ship.melee_fought = ship.rammed = False
+        first, second = state.sides if state.round % 2 == 1 else state.sides[::-1]
+        lines = [[s.id for s in state.ships.values() if s.side == side and s.status.fighting]
+                 for side in (first, second)]
+        order: list[str] = []
+        for i in range(max(len(lines[0]), len(lines[1]))):
+            order += [line[i] for line in lines if i < len(line)]
+        state.order, state.cursor, state.stage = order, -1, ACTIVATIONS
+        events.append(RoundStarted(state.round, tuple(order)))
+
+    def _end_round(self, events: list[Event]) -> None:
+        boarding.cut_idle_grapples(self, events)
+        self._check_end(events)
+        if self.state.ended:
+            return
+        if self.state.round >= self.rules.max_rounds:
+            self._finish(None, "round_limit", events)
+            return
+        self._start_round(events)
+
+    def _check_end(self, events: list[Event]) -> None:
+        state = self.state
+        if state.ended:
+            return
+        standing = [side for side, fleet in zip(state.sides, self._fleets)
+                    if any(s.status is Status.AFLOAT for s in fleet)]
+        if len(standing) == 1:
+            self._finish(standing[0], "last side fighting", events)
+        elif not standing:
+            self._finish(None, "no ship left fighting", events)
+
+    def _finish(self, winner: str | None, reason: str, events: list[Event]) -> None:
+        state = self.state
+        state.ended, state.winner, state.end_reason = True, winner, reason
+        state.decider, state.pending = None, []
+        self._mask = None
+        events.append(GameEnded(winner, reason))
+
+
+def check_invariants(game: BroadsideGame) -> None:
+    """Raise AssertionError when the state breaks a rule that must always hold (used by fuzz tests)."""
+    state = game.state
+    afloat = [s for s in state.ships.values() if s.status is Status.AFLOAT]
+    bodies = [(s.id, s.shape) for s in afloat] + [(b.id, b.shape) for b in state.icebergs]
+    for ship in afloat:
+        assert ship.shape.inside_board(state.width, state.height), f"{ship.id} is off the board: {ship.shape}"
+        assert 0 < ship.hull <= ship.max_hull, f"{ship.id} afloat with hull {ship.hull}/{ship.max_hull}"
+    for i, (a_id, a) in enumerate(bodies):
+        for b_id, b in bodies[i + 1:]:
+            assert not overlap(a, b, tolerance=1e-6), f"{a_id} and {b_id} overlap"
+    for ship in state.ships.values():
+        assert 0 <= ship.hull <= ship.max_hull, f"{ship.id} hull {ship.hull} out of bounds"
+        assert min(getattr(ship.people, who) for who in PEOPLE) >= 0, f"{ship.id} has negative people"
+        assert min(ship.guns.values()) >= 0
+        if not ship.status.fighting:
+            assert not ship.boarders and not ship.grappled, f"{ship.id} is out of the battle but still engaged"
+        for owner, party in ship.boarders.items():
+            assert party.size > 0 and party.marines >= 0 and party.heroes >= 0, f"empty party of {owner}"
+            assert state.ships[owner].side != ship.side and state.ships[owner].status.fighting
+        for other in ship.grappled:
+            assert ship.id in state.ships[other].grappled, f"{ship.id}-{other} grapple is one-sided"
+    if not state.ended:
+        assert state.decider is not None, "the game is running but nobody holds a decision"
+        assert state.ships[state.decider].status.fighting, f"{state.decider} decides while out of the battle"

@@ -1,0 +1,282 @@
+"""Events of `broadside`. Each reads as one line of the battle's story."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from naval_env.core.events import DamageDealt, Event, EventCatalog, GameEnded
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStarted(Event):
+    kind: ClassVar[str] = "round"
+    round: int
+    order: tuple[str, ...]
+
+    def text(self) -> str:
+        return f"== round {self.round}: {', '.join(self.order)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Moved(Event):
+    """A ship's own move; ``waypoints`` are (x, y, heading) at the start and after each leg."""
+
+    kind: ClassVar[str] = "moved"
+    ship: str
+    speed: str
+    waypoints: tuple[tuple[float, float, float], ...]
+    distance: float
+
+    def text(self) -> str:
+        x0, y0, h0 = self.waypoints[0]
+        x1, y1, h1 = self.waypoints[-1]
+        return (f"{self.ship} moves at {self.speed} speed {self.distance:.1f}in: "
+                f"({x0:.1f}, {y0:.1f}) {h0:.0f}deg -> ({x1:.1f}, {y1:.1f}) {h1:.0f}deg")
+
+
+@dataclass(frozen=True, slots=True)
+class TurnBlocked(Event):
+    kind: ClassVar[str] = "turn_blocked"
+    ship: str
+    leg: int
+    degrees: float
+
+    def text(self) -> str:
+        return f"{self.ship} cannot turn {self.degrees:+.0f}deg before leg {self.leg + 1}: no room"
+
+
+@dataclass(frozen=True, slots=True)
+class Collided(Event):
+    """The activated ship struck ``struck`` (a ship or an iceberg) on its ``region`` at ``point``."""
+
+    kind: ClassVar[str] = "collision"
+    ship: str
+    struck: str
+    region: str
+    point: tuple[float, float]
+    leg: int
+
+    def text(self) -> str:
+        return f"{self.ship} collides with {self.struck} ({self.region}) on leg {self.leg + 1}"
+
+
+@dataclass(frozen=True, slots=True)
+class Rammed(Event):
+    kind: ClassVar[str] = "ram"
+    ship: str
+    target: str
+    full: bool
+    incidence: float
+    region: str
+
+    def text(self) -> str:
+        kind = "full" if self.full else "glancing"
+        return f"{self.ship} rams {self.target}: {kind} ram on the {self.region} at {self.incidence:.0f}deg"
+
+
+@dataclass(frozen=True, slots=True)
+class Carried(Event):
+    """A ship moved by the force of a collision: ``how`` is carry, push, swing or deflect."""
+
+    kind: ClassVar[str] = "carried"
+    ship: str
+    how: str
+    amount: float
+    x: float
+    y: float
+    heading: float
+
+    def text(self) -> str:
+        unit = "deg" if self.how == "swing" else "in"
+        return f"{self.ship} {self.how}s {self.amount:.1f}{unit} to ({self.x:.1f}, {self.y:.1f}) {self.heading:.0f}deg"
+
+
+@dataclass(frozen=True, slots=True)
+class OarsSwept(Event):
+    kind: ClassVar[str] = "oars_swept"
+    ship: str
+    sweeps: int
+
+    def text(self) -> str:
+        return f"{self.ship}'s oars are swept ({self.sweeps} sweep(s))"
+
+
+@dataclass(frozen=True, slots=True)
+class MovementForfeited(Event):
+    kind: ClassVar[str] = "forfeit"
+    ship: str
+
+    def text(self) -> str:
+        return f"{self.ship} forfeits its movement this turn"
+
+
+@dataclass(frozen=True, slots=True)
+class Volley(Event):
+    """One battery (or the archers) firing: one die per cannon or archer against ``needed``."""
+
+    kind: ClassVar[str] = "volley"
+    ship: str
+    battery: str
+    target: str
+    distance: float
+    needed: float
+    rolls: tuple[int, ...]
+    hits: int
+    rake: bool
+
+    def text(self) -> str:
+        rake = ", raking" if self.rake else ""
+        return (f"{self.ship} {self.battery} at {self.target} ({self.distance:.1f}in, need {self.needed:.1f}): "
+                f"{list(self.rolls)} -> {self.hits} hit(s){rake}")
+
+
+@dataclass(frozen=True, slots=True)
+class CollateralDamage(Event):
+    kind: ClassVar[str] = "collateral"
+    target: str
+    roll: int
+    effect: str
+    amount: int
+
+    def text(self) -> str:
+        return f"collateral on {self.target}: {self.roll} -> {self.effect} {self.amount}"
+
+
+@dataclass(frozen=True, slots=True)
+class Casualties(Event):
+    """People lost from a ship's complement (``losses`` pairs category and count)."""
+
+    kind: ClassVar[str] = "casualties"
+    ship: str
+    losses: tuple[tuple[str, int], ...]
+    cause: str
+
+    def text(self) -> str:
+        lost = ", ".join(f"{n} {who}" for who, n in self.losses) or "nobody"
+        return f"{self.ship} loses {lost} ({self.cause})"
+
+
+@dataclass(frozen=True, slots=True)
+class BoardingAttempt(Event):
+    kind: ClassVar[str] = "boarding"
+    ship: str
+    target: str
+    marines: int
+    heroes: int
+    defender_dice: tuple[int, ...]
+    attacker_rolls: tuple[int, ...]
+    boarded: int
+    thrown_back: int
+    unopposed: bool
+
+    def text(self) -> str:
+        how = "unopposed" if self.unopposed else f"against {list(self.defender_dice)} with {list(self.attacker_rolls)}"
+        return (f"{self.ship} boards {self.target} with {self.marines} marine(s) and {self.heroes} hero(es), "
+                f"{how}: {self.boarded} aboard, {self.thrown_back} thrown back")
+
+
+@dataclass(frozen=True, slots=True)
+class Reinforced(Event):
+    kind: ClassVar[str] = "reinforced"
+    ship: str
+    friend: str
+    marines: int
+    heroes: int
+
+    def text(self) -> str:
+        return f"{self.ship} sends {self.marines} marine(s) and {self.heroes} hero(es) to reinforce {self.friend}"
+
+
+@dataclass(frozen=True, slots=True)
+class MeleeFought(Event):
+    kind: ClassVar[str] = "melee"
+    ship: str
+    defender_dice: tuple[int, ...]
+    attacker_rolls: tuple[int, ...]
+    attackers_lost: int
+    defenders_lost: int
+    retreated: int
+
+    def text(self) -> str:
+        return (f"melee aboard {self.ship}: defenders {list(self.defender_dice)} vs {list(self.attacker_rolls)}: "
+                f"{self.defenders_lost} defender(s) and {self.attackers_lost} attacker(s) fall, "
+                f"{self.retreated} retreat")
+
+
+@dataclass(frozen=True, slots=True)
+class Withdrew(Event):
+    kind: ClassVar[str] = "withdrew"
+    ship: str
+    host: str
+    marines: int
+    heroes: int
+
+    def text(self) -> str:
+        return f"{self.ship} withdraws {self.marines} marine(s) and {self.heroes} hero(es) from {self.host}"
+
+
+@dataclass(frozen=True, slots=True)
+class Grappled(Event):
+    kind: ClassVar[str] = "grappled"
+    ship: str
+    other: str
+    cause: str
+
+    def text(self) -> str:
+        return f"{self.ship} and {self.other} are grappled ({self.cause})"
+
+
+@dataclass(frozen=True, slots=True)
+class GrappleCut(Event):
+    kind: ClassVar[str] = "grapple_cut"
+    ship: str
+    other: str
+
+    def text(self) -> str:
+        return f"the grapple between {self.ship} and {self.other} is cut"
+
+
+@dataclass(frozen=True, slots=True)
+class ShipLost(Event):
+    """A ship leaves the battle: ``status`` sunk, prize (``by`` the capturing side) or fled."""
+
+    kind: ClassVar[str] = "ship_lost"
+    ship: str
+    status: str
+    by: str | None
+
+    def text(self) -> str:
+        by = f" by {self.by}" if self.by else ""
+        return f"{self.ship} is {self.status}{by}"
+
+
+CATALOG = EventCatalog([
+    RoundStarted, Moved, TurnBlocked, Collided, Rammed, Carried, OarsSwept, MovementForfeited, Volley,
+    CollateralDamage, Casualties, BoardingAttempt, Reinforced, MeleeFought, Withdrew, Grappled, GrappleCut,
+    ShipLost,
+])
+
+__all__ = [
+    "CATALOG",
+    "BoardingAttempt",
+    "Carried",
+    "Casualties",
+    "CollateralDamage",
+    "Collided",
+    "DamageDealt",
+    "GameEnded",
+    "GrappleCut",
+    "Grappled",
+    "MeleeFought",
+    "Moved",
+    "MovementForfeited",
+    "OarsSwept",
+    "Rammed",
+    "Reinforced",
+    "RoundStarted",
+    "ShipLost",
+    "TurnBlocked",
+    "Volley",
+    "Withdrew",
+]

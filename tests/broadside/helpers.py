@@ -1,0 +1,140 @@
+"""Helpers for the `broadside` rules tests.
+
+Build a game from a compact description (ships with exact position and heading, wind,
+board, icebergs, house-rule and vessel overrides) with exactly scripted dice, and build
+actions by component name and label. Test scenarios have no set-up jitter, so no die is
+rolled before the first decision. Red (the first side) activates first in odd rounds.
+"""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import yaml
+
+from naval_env.core.config import validate
+from naval_env.core.dice import ScriptedDice
+from naval_env.core.events import DamageDealt, Event
+from naval_env.rulesets.broadside import RULESET
+from naval_env.rulesets.broadside.config import DEFAULT_CONFIG, BroadsideConfig
+from naval_env.rulesets.broadside.engine import BroadsideGame, check_invariants
+from naval_env.rulesets.broadside.state import Phase
+
+SCENARIO = "test"
+
+
+def base_data() -> dict[str, Any]:
+    """The repository's broadside YAML as a plain dict (a fresh copy each call)."""
+    return yaml.safe_load(Path(DEFAULT_CONFIG).read_text(encoding="utf-8"))
+
+
+def ship(vessel: str, position: tuple[float, float], heading: float, **people: int) -> dict[str, Any]:
+    """One ship set-up; keywords (crew, archers, marines, lieutenants, heroes) override its complement."""
+    return {"vessel": vessel, "position": list(position), "heading": heading, **people}
+
+
+def config_data(red: list[dict[str, Any]], blue: list[dict[str, Any]], *, wind: float = 0.0,
+                board: tuple[float, float] = (48.0, 36.0), icebergs: list[dict[str, Any]] | None = None,
+                house_rules: dict[str, Any] | None = None,
+                vessels: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+    data = base_data()
+    data["scenarios"] = {SCENARIO: {
+        "board": list(board), "wind": wind,
+        "sides": [{"name": "red", "ships": copy.deepcopy(red)}, {"name": "blue", "ships": copy.deepcopy(blue)}],
+        "icebergs": copy.deepcopy(icebergs or []),
+    }}
+    data["default_scenario"] = SCENARIO
+    if house_rules:
+        data["house_rules"].update(house_rules)
+    for name, stats in (vessels or {}).items():
+        data["vessels"].setdefault(name, {}).update(stats)
+    return data
+
+
+def make_config(red: list[dict[str, Any]], blue: list[dict[str, Any]], **kwargs: Any) -> BroadsideConfig:
+    return validate(BroadsideConfig, config_data(red, blue, **kwargs), "test")
+
+
+def make_game(red: list[dict[str, Any]], blue: list[dict[str, Any]], dice: list[int] | tuple[int, ...] = (),
+              **kwargs: Any) -> BroadsideGame:
+    """A new game of the ``test`` scenario with exactly ``dice`` scripted."""
+    return RULESET.new_game(make_config(red, blue, **kwargs), SCENARIO, dice=ScriptedDice(list(dice)))
+
+
+def script(game: BroadsideGame, *faces: int) -> None:
+    """Append faces to the game's scripted dice."""
+    assert isinstance(game.dice, ScriptedDice)
+    game.dice._faces.extend(faces)
+
+
+def label_index(game: BroadsideGame, component: str, label: str) -> int:
+    spec = game.action_spec
+    labels = spec.components[spec.index(component)].labels
+    if label not in labels:
+        raise KeyError(f"{component!r} has no value {label!r}; values: {labels}")
+    return labels.index(label)
+
+
+def action(game: BroadsideGame, **choices: str) -> np.ndarray:
+    """An action vector from component=label keywords; unnamed components stay 0 (their no-op)."""
+    values = game.action_spec.noop()
+    for component, label in choices.items():
+        values[game.action_spec.index(component)] = label_index(game, component, label)
+    return values
+
+
+def act(game: BroadsideGame, **choices: str) -> list[Event]:
+    """Apply an action for the captain whose decision it is, then check the invariants."""
+    agent = game.current_agent
+    assert agent is not None, "the game is over"
+    events = game.apply(agent, action(game, **choices))
+    check_invariants(game)
+    return events
+
+
+def decision(game: BroadsideGame) -> tuple[str | None, str]:
+    """(captain, phase name) of the current decision."""
+    return game.current_agent, game.state.phase.name
+
+
+def pass_until(game: BroadsideGame, agent: str, phase: Phase, limit: int = 50) -> list[Event]:
+    """Answer every decision with its no-op until ``agent`` holds a ``phase`` decision."""
+    events: list[Event] = []
+    for _ in range(limit):
+        if game.current_agent == agent and game.state.phase is phase:
+            return events
+        events += act(game)
+    raise AssertionError(f"{agent} never got a {phase.name} decision; now {decision(game)}")
+
+
+def allowed(game: BroadsideGame, component: str, label: str) -> bool:
+    agent = game.current_agent
+    assert agent is not None
+    spec = game.action_spec
+    i = spec.index(component)
+    return bool(game.legal_mask(agent)[spec.offsets[i] + label_index(game, component, label)])
+
+
+def allowed_labels(game: BroadsideGame, component: str) -> list[str]:
+    agent = game.current_agent
+    assert agent is not None
+    spec = game.action_spec
+    i = spec.index(component)
+    part = spec.split(game.legal_mask(agent))[i]
+    return [spec.components[i].labels[k] for k in np.flatnonzero(part)]
+
+
+def of(events: list[Event], cls: type) -> list[Any]:
+    return [e for e in events if isinstance(e, cls)]
+
+
+def damage_list(events: list[Event]) -> list[tuple[str, int, str | None, str]]:
+    return [(e.target, e.amount, e.source, e.cause) for e in events if isinstance(e, DamageDealt)]
+
+
+def pose(game: BroadsideGame, ship_id: str) -> tuple[float, float, float]:
+    shape = game.state.ships[ship_id].shape
+    return shape.x, shape.y, shape.heading
