@@ -1,0 +1,76 @@
+"""`crew_phase`: 5e-style ship combat with a Character Phase and a Ship Phase
+(../shared/seeds/001_24a27e25055821a4.txt, in Spanish).
+
+Rules page: docs/rules/crew_phase.md. Environments: ``gymnasium.make("naval/CrewPhase-v0")``,
+and the PettingZoo factories :func:`env` (AEC) and :func:`parallel_env`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from naval_env.core.dice import Dice
+from naval_env.core.ruleset import Ruleset, register
+from naval_env.core.spaces import ActionSpec, ObservationSpec
+from naval_env.rulesets.crew_phase.actions import CrewPhaseActions, build_actions
+from naval_env.rulesets.crew_phase.config import CrewPhaseConfig, Rewards, load_config
+from naval_env.rulesets.crew_phase.engine import CrewPhaseGame
+from naval_env.rulesets.crew_phase.events import CATALOG
+from naval_env.rulesets.crew_phase.observer import observation_spec
+
+
+class CrewPhaseRuleset(Ruleset):
+    id = "crew_phase"
+    gym_name = "CrewPhase"
+    version = "1.0"
+    events = CATALOG
+
+    def load_config(self, path: str | Path | None = None) -> CrewPhaseConfig:
+        return load_config(path)
+
+    def new_game(self, config: CrewPhaseConfig, scenario: str | None = None, *, seed: int | None = None,
+                 dice: Dice | None = None) -> CrewPhaseGame:
+        actions, observations = _specs(config)
+        return CrewPhaseGame(config, scenario, dice if dice is not None else Dice(seed), actions, observations)
+
+    def action_spec(self, config: CrewPhaseConfig) -> ActionSpec:
+        return _specs(config)[0].spec
+
+    def observation_spec(self, config: CrewPhaseConfig) -> ObservationSpec:
+        return _specs(config)[1]
+
+    def scenarios(self, config: CrewPhaseConfig) -> list[str]:
+        return list(config.scenarios)
+
+    def rewards(self, config: CrewPhaseConfig) -> Rewards:
+        return config.rewards
+
+
+_SPECS: dict[int, tuple[CrewPhaseConfig, CrewPhaseActions, ObservationSpec]] = {}
+
+
+def _specs(config: CrewPhaseConfig) -> tuple[CrewPhaseActions, ObservationSpec]:
+    """Action tables and the observation spec are fixed per config and costly to build: keep one each."""
+    cached = _SPECS.get(id(config))
+    if cached is None or cached[0] is not config:
+        cached = (config, build_actions(config), observation_spec(config))
+        _SPECS[id(config)] = cached
+    return cached[1], cached[2]
+
+
+RULESET = register(CrewPhaseRuleset())
+
+
+def env(**kwargs: Any) -> Any:
+    """PettingZoo AEC environment: one agent per ship captain, deciding in the rules' order."""
+    from naval_env.envs.pettingzoo_env import NavalAECEnv
+
+    return NavalAECEnv(ruleset="crew_phase", **kwargs)
+
+
+def parallel_env(**kwargs: Any) -> Any:
+    """PettingZoo parallel environment (each step carries the one captain whose decision it is)."""
+    from naval_env.envs.pettingzoo_env import NavalParallelEnv
+
+    return NavalParallelEnv(ruleset="crew_phase", **kwargs)

@@ -1,0 +1,180 @@
+"""The Character Phase: the crew-action codec and what each crew member's action does.
+
+Crew actions (Navigate, Steer, Operate, Command, Ready) are rolled now and take
+effect in the Ship Phase; Repair and healing are ordinary actions with an
+immediate effect. Each crew member acts in slot order. A station one crew member
+already took this round (a navigation section, the helm, a weapon) leaves a later
+crew member who picks it with nothing to do: the action is wasted, not illegal,
+so each crew member's mask stays exact on its own. (A navigator finds any free section, a gunner the
+next free weapon.)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from naval_env.core.dice import Dice
+from naval_env.core.events import Event
+from naval_env.rulesets.crew_phase.checks import check, roll_damage, water_vehicles
+from naval_env.rulesets.crew_phase.config import HouseRules, parse_dice
+from naval_env.rulesets.crew_phase.events import (
+    CrewActionWasted,
+    CrewHealed,
+    SpeedGained,
+    StationManned,
+)
+from naval_env.rulesets.crew_phase.repair import repair_hull, repair_part
+from naval_env.rulesets.crew_phase.state import CrewMember, GameState, Ship, Status
+
+
+class CrewKind(str, Enum):
+    NONE = "none"
+    NAVIGATE = "navigate"
+    STEER = "steer"
+    OPERATE = "operate"
+    READY = "ready"
+    COMMAND = "command"
+    REPAIR_HULL = "repair_hull"
+    REPAIR_PART = "repair"
+    HEAL = "heal"
+    CUT = "cut_lines"
+
+
+@dataclass(frozen=True, slots=True)
+class CrewAction:
+    kind: CrewKind
+    index: int | None = None   # section or weapon slot
+
+    @property
+    def label(self) -> str:
+        if self.index is None:
+            return self.kind.value
+        prefix = "s" if self.kind is CrewKind.NAVIGATE else "w"
+        return f"{self.kind.value}@{prefix}{self.index}"
+
+
+class CrewCodec:
+    """Crew-action values of one crew component: their order, labels and where each kind starts."""
+
+    def __init__(self, max_sections: int, max_weapons: int) -> None:
+        actions: list[CrewAction] = [CrewAction(CrewKind.NONE)]
+        self.navigate = len(actions)
+        actions += [CrewAction(CrewKind.NAVIGATE, s) for s in range(max_sections)]
+        self.steer = len(actions)
+        actions.append(CrewAction(CrewKind.STEER))
+        self.operate = len(actions)
+        actions += [CrewAction(CrewKind.OPERATE, j) for j in range(max_weapons)]
+        self.ready = len(actions)
+        actions += [CrewAction(CrewKind.READY, j) for j in range(max_weapons)]
+        self.command = len(actions)
+        actions.append(CrewAction(CrewKind.COMMAND))
+        self.repair_hull = len(actions)
+        actions.append(CrewAction(CrewKind.REPAIR_HULL))
+        self.repair_part = len(actions)
+        actions += [CrewAction(CrewKind.REPAIR_PART, j) for j in range(max_weapons)]
+        self.heal = len(actions)
+        actions.append(CrewAction(CrewKind.HEAL))
+        self.cut = len(actions)
+        actions.append(CrewAction(CrewKind.CUT))
+        self.actions = tuple(actions)
+        self.labels = tuple(a.label for a in actions)
+
+    @property
+    def size(self) -> int:
+        return len(self.actions)
+
+
+def act(dice: Dice, rules: HouseRules, state: GameState, ship: Ship, member: CrewMember, action: CrewAction,
+        events: list[Event]) -> None:
+    """Carry out one crew member's action in the Character Phase (already known to be allowed)."""
+    kind = action.kind
+    sinking = ship.status is Status.SINKING  # crew actions of a sinking ship are rolled at disadvantage
+    if kind is CrewKind.NAVIGATE:
+        navigate(dice, rules, ship, member, action.index or 0, sinking, events)
+    elif kind is CrewKind.STEER:
+        steer(dice, rules, state.rough, ship, member, sinking, events)
+    elif kind in (CrewKind.OPERATE, CrewKind.READY):
+        man_weapon(ship, member, action, events)
+    elif kind is CrewKind.COMMAND:
+        if check(dice, ship, member, "command (Charisma)", member.charisma, rules.command_dc, sinking, events):
+            ship.command_successes += 1
+    elif kind is CrewKind.REPAIR_HULL:
+        repair_hull(dice, rules, state, ship, member, events)
+    elif kind is CrewKind.REPAIR_PART:
+        repair_part(dice, rules, ship, member, action.index or 0, events)
+    elif kind is CrewKind.HEAL:
+        heal(dice, rules, ship, member, events)
+    elif kind is CrewKind.CUT:
+        ship.cut_lines = True
+        events.append(StationManned(ship.id, member.index, "axes to cut the grappling lines"))
+
+
+def navigate(dice: Dice, rules: HouseRules, ship: Ship, member: CrewMember, section: int, sinking: bool,
+             events: list[Event]) -> None:
+    """Water Vehicles (Strength) DC 10: the ship gains its speed unit, or half of it on a failure.
+
+    Each section takes one crew member: one sent to a section already worked takes the first free
+    one instead; with every section manned the action is wasted.
+    """
+    free = [s for s in [section, *range(ship.sections)] if not ship.sections_manned & (1 << s)]
+    if not free:
+        events.append(CrewActionWasted(ship.id, member.index, f"navigate@s{section}", "every section is manned"))
+        return
+    section = free[0]
+    ship.sections_manned |= 1 << section
+    success = check(dice, ship, member, "navigate (Water Vehicles, Strength)",
+                    water_vehicles(member, member.strength), rules.navigate_dc, sinking, events)
+    feet = ship.speed_unit if success else ship.speed_unit // 2
+    ship.speed_ft += feet
+    events.append(SpeedGained(ship.id, member.index, section, feet))
+
+
+def steer(dice: Dice, rules: HouseRules, rough: bool, ship: Ship, member: CrewMember, sinking: bool,
+          events: list[Event]) -> None:
+    """Take the helm. In rough weather it needs a Water Vehicles check; failing it, the ship sails straight."""
+    if ship.helmsman is not None:
+        events.append(CrewActionWasted(ship.id, member.index, "steer", "the helm is already manned"))
+        return
+    ship.helmsman = member.index
+    events.append(StationManned(ship.id, member.index, "helm"))
+    if not rough:
+        ship.steer_ok = True
+        return
+    ability = member.dexterity if rules.steer_ability == "dexterity" else member.strength
+    ship.steer_ok = check(dice, ship, member, f"steer in rough weather (Water Vehicles, {rules.steer_ability})",
+                          water_vehicles(member, ability), rules.steer_dc, sinking, events)
+
+
+def man_weapon(ship: Ship, member: CrewMember, action: CrewAction, events: list[Event]) -> None:
+    """Operate: the weapon gives the ship one attack on its turn. Ready: the attack waits for its trigger.
+
+    One crew member per weapon: one sent to a weapon already manned takes the next free weapon
+    that can fire (working, with ammunition, not holding a grappled ship); with none left the
+    action is wasted.
+    """
+    chosen = action.index or 0
+    count = len(ship.weapons)
+    weapon = next((w for w in (ship.weapons[(chosen + k) % count] for k in range(count))
+                   if w.operator is None and w.readied_by is None and w.hp > 0 and w.ammo > 0
+                   and w.holding is None), None)
+    if weapon is None:
+        events.append(CrewActionWasted(ship.id, member.index, action.label, "every weapon is manned"))
+        return
+    if action.kind is CrewKind.READY:
+        weapon.readied_by = member.index
+    else:
+        weapon.operator = member.index
+    events.append(StationManned(ship.id, member.index, f"{action.kind.value} weapon {weapon.index}"))
+
+
+def heal(dice: Dice, rules: HouseRules, ship: Ship, member: CrewMember, events: list[Event]) -> None:
+    """Spend a healing use on the first incapacitated crewmate: back on their feet with the healing roll."""
+    patient = next((c for c in ship.crew if c.hp <= 0), None)
+    if patient is None or member.heals_left <= 0:
+        events.append(CrewActionWasted(ship.id, member.index, "heal", "nobody to heal"))
+        return
+    member.heals_left -= 1
+    amount = max(1, roll_damage(dice, parse_dice(rules.heal_dice), False, f"{ship.id} crew {member.index}: heal"))
+    patient.hp = min(patient.max_hp, amount)
+    events.append(CrewHealed(ship.id, member.index, patient.index, patient.hp))

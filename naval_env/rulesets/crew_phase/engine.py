@@ -1,0 +1,610 @@
+"""The `crew_phase` rules engine: set-up, the two phases of a round, and the legal-action masks.
+
+Each round is a Character Phase (every ship's captain assigns its crew members'
+actions, in fixed ship-initiative order: decision CREW) and then a Ship Phase
+(ships act in initiative order, raised by Command: decisions MOVE and ATTACK).
+A decision with nothing to choose is skipped.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from naval_env.core.dice import Dice
+from naval_env.core.errors import GameOverError, NotYourTurnError
+from naval_env.core.events import Event, GameEnded
+from naval_env.core.game import Game
+from naval_env.core.grid import Compass
+from naval_env.rulesets.crew_phase import crew as crew_rules
+from naval_env.rulesets.crew_phase.actions import CrewPhaseActions
+from naval_env.rulesets.crew_phase.arcs import covers as arc_covers
+from naval_env.rulesets.crew_phase.arcs import directly_ahead
+from naval_env.rulesets.crew_phase.combat import TargetKind, ram, weapon_attack
+from naval_env.rulesets.crew_phase.config import ARCS, SIZES, CrewPhaseConfig, Scenario, parse_dice
+from naval_env.rulesets.crew_phase.events import (
+    AttackLost,
+    CharacterPhaseStarted,
+    Moved,
+    ShipPhaseStarted,
+    TurnStarted,
+)
+from naval_env.rulesets.crew_phase.grapple import (
+    end_grapples_of,
+    held_by_larger,
+    in_weapon_grapple,
+    towed_by,
+)
+from naval_env.rulesets.crew_phase.hull import damage_hull, sinking_damage
+from naval_env.rulesets.crew_phase.movement import speed_allowance, tow_multiplier
+from naval_env.rulesets.crew_phase.state import (
+    CrewMember,
+    GameState,
+    Phase,
+    Ship,
+    Status,
+    WeaponState,
+)
+
+
+class CrewPhaseGame(Game):
+    ruleset_id = "crew_phase"
+
+    def __init__(self, config: CrewPhaseConfig, scenario_name: str | None, dice: Dice,
+                 actions: CrewPhaseActions, observation_spec: Any) -> None:
+        self.config = config
+        self.rules = config.house_rules
+        self.scenario_name = scenario_name or config.default_scenario
+        self.scenario: Scenario = config.scenario(self.scenario_name)
+        self.dice = dice
+        self.actions = actions
+        self.action_spec = actions.spec
+        self.observation_spec = observation_spec
+        self._pad = config.max_forward + 1
+        self._mask: np.ndarray | None = None
+        self._noop_count = len(actions.spec.components)
+        self.state = self._set_up()
+        self._agents = tuple(self.state.ships)
+        ships = list(self.state.ships.values())
+        self._enemies = {s.id: [o for o in ships if o.side != s.side] for s in ships}
+        self._allies = {s.id: [o for o in ships if o.side == s.side and o.id != s.id] for s in ships}
+        self._enemy_slot = {s.id: {o.id: i for i, o in enumerate(self._enemies[s.id])} for s in ships}
+        events: list[Event] = []
+        self._start_round(events)
+        self._advance(events)
+        self.opening_events = events
+
+    # ------------------------------------------------------------------ set-up
+    def _set_up(self) -> GameState:
+        config, scenario = self.config, self.scenario
+        width, height = scenario.board
+        ships: dict[str, Ship] = {}
+        occupancy: dict[tuple[int, int], str] = {}
+        reserved: set[tuple[int, int]] = {
+            (s.position[0], s.position[1]) for side in scenario.sides for s in side.ships if s.position is not None}
+        slot = 0
+        for side in scenario.sides:
+            for index, setup in enumerate(side.ships):
+                vessel = config.vessels[setup.vessel]
+                ship_id = f"{side.name}_{index}"
+                x, y = setup.position if setup.position is not None else self._place(
+                    side.zone, reserved | occupancy.keys())
+                ships[ship_id] = Ship(
+                    id=ship_id, side=side.name, vessel=setup.vessel, slot=slot, size=SIZES.index(vessel.size),
+                    speed_unit=vessel.speed_unit, sections=vessel.sections, self_steering=vessel.self_steering,
+                    agile=vessel.agile, rails=vessel.rails, ac=vessel.ac, base_initiative=vessel.initiative,
+                    max_hp=vessel.hull_points, hp=vessel.hull_points, hull_die=vessel.hull_dice.sides,
+                    hull_dice_max=vessel.hull_dice.count, hull_dice_left=vessel.hull_dice.count, x=x, y=y,
+                    facing=int(Compass.parse(setup.facing or side.facing)),
+                    crew=[self._crew_member(i, role) for i, role in enumerate(setup.crew or vessel.crew)],
+                    weapons=[self._weapon(j, mount.weapon, mount.arc) for j, mount in enumerate(vessel.weapons)],
+                )
+                occupancy[(x, y)] = ship_id
+                slot += 1
+        order = sorted(ships, key=lambda s: (-ships[s].base_initiative, ships[s].slot))
+        sides = tuple(side.name for side in scenario.sides)
+        return GameState(width, height, scenario.weather == "rough", (sides[0], sides[1]), ships,
+                         character_order=order, order=list(order), initiative={}, occupancy=occupancy)
+
+    def _crew_member(self, index: int, role: str) -> CrewMember:
+        p = self.config.crew_profiles[role]
+        return CrewMember(index=index, role=role, strength=p.strength, dexterity=p.dexterity,
+                          intelligence=p.intelligence, charisma=p.charisma, proficiency=p.proficiency,
+                          water_vehicles=p.water_vehicles, siege_weapons=p.siege_weapons,
+                          dex_save=p.dexterity if p.dex_save is None else p.dex_save, ac=p.ac, max_hp=p.hp,
+                          hp=p.hp, heals_left=p.heals)
+
+    def _weapon(self, index: int, name: str, arc: str) -> WeaponState:
+        w = self.config.weapons[name]
+        return WeaponState(index=index, name=name, arc=ARCS.index(arc), ability=w.ability,
+                           attack_bonus=w.attack_bonus, dice=parse_dice(w.damage), range_ft=w.range,
+                           long_range_ft=w.long_range, max_hp=w.hp, hp=w.hp, ac=w.ac, ammo=w.ammo,
+                           grapples=w.grapples)
+
+    def _place(self, zone: Any, taken: set[tuple[int, int]]) -> tuple[int, int]:
+        """A free square of the set-up zone (not ``taken``), drawn with the game's dice."""
+        free = [(x, y) for y in range(zone.y[0], zone.y[1] + 1) for x in range(zone.x[0], zone.x[1] + 1)
+                if (x, y) not in taken]
+        if not free:
+            raise ValueError(f"set-up zone {zone} has no free square left")
+        return free[self.dice.choice_index(len(free), "placement")]
+
+    # ------------------------------------------------------------- Game API
+    @property
+    def agents(self) -> tuple[str, ...]:
+        return self._agents
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        return self.state.sides
+
+    def side_of(self, agent: str) -> str:
+        return self.state.ships[agent].side
+
+    @property
+    def current_agent(self) -> str | None:
+        return None if self.state.ended else self.state.current
+
+    def is_active(self, agent: str) -> bool:
+        return self.state.ships[agent].status is not Status.SUNK
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.ended
+
+    @property
+    def winner(self) -> str | None:
+        return self.state.winner
+
+    @property
+    def truncated(self) -> bool:
+        return self.state.end_reason == "round_limit"
+
+    @property
+    def round(self) -> int:
+        return self.state.round
+
+    def health(self, agent: str) -> tuple[int, int]:
+        ship = self.state.ships[agent]
+        return ship.hp, ship.max_hp
+
+    def state_dict(self) -> dict[str, Any]:
+        return self.state.to_dict()
+
+    def clone(self) -> CrewPhaseGame:
+        """A deep copy that shares the immutable config, action tables and observation spec."""
+        memo = {id(self.config): self.config, id(self.actions): self.actions,
+                id(self.observation_spec): self.observation_spec}
+        return copy.deepcopy(self, memo)
+
+    def observe(self, agent: str) -> np.ndarray:
+        from naval_env.rulesets.crew_phase.observer import observe
+
+        return observe(self, agent)
+
+    def render_ansi(self, events: list[Event] | None = None) -> str:
+        from naval_env.rulesets.crew_phase.render import render_ansi
+
+        return render_ansi(self, events or [])
+
+    def render_rgb(self) -> np.ndarray:
+        from naval_env.rulesets.crew_phase.render import render_rgb
+
+        return render_rgb(self)
+
+    def enemies_of(self, ship: Ship) -> list[Ship]:
+        """Enemy ships in side order; an enemy's index here is its target slot."""
+        return self._enemies[ship.id]
+
+    def allies_of(self, ship: Ship) -> list[Ship]:
+        return self._allies[ship.id]
+
+    # ------------------------------------------------------------------ masks
+    def legal_mask(self, agent: str) -> np.ndarray:
+        if self.state.ended or agent != self.state.current:
+            return self.action_spec.noop_mask()
+        if self._mask is None:
+            self._mask = self._build_mask(self.state.ships[agent])
+        return self._mask.copy()
+
+    def _build_mask(self, ship: Ship) -> np.ndarray:
+        mask = self.action_spec.noop_mask()
+        phase = self.state.phase
+        if phase is Phase.CREW:
+            self._crew_mask(ship, mask)
+        elif phase is Phase.MOVE:
+            self._move_mask(ship, mask)
+        else:
+            self._attack_mask(ship, mask)
+        return mask
+
+    def _crew_mask(self, ship: Ship, mask: np.ndarray) -> None:
+        codec = self.actions.crew
+        row = np.zeros(codec.size, dtype=bool)
+        row[0] = row[codec.command] = True
+        afloat = ship.status is Status.AFLOAT
+        if afloat and not held_by_larger(self.state, ship):
+            row[codec.navigate: codec.navigate + ship.sections] = True
+        row[codec.steer] = afloat
+        dice_left = ship.hull_dice_left > 0
+        for j, weapon in enumerate(ship.weapons):
+            usable = weapon.hp > 0 and weapon.ammo > 0 and weapon.holding is None
+            row[codec.operate + j] = row[codec.ready + j] = usable
+            row[codec.repair_part + j] = dice_left and weapon.hp < weapon.max_hp
+        row[codec.repair_hull] = dice_left and ship.hp < ship.max_hp
+        row[codec.cut] = in_weapon_grapple(self.state, ship.id)
+        someone_down = any(c.hp <= 0 for c in ship.crew)
+        offsets = self.action_spec.offsets
+        for i, member in enumerate(ship.crew):
+            if member.hp <= 0:
+                continue
+            base = offsets[i]
+            mask[base: base + codec.size] = row
+            mask[base + codec.heal] = someone_down and member.heals_left > 0
+
+    def move_cost(self, ship: Ship) -> tuple[int, list[Ship]]:
+        """Feet of speed one square costs this ship now, and the ships it would tow."""
+        towed = towed_by(self.state, ship)
+        return self.rules.square_feet * tow_multiplier(ship.size, [s.size for s in towed]), towed
+
+    def blocked_grid(self, moving: list[Ship], pad: int) -> np.ndarray:
+        """Board padded with ``pad`` blocked squares; ships not in ``moving`` block."""
+        state = self.state
+        grid = np.ones((state.height + 2 * pad, state.width + 2 * pad), dtype=bool)
+        grid[pad: pad + state.height, pad: pad + state.width] = False
+        ids = {s.id for s in moving}
+        for (x, y), other in state.occupancy.items():
+            if other not in ids:
+                grid[y + pad, x + pad] = True
+        return grid
+
+    def _move_mask(self, ship: Ship, mask: np.ndarray) -> None:
+        if ship.status is not Status.AFLOAT:
+            return
+        cost, towed = self.move_cost(ship)
+        table = self.actions.table(ship.agile, ship.speed_unit, cost)
+        group = [ship, *towed]
+        members = [(s.x - ship.x, s.y - ship.y) for s in group]
+        legal = table.legal(ship.x, ship.y, ship.facing, ship.movement_left // cost, ship.can_turn,
+                            self.blocked_grid(group, self._pad), self._pad, members)
+        base = self.action_spec.offsets[self.actions.MANEUVER]
+        mask[base: base + legal.size] = legal
+
+    def ram_target(self, ship: Ship) -> Ship | None:
+        """The enemy ship this ship may ram now: directly ahead, with a square of movement left to enter it."""
+        if ship.rammed or ship.status is not Status.AFLOAT:
+            return None
+        other_id = self.state.occupancy.get(directly_ahead(ship.x, ship.y, ship.facing))
+        if other_id is None or other_id not in self._enemy_slot[ship.id]:
+            return None
+        if ship.movement_left < self.move_cost(ship)[0]:
+            return None
+        return self.state.ships[other_id]
+
+    def covers(self, ship: Ship, weapon: WeaponState, target: Ship) -> bool:
+        """Whether ``target`` is within the weapon's long range and arc."""
+        dx, dy = target.x - ship.x, target.y - ship.y
+        if max(abs(dx), abs(dy)) * self.rules.square_feet > weapon.long_range_ft:
+            return False
+        return bool(arc_covers(weapon.arc, ship.facing, dx, dy))
+
+    def _attack_mask(self, ship: Ship, mask: np.ndarray) -> None:
+        offsets = self.action_spec.offsets
+        actions = self.actions
+        target = self.ram_target(ship)
+        if target is not None:
+            mask[offsets[actions.RAM] + 1 + self._enemy_slot[ship.id][target.id]] = True
+        enemies = self._enemies[ship.id]
+        n_enemies, n_crew, n_weapons = actions.max_enemies, actions.max_crew, actions.max_weapons
+        for j, weapon in enumerate(ship.weapons):
+            if weapon.operator is None or weapon.hp <= 0 or weapon.ammo <= 0 or ship.crew[weapon.operator].hp <= 0:
+                continue
+            base = offsets[actions.WEAPON + j]
+            for e, enemy in enumerate(enemies):
+                if enemy.status is Status.SUNK or not self.covers(ship, weapon, enemy):
+                    continue
+                mask[base + 1 + e] = True
+                if weapon.grapples:
+                    continue  # a grappling weapon is aimed at ships only
+                crew_base = base + 1 + n_enemies + e * n_crew
+                for m, member in enumerate(enemy.crew):
+                    mask[crew_base + m] = member.hp > 0
+                part_base = base + 1 + n_enemies * (1 + n_crew) + e * n_weapons
+                for k, part in enumerate(enemy.weapons):
+                    mask[part_base + k] = part.hp > 0
+
+    def _has_choice(self, ship: Ship) -> bool:
+        """Build and keep the mask of the phase just entered; False when only the no-op is allowed."""
+        self._mask = self._build_mask(ship)
+        return int(self._mask.sum()) > self._noop_count
+
+    # ------------------------------------------------------------------ apply
+    def apply(self, agent: str, action: Any) -> list[Event]:
+        state = self.state
+        if state.ended:
+            raise GameOverError(f"the game is over ({state.end_reason}); call reset() for a new one")
+        if agent != state.current:
+            raise NotYourTurnError(f"it is {state.current}'s decision ({state.phase.name}), not {agent}'s")
+        values = self.action_spec.check(action, self.legal_mask(agent), context=f"in phase {state.phase.name}")
+        ship = state.ships[agent]
+        events: list[Event] = []
+        self._mask = None
+        if state.phase is Phase.CREW:
+            self._apply_crew(ship, values, events)
+        elif state.phase is Phase.MOVE:
+            self._apply_move(ship, int(values[self.actions.MANEUVER]), events)
+            self._check_end(events)
+            if not state.ended and ship.status is not Status.SUNK and self._enter_attack(ship):
+                return events
+        else:
+            self._apply_attack(ship, values, events)
+            self._check_end(events)
+        self._advance(events)
+        return events
+
+    def _apply_crew(self, ship: Ship, values: np.ndarray, events: list[Event]) -> None:
+        actions = self.actions.crew.actions
+        for i, member in enumerate(ship.crew):
+            code = int(values[i])
+            if code:
+                member.action = code
+                crew_rules.act(self.dice, self.rules, self.state, ship, member, actions[code], events)
+
+    def _apply_move(self, ship: Ship, index: int, events: list[Event]) -> None:
+        if index == 0:
+            return
+        state = self.state
+        cost, towed = self.move_cost(ship)
+        table = self.actions.table(ship.agile, ship.speed_unit, cost)
+        maneuver = self.actions.maneuvers[index]
+        cells = table.paths[ship.facing][index]
+        start, facing_from = (ship.x, ship.y), ship.facing
+        dx, dy = cells[-1] if cells else (0, 0)
+        group = [ship, *towed]
+        for s in group:
+            del state.occupancy[(s.x, s.y)]
+        for s in group:
+            s.x, s.y = s.x + dx, s.y + dy
+            state.occupancy[(s.x, s.y)] = s.id
+        ship.facing = int(table.end_facing[facing_from, index])
+        feet = maneuver.forward * cost
+        ship.movement_left -= feet
+        path = (start, *((start[0] + cx, start[1] + cy) for cx, cy in cells))
+        events.append(Moved(ship.id, path, facing_from, ship.facing, feet, tuple(s.id for s in towed)))
+        if maneuver.forward:
+            self._trigger_readied(group, events)
+
+    def _trigger_readied(self, moved: list[Ship], events: list[Event]) -> None:
+        """Readied attacks fire at an enemy ship that ends a move within their weapon's range and arc."""
+        state = self.state
+        for mover in moved:
+            for ship_id in state.order:
+                ship = state.ships[ship_id]
+                if ship.side == mover.side or ship.status is Status.SUNK:
+                    continue
+                for weapon in ship.weapons:
+                    if mover.status is Status.SUNK:
+                        return
+                    if weapon.readied_by is None or not self.covers(ship, weapon, mover):
+                        continue
+                    operator = ship.crew[weapon.readied_by]
+                    weapon.readied_by = None
+                    if operator.hp <= 0:
+                        events.append(AttackLost(ship.id, weapon.index, "the crew member who readied it is down"))
+                    elif weapon.hp <= 0:
+                        events.append(AttackLost(ship.id, weapon.index, "the weapon is destroyed"))
+                    else:
+                        weapon_attack(self.dice, self.rules, state, ship, weapon, operator, mover, TargetKind.SHIP,
+                                      None, True, events)
+
+    def _apply_attack(self, ship: Ship, values: np.ndarray, events: list[Event]) -> None:
+        actions = self.actions
+        enemies = self._enemies[ship.id]
+        ram_value = int(values[actions.RAM])
+        if ram_value:
+            ship.movement_left -= self.move_cost(ship)[0]
+            ram(self.dice, self.rules, self.state, ship, enemies[ram_value - 1], events)
+        for j, weapon in enumerate(ship.weapons):
+            value = int(values[actions.WEAPON + j])
+            if not value:
+                continue
+            target = actions.targets[value]
+            enemy = enemies[target.enemy or 0]
+            reason = self._no_longer_possible(ship, weapon, enemy, target.kind, target.index)
+            if reason:
+                events.append(AttackLost(ship.id, weapon.index, reason))
+                continue
+            operator = ship.crew[weapon.operator or 0]
+            weapon.operator = None  # the attack is spent
+            weapon_attack(self.dice, self.rules, self.state, ship, weapon, operator, enemy, target.kind,
+                          target.index, False, events)
+
+    def _no_longer_possible(self, ship: Ship, weapon: WeaponState, enemy: Ship, kind: TargetKind,
+                            index: int | None) -> str | None:
+        """Why an attack chosen at the start of the decision cannot be made any more (the ram or an
+        earlier weapon changed things), or None."""
+        if ship.status is Status.SUNK:
+            return f"{ship.id} sank"
+        if weapon.operator is None or ship.crew[weapon.operator].hp <= 0:
+            return "its crew member is down"
+        if enemy.status is Status.SUNK:
+            return f"{enemy.id} sank"
+        if kind is TargetKind.CREW and enemy.crew[index or 0].hp <= 0:
+            return "the target is already down"
+        if kind is TargetKind.PART and enemy.weapons[index or 0].hp <= 0:
+            return "the target weapon is already destroyed"
+        return None
+
+    # ------------------------------------------------------------- turn flow
+    def _start_round(self, events: list[Event]) -> None:
+        """Begin the Character Phase: last round's crew actions and readied attacks are spent or lost."""
+        state = self.state
+        for ship in state.ships.values():
+            ship.speed_ft = ship.sections_manned = ship.command_successes = 0
+            ship.helmsman = None
+            ship.steer_ok = ship.cut_lines = ship.rammed = False
+            ship.movement_left = 0
+            for member in ship.crew:
+                member.action = 0
+                member.prone = False  # a prone crew member stands up on their next turn
+            for weapon in ship.weapons:
+                weapon.operator = weapon.readied_by = None
+        state.ship_phase = False
+        state.phase = Phase.CREW
+        state.order = [s for s in state.character_order if state.ships[s].status is not Status.SUNK]
+        state.turn = -1
+        events.append(CharacterPhaseStarted(state.round, tuple(state.order)))
+
+    def _start_ship_phase(self, events: list[Event]) -> None:
+        """End the Character Phase (a side with no ship afloat after its repairs loses) and order the ships."""
+        state = self.state
+        self._check_afloat(events)
+        if state.ended:
+            return
+        bonus = self.rules.command_bonus
+        ships = [s for s in state.ships.values() if s.status is not Status.SUNK]
+        state.initiative = {s.id: s.base_initiative + bonus * s.command_successes for s in ships}
+        state.order = [s.id for s in sorted(ships, key=lambda s: (-state.initiative[s.id], s.slot))]
+        state.ship_phase = True
+        state.turn = -1
+        events.append(ShipPhaseStarted(state.round, tuple(state.order),
+                                       tuple(state.initiative[s] for s in state.order)))
+
+    def _advance(self, events: list[Event]) -> None:
+        """Move on until some captain holds a decision or the game ends."""
+        state = self.state
+        while not state.ended:
+            state.turn += 1
+            if state.turn >= len(state.order):
+                if not state.ship_phase:
+                    self._start_ship_phase(events)
+                elif state.round >= self.rules.max_rounds:
+                    self._finish(None, "round_limit", events)
+                else:
+                    state.round += 1
+                    self._start_round(events)
+                continue
+            ship = state.ships[state.order[state.turn]]
+            if ship.status is Status.SUNK:
+                continue
+            if not state.ship_phase:
+                if ship.conscious_crew():
+                    state.phase = Phase.CREW
+                    self._mask = None
+                    return
+                continue
+            if self._begin_ship_turn(ship, events):
+                return
+            self._check_end(events)
+
+    def _begin_ship_turn(self, ship: Ship, events: list[Event]) -> bool:
+        """Start a ship's Ship Phase turn; False when it has no decision to make."""
+        state = self.state
+        events.append(TurnStarted(ship.id, state.round))
+        if ship.status is Status.SINKING:
+            damage_hull(state, ship, sinking_damage(ship, self.rules.sinking_damage_divisor), None, "sinking",
+                        events)
+            if ship.status is Status.SUNK:
+                return False
+        if ship.cut_lines:
+            end_grapples_of(state, ship.id, "grappling lines cut", events, weapon_only=True)
+        ship.movement_left = speed_allowance(ship, held_by_larger(state, ship))
+        ship.rammed = False
+        state.phase = Phase.MOVE
+        if self._has_choice(ship):
+            return True
+        return self._enter_attack(ship)
+
+    def _enter_attack(self, ship: Ship) -> bool:
+        self.state.phase = Phase.ATTACK
+        return self._has_choice(ship)
+
+    def _check_end(self, events: list[Event]) -> None:
+        """A side with no ship left on the board (all sunk) loses."""
+        state = self.state
+        if state.ended:
+            return
+        standing = [side for side in state.sides
+                    if any(s.status is not Status.SUNK for s in state.ships.values() if s.side == side)]
+        if len(standing) == 1:
+            self._finish(standing[0], "the other side's ships are sunk", events)
+        elif not standing:
+            self._finish(None, "every ship sunk", events)
+
+    def _check_afloat(self, events: list[Event]) -> None:
+        """At the end of a Character Phase a side whose every ship is sinking or sunk (its crews had their
+        chance to repair) loses; both at once is a draw."""
+        state = self.state
+        afloat = [side for side in state.sides
+                  if any(s.status is Status.AFLOAT for s in state.ships.values() if s.side == side)]
+        if len(afloat) == 1:
+            self._finish(afloat[0], "the other side has no ship afloat", events)
+        elif not afloat:
+            self._finish(None, "no ship afloat", events)
+
+    def _finish(self, winner: str | None, reason: str, events: list[Event]) -> None:
+        state = self.state
+        state.ended, state.winner, state.end_reason = True, winner, reason
+        self._mask = None
+        events.append(GameEnded(winner, reason))
+
+    # ---------------------------------------------------------- for captains
+    def maneuver_outcomes(self, agent: str) -> ManeuverOutcomes | None:
+        """Where each legal maneuver of the current MOVE decision ends (for scripted captains)."""
+        if self.state.phase is not Phase.MOVE or agent != self.current_agent:
+            return None
+        ship = self.state.ships[agent]
+        cost, _ = self.move_cost(ship)
+        table = self.actions.table(ship.agile, ship.speed_unit, cost)
+        index = np.flatnonzero(self.action_spec.split(self.legal_mask(agent))[self.actions.MANEUVER])
+        f = ship.facing
+        forward = table.forward[index]
+        return ManeuverOutcomes(index, ship.x + table.end_dx[f, index], ship.y + table.end_dy[f, index],
+                                table.end_facing[f, index], forward, ship.movement_left - forward * cost, cost)
+
+
+@dataclass(frozen=True)
+class ManeuverOutcomes:
+    """Parallel arrays over the legal maneuvers: value, end square, end facing, squares moved, feet left."""
+
+    index: np.ndarray
+    x: np.ndarray
+    y: np.ndarray
+    facing: np.ndarray
+    forward: np.ndarray
+    feet_left: np.ndarray
+    cost: int
+
+
+def check_invariants(game: CrewPhaseGame) -> None:
+    """Raise AssertionError when the state breaks a rule that must always hold (used by fuzz tests)."""
+    state = game.state
+    on_board = {s.id for s in state.ships.values() if s.status is not Status.SUNK}
+    assert set(state.occupancy.values()) == on_board, "occupancy does not match the ships on the board"
+    assert len(state.occupancy) == len(on_board), "two ships share a square"
+    for (x, y), ship_id in state.occupancy.items():
+        ship = state.ships[ship_id]
+        assert (ship.x, ship.y) == (x, y), f"{ship_id} is not where the board says"
+        assert 0 <= x < state.width and 0 <= y < state.height, f"{ship_id} is off the board"
+    holders = {(g.holder, g.weapon) for g in state.grapples if g.weapon is not None}
+    for ship in state.ships.values():
+        assert ship.floor <= ship.hp <= ship.max_hp, f"{ship.id} hull {ship.hp} out of bounds"
+        expected = Status.AFLOAT if ship.hp > 0 else (Status.SUNK if ship.hp <= ship.floor else Status.SINKING)
+        assert ship.status is expected, f"{ship.id} is {ship.status.value} at {ship.hp} hull points"
+        assert 0 <= ship.hull_dice_left <= ship.hull_dice_max
+        assert 0 <= ship.facing < 8
+        for member in ship.crew:
+            assert 0 <= member.hp <= member.max_hp and member.heals_left >= 0
+        for weapon in ship.weapons:
+            assert 0 <= weapon.hp <= weapon.max_hp and weapon.ammo >= 0
+            assert (weapon.holding is not None) == ((ship.id, weapon.index) in holders)
+    for g in state.grapples:
+        assert state.ships[g.holder].status is not Status.SUNK and state.ships[g.held].status is not Status.SUNK
+    if not state.ended:
+        current = state.ships[state.current]
+        assert current.status is not Status.SUNK, f"{current.id} holds a decision while sunk"
+        if state.phase is Phase.CREW:
+            assert current.conscious_crew() > 0, f"{current.id} decides for a crew that is all down"

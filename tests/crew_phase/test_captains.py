@@ -1,0 +1,81 @@
+"""Scripted captains: distinct tactics, both far ahead of the random captain."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from agents.arena import play_game
+from agents.base import Decision, RandomCaptain
+from agents.registry import default_opponent, make_captain, scripted_names
+from naval_env.envs.match import Match
+from naval_env.rulesets.crew_phase.events import AttackRolled, RamRolled, StationManned
+
+
+def paired_results(scenario, a, b, games):
+    """Each seed played twice with sides swapped; returns winners by captain name and what each captain did."""
+    match = Match("crew_phase", scenario=scenario, illegal_action="raise")
+    tally: Counter = Counter()
+    deeds: Counter = Counter()
+    for seed in range(games):
+        for swap in (False, True):
+            first, second = (b, a) if swap else (a, b)
+            captains = dict(zip(match.game.sides, (
+                make_captain(first, "crew_phase", match.action_spec, seed),
+                make_captain(second, "crew_phase", match.action_spec, seed),
+            )))
+            record = play_game(match, captains, seed)
+            tally[record.captains[record.winner] if record.winner else "draw"] += 1
+            for event in record.events:
+                if isinstance(event, RamRolled):
+                    deeds[(record.captains[match.game.side_of(event.rammer)], "ram")] += 1
+                elif isinstance(event, AttackRolled):
+                    deeds[(record.captains[match.game.side_of(event.ship)], "shot")] += 1
+                elif isinstance(event, StationManned) and event.station.startswith("operate"):
+                    weapon = match.game.state.ships[event.ship].weapons[int(event.station.split()[-1])]
+                    kind = "harpoon crew" if weapon.grapples else "gun crew"
+                    deeds[(record.captains[match.game.side_of(event.ship)], kind)] += 1
+                elif isinstance(event, StationManned) and event.station == "helm":
+                    deeds[(record.captains[match.game.side_of(event.ship)], "helm")] += 1
+    return tally, deeds
+
+
+def test_scripted_names_listed_and_default_opponent():
+    assert scripted_names("crew_phase") == ["random", "gunner", "rammer"]
+    assert default_opponent("crew_phase") == "rammer"
+
+
+@pytest.mark.parametrize("tactic", ["rammer", "gunner"])
+@pytest.mark.parametrize("scenario", ["duel", "two_vs_one"])
+def test_scripted_captain_beats_random_by_a_wide_margin(tactic, scenario):
+    tally, _ = paired_results(scenario, tactic, "random", games=30)
+    assert tally[tactic] >= 0.8 * 60, tally
+
+
+def test_tactics_are_distinct():
+    _, rammer = paired_results("duel", "rammer", "random", games=10)
+    _, gunner = paired_results("duel", "gunner", "random", games=10)
+    assert gunner[("gunner", "ram")] == 0 and rammer[("rammer", "ram")] >= 3
+    assert gunner[("gunner", "harpoon crew")] == 0 and rammer[("rammer", "harpoon crew")] > 10
+    assert gunner[("gunner", "gun crew")] > 100 and rammer[("rammer", "helm")] > 100
+
+
+def test_random_captain_only_plays_legal_actions_and_is_seeded():
+    match = Match("crew_phase", scenario="two_vs_one", illegal_action="raise")
+    first = _random_actions(match, seed=4)
+    assert first == _random_actions(match, seed=4)
+
+
+def _random_actions(match, seed):
+    captain = RandomCaptain(match.action_spec, seed=seed)
+    match.reset(seed)
+    game = match.game
+    actions = []
+    while not game.is_over and len(actions) < 200:
+        agent = game.current_agent
+        action = captain.act(Decision(agent, np.zeros(0), game.legal_mask(agent), game))
+        actions.append(action.tolist())
+        game.apply(agent, action)                            # raises if illegal
+    return actions

@@ -1,0 +1,76 @@
+"""Ready: a held attack fires in the Ship Phase when its trigger comes; as many as the ship's weapons allow,
+in the declared (weapon) order; lost at the end of the round; no opportunity attacks."""
+
+from __future__ import annotations
+
+from naval_env.rulesets.crew_phase.events import AttackRolled, GrappleStarted, Moved, StationManned
+
+from .helpers import act, damage_list, duel, of, pass_crew, where
+
+SAIL3 = ["navigate@s0", "navigate@s1", "navigate@s2"]
+
+
+def test_a_readied_weapon_fires_when_an_enemy_ends_its_move_in_range_and_arc():
+    """'Esto es particularmente útil para esperar que las naves enemigas lleguen al alcance antes de lanzarles un
+    ataque.' Blue sails from (8, 12), ahead of red's bow, into red's starboard arc at (5, 12), 40 ft away."""
+    game = duel(blue_at=(8, 12), dice=[10, 10, 4, 4, 4])
+    events = act(game, crew={3: "ready@w1"})
+    assert of(events, StationManned) == [StationManned("red_0", 3, "ready weapon 1")]
+    act(game, crew=["navigate@s0"])                        # blue: 10 + 4 = 14, +20 ft
+    # Ship Phase: red has no movement and its only weapon is readied, so red's turn passes.
+    assert where(game) == ("blue_0", "MOVE")
+    events = act(game, maneuver="ahead 2")
+    [moved] = of(events, Moved)
+    [attack] = of(events, AttackRolled)
+    assert moved.path[-1] == (6, 12)
+    assert (attack.ship, attack.weapon, attack.crew, attack.target_ship, attack.readied) == (
+        "red_0", 1, 3, "blue_0", True)
+    assert (attack.rolls, attack.total, attack.hit) == ((10,), 15, True)
+    assert damage_list(events) == [("blue_0", 12, "red_0", "ballista")]
+    assert events.index(moved) < events.index(attack)
+
+
+def test_a_readied_attack_is_not_made_on_the_ships_own_turn():
+    game = duel(blue_at=(3, 12))
+    act(game, crew={3: "ready@w1"})
+    pass_crew(game)
+    assert where(game) == ("red_0", "CREW") and game.round == 2   # blue in arc all along, but it never moved
+
+
+def test_an_unused_readied_action_is_lost_at_the_end_of_the_round():
+    """'Como siempre, una acción preparada no utilizada se pierde al final de la ronda.'"""
+    game = duel(blue_at=(8, 12), dice=[10])
+    act(game, crew={3: "ready@w1"})
+    pass_crew(game)
+    assert game.state.ships["red_0"].weapons[1].readied_by is None   # round 2 began
+    act(game)                                               # red readies nothing this time
+    act(game, crew=["navigate@s0"])
+    events = act(game, maneuver="ahead 2")
+    assert of(events, AttackRolled) == []
+
+
+def test_a_ship_readies_as_many_attacks_as_it_has_weapons_in_the_declared_order():
+    """'un barco puede preparar tantas acciones como tengan disponibles en su economía de acción ... también debe
+    declarar en qué orden tomará sus acciones': readied weapons fire in weapon order. Blue ends at (5, 10): on the
+    45-degree line between red's bow and starboard, 20 ft away, so the starboard ballista and the bow harpoon
+    both bear; the harpoon's hit grapples blue."""
+    game = duel(blue_at=(8, 10), dice=[10, 10, 10, 4, 4, 4, 10, 2])
+    act(game, crew={4: "ready@w2", 3: "ready@w1"})
+    act(game, crew=["navigate@s0", "navigate@s1"])
+    events = act(game, maneuver="ahead 3")
+    attacks = of(events, AttackRolled)
+    assert [(a.weapon, a.crew, a.hit) for a in attacks] == [(1, 3, True), (2, 4, True)]
+    assert damage_list(events) == [("blue_0", 12, "red_0", "ballista"), ("blue_0", 2, "red_0", "harpoon")]
+    assert of(events, GrappleStarted) == [GrappleStarted("red_0", "blue_0", 2)]
+
+
+def test_ships_make_no_opportunity_attacks():
+    """'Los barcos no pueden usar ataques de oportunidad': sailing past an enemy with operated (not readied)
+    weapons provokes nothing."""
+    game = duel(red_at=(3, 8), blue_at=(9, 9), dice=[10, 10, 10, 10])
+    act(game, crew={3: "operate@w1", 4: "operate@w0"})
+    act(game, crew=[*SAIL3, "steer"])
+    assert where(game) == ("blue_0", "MOVE")
+    events = act(game, maneuver="ahead 6")                 # along red's starboard side, to (3, 9)
+    assert of(events, Moved)[0].path[-1] == (3, 9)
+    assert of(events, AttackRolled) == []
