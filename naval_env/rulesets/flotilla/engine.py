@@ -1,0 +1,679 @@
+"""The `flotilla` rules engine: set-up, rounds, the phases of a round and the legal-action masks.
+
+Before the battle every captain chooses its facing (DEPLOY, defender first), then
+the wind is rolled. Each round: the wind under sail (from round 2), initiative by
+opposed steering rolls, the movement phase (every ship in initiative order: MOVE),
+then the attack phase (every ship in initiative order: ATTACK; each attack on a
+ship hands the decision to the defending captain for its REACTION). Decisions
+with nothing to choose are resolved without asking.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from naval_env.core.dice import Dice
+from naval_env.core.errors import ConfigError, GameOverError, NotYourTurnError
+from naval_env.core.events import Event, GameEnded
+from naval_env.core.game import Game
+from naval_env.core.grid import Compass
+from naval_env.rulesets.flotilla import combat
+from naval_env.rulesets.flotilla.actions import FlotillaActions, Maneuver
+from naval_env.rulesets.flotilla.config import FlotillaConfig, Scenario, SideSetup, WindName, Zone
+from naval_env.rulesets.flotilla.events import (
+    AttackDeclared,
+    FacingChosen,
+    Held,
+    InitiativeRolled,
+    ManeuverFailed,
+    Moved,
+    Placed,
+    Reacted,
+    RoundStarted,
+    WindChanged,
+)
+from naval_env.rulesets.flotilla.fleet import build_ship
+from naval_env.rulesets.flotilla.geometry import Square, footprint, gap, on_map, pivot
+from naval_env.rulesets.flotilla.hull import Table
+from naval_env.rulesets.flotilla.movement import (
+    drift_path,
+    fits,
+    movement_now,
+    place,
+    plan,
+    ram_line,
+    sail_end,
+)
+from naval_env.rulesets.flotilla.rolls import contest_odds, pool_sizes, steering_contest, throw
+from naval_env.rulesets.flotilla.state import CALM, Attack, GameState, Phase, Ship, Unit
+
+A = FlotillaActions
+WIND_CODES: dict[str, int] = {"N": int(Compass.N), "S": int(Compass.S), "E": int(Compass.E), "W": int(Compass.W),
+                              "calm": CALM}
+PAD = 8  # initiative keys are compared on this many dice
+
+
+def wind_name(wind: int) -> str:
+    return "calm" if wind == CALM else Compass(wind).name
+
+
+class FlotillaGame(Game):
+    ruleset_id = "flotilla"
+
+    def __init__(self, config: FlotillaConfig, scenario_name: str | None, dice: Dice,
+                 actions: FlotillaActions, observation_spec: Any) -> None:
+        self.config = config
+        self.rules = config.house_rules
+        self.scenario_name = scenario_name or config.default_scenario
+        self.scenario: Scenario = config.scenario(self.scenario_name)
+        self.situations = self.scenario.situations
+        self.dice = dice
+        self.actions = actions
+        self.action_spec = actions.spec
+        self.observation_spec = observation_spec
+        self._noop = actions.spec.noop_mask()
+        self._mask: np.ndarray | None = None
+        self._move_ends: list[tuple[int, int, int] | None] = []
+        events: list[Event] = []
+        self.state = self._set_up(events)
+        self.table = Table(dice, self.rules, self.situations, self.state)
+        ships = list(self.state.ships.values())
+        self._agents = tuple(s.id for s in ships)
+        self._enemies = {s.id: [o for o in ships if o.side != s.side] for s in ships}
+        self._allies = {s.id: [o for o in ships if o.side == s.side and o.id != s.id] for s in ships}
+        if not self.rules.captains_choose_facing:
+            self._start_battle(events)
+        self._advance(events)
+        self.opening_events = events
+
+    # ------------------------------------------------------------------ set-up
+    def _set_up(self, events: list[Event]) -> GameState:
+        size = self.rules.map_size
+        scenario = self.scenario
+        sides = tuple(side.name for side in scenario.sides)
+        attacker = next(side.name for side in scenario.sides if side.role == "attacker")
+        ships: dict[str, Ship] = {}
+        for side in scenario.sides:
+            for index, setup in enumerate(side.ships):
+                build = build_ship(self.config, setup)
+                ship_id = f"{side.name}_{index}"
+                ships[ship_id] = Ship(
+                    id=ship_id, side=side.name, ship_class=setup.ship, x=-1, y=-1,
+                    facing=int(Compass.parse(setup.facing or side.facing)), size=build.size,
+                    max_cohesion=build.cohesion, cohesion=build.cohesion, captain_dice=build.steering,
+                    captain_alive=True, crew_hits=0, combat=build.combat, range=build.range,
+                    boarding=build.boarding, base_movement=build.movement, propulsion_hits=0,
+                    armour="armour" in build.traits, ram="ram" in build.traits,
+                    bow_guns="bow_guns" in build.traits, broadside_guns="broadside_guns" in build.traits,
+                    sails="sails" in build.traits, hero=setup.hero, mages=build.mages, max_mages=build.mages,
+                )
+        # The defender sets up first, in the centre; ships given a position are placed before any is drawn.
+        by_role = sorted(scenario.sides, key=lambda side: side.role != "defender")
+        deploy_order = [f"{side.name}_{i}" for side in by_role for i in range(len(side.ships))]
+        state = GameState(size, size, (sides[0], sides[1]), attacker, ships, deploy_order)
+        for side in by_role:
+            for index, setup in enumerate(side.ships):
+                if setup.position is not None:
+                    place(state, ships[f"{side.name}_{index}"], *setup.position, ships[f"{side.name}_{index}"].facing)
+        for side in by_role:
+            for index, setup in enumerate(side.ships):
+                if setup.position is None:
+                    ship = ships[f"{side.name}_{index}"]
+                    x, y = self._draw_square(state, side, ship)
+                    place(state, ship, x, y, ship.facing)
+        for ship_id in deploy_order:
+            ship = ships[ship_id]
+            events.append(Placed(ship.id, ship.x, ship.y, Compass(ship.facing).name))
+        return state
+
+    def _zone(self, side: SideSetup) -> Zone:
+        if side.zone is not None:
+            return side.zone
+        size, radius = self.rules.map_size, self.rules.centre_radius
+        if side.role == "defender":
+            c = size // 2
+            return Zone(x=(c - radius, c + radius), y=(c - radius, c + radius))
+        return Zone(x=(0, size - 1), y=(0, size - 1))
+
+    def _draw_square(self, state: GameState, side: SideSetup, ship: Ship) -> tuple[int, int]:
+        """A bow square of the side's zone where the ship fits, drawn with one die."""
+        zone = self._zone(side)
+        blocked = set(state.occupancy) | self._too_close(state, ship)
+        free = [bow for bow, squares in _zone_footprints(zone.x, zone.y, ship.facing, ship.size, state.width)
+                if blocked.isdisjoint(squares)]
+        if not free:
+            raise ConfigError(f"scenario {self.scenario_name!r}: no room left in {side.name}'s zone {zone} for {ship.id}")
+        return free[self.dice.choice_index(len(free), f"placement: {ship.id}")]
+
+    def _too_close(self, state: GameState, ship: Ship) -> set[Square]:
+        """Squares nearer than the minimum distance to a placed ship of the other role (attacker/defender)."""
+        reach = self.rules.min_attacker_distance - 1
+        attacking = ship.side == state.attacker_side
+        near: set[Square] = set()
+        for other in state.ships.values():
+            if other.id == ship.id or not other.squares or (other.side == state.attacker_side) == attacking:
+                continue
+            for ox, oy in other.squares:
+                near.update([(ox + i, oy + j) for i, j in _square_around(reach)])
+        return near
+
+    def _placement_ok(self, state: GameState, ship: Ship, x: int, y: int, facing: int) -> bool:
+        """On the map, on no other ship, and attackers at least the minimum distance from defenders."""
+        squares = footprint(x, y, facing, ship.size)
+        if not on_map(squares, state.width, state.height) or not fits(state, squares, ship.id):
+            return False
+        return self._too_close(state, ship).isdisjoint(squares)
+
+    def _start_battle(self, events: list[Event]) -> None:
+        """After placement and facings: the wind (1d5 by default), then round 1."""
+        state = self.state
+        table = self.rules.setup_wind_table
+        if self.situations.wind == "random":
+            roll = self.dice.d(len(table), "wind")
+            state.wind = WIND_CODES[table[roll - 1]]
+            events.append(WindChanged(len(table), roll, table[roll - 1]))
+        else:
+            state.wind = WIND_CODES[self.situations.wind]
+            events.append(WindChanged(0, 0, self.situations.wind))
+        self._start_round(events)
+
+    # ------------------------------------------------------------------ rounds
+    def _start_round(self, events: list[Event]) -> None:
+        state = self.state
+        if state.round >= self.rules.max_rounds:
+            self._finish(None, "round_limit", events)
+            return
+        state.round += 1
+        events.append(RoundStarted(state.round))
+        afloat = [s for s in state.ships.values() if s.afloat]
+        if state.round > 1 and self.situations.wind_each_round and any(s.sails for s in afloat):
+            table: list[WindName] = self.rules.round_wind_table
+            roll = self.dice.d(len(table), "wind")
+            state.wind = WIND_CODES[table[roll - 1]]
+            events.append(WindChanged(len(table), roll, table[roll - 1]))
+        state.order = self._initiative(afloat, events)
+        for ship in afloat:
+            ship.moved = ship.attacked = ship.tried_break_free = False
+        state.phase, state.cursor = Phase.MOVE, 0
+
+    def _initiative(self, ships: list[Ship], events: list[Event]) -> list[str]:
+        """Every captain's steering roll; highest die first, then the next; full ties throw again."""
+        counts = {ship.id: max(0, combat.steering(ship) - ship.crew_hits) for ship in ships}
+        keys: dict[str, tuple[int, ...]] = {}
+        first: dict[str, tuple[int, ...]] = {}
+        for ship in ships:
+            faces = throw(self.dice, counts[ship.id], f"initiative: {ship.id}")
+            first[ship.id] = faces
+            keys[ship.id] = _padded(faces)
+        order = sorted(keys, key=lambda s: keys[s], reverse=True)
+        events.append(InitiativeRolled(tuple(order), tuple(first[s] for s in order)))
+        while True:
+            tied = [s for s in order if sum(keys[o] == keys[s] for o in order) > 1]
+            if not tied:
+                break
+            rerolls: dict[str, tuple[int, ...]] = {}
+            for s in tied:
+                rerolls[s] = throw(self.dice, max(1, counts[s]), f"initiative tie: {s}")
+                keys[s] = keys[s] + _padded(rerolls[s])
+            order = sorted(keys, key=lambda s: keys[s], reverse=True)
+            regrouped = [s for s in order if s in rerolls]
+            events.append(InitiativeRolled(tuple(regrouped), tuple(rerolls[s] for s in regrouped)))
+        return order
+
+    def _advance(self, events: list[Event]) -> None:
+        """Run the flow until a captain must decide or the game ends (trivial decisions are resolved here)."""
+        state = self.state
+        self._mask = None
+        state.actor = None
+        while not state.ended:
+            if state.phase is Phase.DEPLOY:
+                if state.cursor >= len(state.deploy_order):
+                    self._start_battle(events)
+                    continue
+                ship = state.ships[state.deploy_order[state.cursor]]
+                if self._ask(ship, *self._deploy_mask(ship)):
+                    return
+                state.cursor += 1
+            elif state.phase is Phase.MOVE:
+                if state.cursor >= len(state.order):
+                    state.phase, state.cursor = Phase.ATTACK, 0
+                    continue
+                ship = state.ships[state.order[state.cursor]]
+                if not ship.afloat or ship.moved:
+                    state.cursor += 1
+                    continue
+                if self._auto_move(ship, events):
+                    ship.moved = True
+                    self._check_end(events)
+                    continue
+                if self._ask(ship, *self._move_mask(ship)):
+                    return
+                self._apply_move(ship, 0, events)
+            elif state.phase is Phase.ATTACK:
+                if state.attack_queue:
+                    if self._next_attack(events):
+                        return
+                    continue
+                if state.cursor >= len(state.order):
+                    self._start_round(events)
+                    continue
+                ship = state.ships[state.order[state.cursor]]
+                if not ship.afloat or ship.attacked:
+                    state.cursor += 1
+                    continue
+                if self._ask(ship, *self._attack_mask(ship)):
+                    return
+                ship.attacked = True
+            else:  # a REACTION is pending: only apply() moves on from it
+                return
+
+    def _ask(self, ship: Ship, mask: np.ndarray, chosen: bool) -> bool:
+        """Hand the decision to ``ship``'s captain unless only the no-op is allowed (``chosen`` False)."""
+        if not chosen:
+            return False
+        self.state.actor = ship.id
+        self._mask = mask
+        return True
+
+    def _auto_move(self, ship: Ship, events: list[Event]) -> bool:
+        """Movement without a decision: stuck after a collision, grappled with no way out, or no captain."""
+        if ship.stuck:
+            ship.stuck = False
+            events.append(Held(ship.id, "stuck after a collision"))
+            return True
+        if ship.grappled_with is not None:
+            if self._can_break_free(ship):
+                return False
+            events.append(Held(ship.id, f"grappled with {ship.grappled_with}"))
+            return True
+        if not ship.captain_alive:
+            current = self.situations.current
+            path = drift_path(self.state, ship, int(Compass.parse(current)), self.situations.drift) if current else []
+            if len(path) > 1:
+                place(self.state, ship, *path[-1], ship.facing)
+                events.append(Moved(ship.id, "drift", tuple(path), ship.facing, ship.facing))
+            else:
+                events.append(Held(ship.id, "no captain"))
+            return True
+        return False
+
+    def _can_break_free(self, ship: Ship) -> bool:
+        """Once a round, from the round after the grapple was made, while the captain lives."""
+        return ship.captain_alive and not ship.tried_break_free and ship.grappled_round < self.state.round
+
+    def _next_attack(self, events: list[Event]) -> bool:
+        """Resolve the next queued attack; True when its target's captain must choose a reaction."""
+        state = self.state
+        attack = state.attack_queue.pop(0)
+        attacker, target = state.ships[attack.attacker], state.ships[attack.target]
+        if not (attacker.afloat and target.afloat) or (attack.unit is Unit.MAGES and attacker.mages == 0) or (
+                attack.target_unit is Unit.MAGES and target.mages == 0):
+            return False
+        if attack.target_unit is Unit.MAGES:
+            combat.resolve_attack(self.table, attack, combat.DEFEND, events)
+        elif combat.can_counter(self.rules, target, attacker):
+            state.phase, state.pending = Phase.REACTION, attack
+            state.actor = target.id
+            self._mask = self._reaction_mask(target)
+            return True
+        else:
+            events.append(Reacted(target.id, combat.DODGE, attacker.id))
+            combat.resolve_attack(self.table, attack, combat.DODGE, events)
+        self._check_end(events)
+        return False
+
+    # ------------------------------------------------------------- Game API
+    @property
+    def agents(self) -> tuple[str, ...]:
+        return self._agents
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        return self.state.sides
+
+    def side_of(self, agent: str) -> str:
+        return self.state.ships[agent].side
+
+    @property
+    def current_agent(self) -> str | None:
+        return None if self.state.ended else self.state.actor
+
+    def is_active(self, agent: str) -> bool:
+        return self.state.ships[agent].afloat
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.ended
+
+    @property
+    def winner(self) -> str | None:
+        return self.state.winner
+
+    @property
+    def truncated(self) -> bool:
+        return self.state.end_reason == "round_limit"
+
+    @property
+    def round(self) -> int:
+        return self.state.round
+
+    def health(self, agent: str) -> tuple[int, int]:
+        ship = self.state.ships[agent]
+        return ship.cohesion, ship.max_cohesion
+
+    def state_dict(self) -> dict[str, Any]:
+        return self.state.to_dict()
+
+    def clone(self) -> FlotillaGame:
+        """An independent copy: state, dice and the current mask copied; config and tables shared."""
+        twin = copy.copy(self)
+        twin.dice = copy.deepcopy(self.dice)
+        twin.state = copy.deepcopy(self.state)
+        twin.table = Table(twin.dice, self.rules, self.situations, twin.state)
+        twin._mask = None if self._mask is None else self._mask.copy()
+        twin._move_ends = list(self._move_ends)
+        ships = twin.state.ships
+        twin._enemies = {k: [ships[s.id] for s in v] for k, v in self._enemies.items()}
+        twin._allies = {k: [ships[s.id] for s in v] for k, v in self._allies.items()}
+        return twin
+
+    def observe(self, agent: str) -> np.ndarray:
+        from naval_env.rulesets.flotilla.observer import observe
+
+        return observe(self, agent)
+
+    def render_ansi(self, events: list[Event] | None = None) -> str:
+        from naval_env.rulesets.flotilla.render import render_ansi
+
+        return render_ansi(self, events or [])
+
+    def render_rgb(self) -> np.ndarray:
+        from naval_env.rulesets.flotilla.render import render_rgb
+
+        return render_rgb(self)
+
+    def enemies_of(self, ship: Ship) -> list[Ship]:
+        """Enemy ships in side order; an enemy's index here is its target slot."""
+        return self._enemies[ship.id]
+
+    def allies_of(self, ship: Ship) -> list[Ship]:
+        return self._allies[ship.id]
+
+    # ------------------------------------------------------------------ masks
+    def legal_mask(self, agent: str) -> np.ndarray:
+        if self.state.ended or agent != self.state.actor or self._mask is None:
+            return self._noop.copy()
+        return self._mask.copy()
+
+    def _deploy_mask(self, ship: Ship) -> tuple[np.ndarray, bool]:
+        mask = self._noop.copy()
+        base = self.action_spec.offsets[A.FACING]
+        chosen = False
+        for facing in range(8):
+            x, y = pivot(ship.x, ship.y, ship.facing, ship.size, facing)
+            if facing != ship.facing and self._placement_ok(self.state, ship, x, y, facing):
+                mask[base + 1 + facing] = chosen = True
+        return mask, chosen
+
+    def _move_mask(self, ship: Ship) -> tuple[np.ndarray, bool]:
+        mask = self._noop.copy()
+        base = self.action_spec.offsets[A.MANEUVER]
+        actions = self.actions
+        if ship.grappled_with is not None:
+            mask[base + actions.break_free] = True
+            self._move_ends = []
+            return mask, True
+        state = self.state
+        chosen = False
+        movement = movement_now(ship, state.wind, self.rules)
+        maneuvers = actions.maneuvers
+        ends: list[tuple[int, int, int] | None] = [sail_end(state, ship, maneuvers[0], movement)]
+        for index in range(1, len(maneuvers)):
+            end = sail_end(state, ship, maneuvers[index], movement)
+            ends.append(end)
+            if end is not None:
+                mask[base + index] = chosen = True
+        self._move_ends = ends
+        squares = ship.squares
+        for slot, enemy in enumerate(self._enemies[ship.id]):
+            if not enemy.afloat:
+                continue
+            if ram_line(state, ship, enemy, movement) is not None:
+                mask[base + actions.ram_base + slot] = chosen = True
+            if enemy.grappled_with is None and gap(squares, enemy.squares) == 1:
+                mask[base + actions.board_base + slot] = chosen = True
+        return mask, chosen
+
+    def _attack_mask(self, ship: Ship) -> tuple[np.ndarray, bool]:
+        mask = self._noop.copy()
+        offsets = self.action_spec.offsets
+        n = self.actions.max_enemies
+        rules = self.rules
+        chosen = False
+        squares = ship.squares
+        for slot, enemy in enumerate(self._enemies[ship.id]):
+            if not enemy.afloat or enemy.id == ship.grappled_with:
+                continue
+            distance = gap(squares, enemy.squares)
+            if distance <= ship.range:
+                mask[offsets[A.TARGET] + 1 + slot] = chosen = True
+                if enemy.mages:
+                    mask[offsets[A.TARGET] + 1 + n + slot] = True
+            if ship.mages and distance <= rules.mage_range:
+                mask[offsets[A.MAGE_TARGET] + 1 + slot] = chosen = True
+                if enemy.mages:
+                    mask[offsets[A.MAGE_TARGET] + 1 + n + slot] = True
+        if ship.grappled_with is not None:
+            mask[offsets[A.BOARDING] + 1] = chosen = True
+        return mask, chosen
+
+    def _reaction_mask(self, ship: Ship) -> np.ndarray:
+        mask = self._noop.copy()
+        mask[self.action_spec.offsets[A.REACTION] + 1] = True
+        return mask
+
+    # ------------------------------------------------------------------ apply
+    def apply(self, agent: str, action: Any) -> list[Event]:
+        state = self.state
+        if state.ended:
+            raise GameOverError(f"the game is over ({state.end_reason}); call reset() for a new one")
+        if agent != state.actor:
+            raise NotYourTurnError(f"it is {state.actor}'s decision ({state.phase.name}), not {agent}'s")
+        mask = self._mask if self._mask is not None else self._noop
+        values = self.action_spec.check(action, mask, context=f"in phase {state.phase.name}")
+        ship = state.ships[agent]
+        events: list[Event] = []
+        phase = state.phase
+        if phase is Phase.DEPLOY:
+            choice = int(values[A.FACING])
+            if choice:
+                place(state, ship, *pivot(ship.x, ship.y, ship.facing, ship.size, choice - 1), choice - 1)
+                events.append(FacingChosen(ship.id, Compass(choice - 1).name))
+            state.cursor += 1
+        elif phase is Phase.MOVE:
+            self._apply_move(ship, int(values[A.MANEUVER]), events)
+        elif phase is Phase.ATTACK:
+            self._apply_attack(ship, values, events)
+        else:
+            self._apply_reaction(ship, int(values[A.REACTION]), events)
+        self._advance(events)
+        return events
+
+    def _apply_move(self, ship: Ship, value: int, events: list[Event]) -> None:
+        actions, state = self.actions, self.state
+        movement = movement_now(ship, state.wind, self.rules)
+        enemies = self._enemies[ship.id]
+        ship.moved = True
+        if value == actions.break_free:
+            ship.tried_break_free = True
+            if combat.break_free(self.table, ship, events):
+                ship.moved = False  # free: it moves normally this round
+        elif value >= actions.board_base:
+            combat.board(self.table, ship, enemies[value - actions.board_base], events)
+        elif value >= actions.ram_base:
+            target = enemies[value - actions.ram_base]
+            squares = ram_line(state, ship, target, movement) or 0
+            if squares:
+                self._sail(ship, Maneuver("ram", 0, squares), movement, events)
+            combat.ram(self.table, ship, target, events)
+        elif value == 0:
+            if ship.grappled_with is not None:
+                events.append(Held(ship.id, f"grappled with {ship.grappled_with}"))
+            else:
+                self._sail(ship, actions.maneuvers[0], movement, events)
+        else:
+            maneuver = actions.maneuvers[value]
+            a, b = pool_sizes(combat.steering(ship), ship.crew_hits, self.rules.maneuver_difficulty, 0,
+                              self.rules.penalty_mode)
+            won, _, _ = steering_contest(self.dice, maneuver.label, ship.id, None, a, b, events)
+            if won:
+                self._sail(ship, maneuver, movement, events)
+            else:
+                fallback = self.rules.failed_maneuver
+                events.append(ManeuverFailed(ship.id, maneuver.label, fallback))
+                if fallback == "ahead":
+                    self._sail(ship, actions.maneuvers[0], movement, events)
+        self._check_end(events)
+
+    def _sail(self, ship: Ship, maneuver: Maneuver, movement: int, events: list[Event]) -> None:
+        route = plan(self.state, ship, maneuver, movement)
+        assert route is not None, f"{maneuver.label} was allowed but cannot be sailed"
+        path, facing = route
+        facing_from = ship.facing
+        place(self.state, ship, *path[-1], facing)
+        events.append(Moved(ship.id, maneuver.label, tuple(path), facing_from, facing))
+
+    def _apply_attack(self, ship: Ship, values: np.ndarray, events: list[Event]) -> None:
+        state, actions = self.state, self.actions
+        ship.attacked = True
+        enemies = self._enemies[ship.id]
+        if values[A.BOARDING] and ship.grappled_with is not None:
+            combat.boarding_fight(self.table, ship, state.ships[ship.grappled_with], events)
+            self._check_end(events)
+            if state.ended or not ship.afloat:
+                return
+        for unit, component in ((Unit.SHIP, A.TARGET), (Unit.MAGES, A.MAGE_TARGET)):
+            target = actions.targets[int(values[component])]
+            if target is None:
+                continue
+            enemy = enemies[target.slot]
+            events.append(AttackDeclared(ship.id, _UNIT_NAMES[unit], enemy.id, _UNIT_NAMES[target.unit]))
+            state.attack_queue.append(Attack(ship.id, unit, enemy.id, target.unit))
+
+    def _apply_reaction(self, ship: Ship, value: int, events: list[Event]) -> None:
+        state = self.state
+        attack = state.pending
+        assert attack is not None
+        reaction = combat.COUNTER if value else combat.DODGE
+        events.append(Reacted(ship.id, reaction, attack.attacker))
+        combat.resolve_attack(self.table, attack, reaction, events)
+        state.pending, state.phase = None, Phase.ATTACK
+        self._check_end(events)
+
+    # ------------------------------------------------------------- the end
+    def _check_end(self, events: list[Event]) -> None:
+        state = self.state
+        if state.ended:
+            return
+        standing = [side for side in state.sides if any(s.afloat for s in state.ships.values() if s.side == side)]
+        if len(standing) == 1:
+            self._finish(standing[0], "last side afloat", events)
+        elif not standing:
+            self._finish(None, "no ship afloat", events)
+
+    def _finish(self, winner: str | None, reason: str, events: list[Event]) -> None:
+        state = self.state
+        state.ended, state.winner, state.end_reason = True, winner, reason
+        state.actor, state.pending = None, None
+        state.attack_queue.clear()
+        self._mask = None
+        events.append(GameEnded(winner, reason))
+
+    # ---------------------------------------------------------- for captains
+    def move_options(self, agent: str) -> list[MoveOption]:
+        """Where each legal maneuver of the current MOVE decision leads, with its odds (scripted captains)."""
+        state = self.state
+        ship = state.ships[agent]
+        if state.phase is not Phase.MOVE or agent != state.actor or ship.grappled_with is not None:
+            return []
+        a, b = pool_sizes(combat.steering(ship), ship.crew_hits, self.rules.maneuver_difficulty, 0,
+                          self.rules.penalty_mode)
+        odds = contest_odds(a, b)
+        return [MoveOption(value, *end, 1.0 if value == 0 else odds)
+                for value, end in enumerate(self.maneuver_ends(agent)) if end is not None]
+
+    def maneuver_ends(self, agent: str) -> list[tuple[int, int, int] | None]:
+        """For the MOVE decision ``agent`` holds: each maneuver's end (bow x, y, facing), None if not allowed."""
+        if self.state.phase is not Phase.MOVE or agent != self.state.actor or self._mask is None:
+            return []
+        return self._move_ends
+
+
+@dataclass(frozen=True, slots=True)
+class MoveOption:
+    """A legal maneuver: its action value, where the bow ends and facing, and the chance it succeeds."""
+
+    value: int
+    x: int
+    y: int
+    facing: int
+    odds: float
+
+
+_UNIT_NAMES = {Unit.SHIP: "ship", Unit.MAGES: "mages"}
+
+
+@lru_cache(maxsize=16)
+def _square_around(reach: int) -> tuple[tuple[int, int], ...]:
+    return tuple((i, j) for i in range(-reach, reach + 1) for j in range(-reach, reach + 1))
+
+
+@lru_cache(maxsize=256)
+def _zone_footprints(xs: tuple[int, int], ys: tuple[int, int], facing: int, size: int, width: int
+                     ) -> tuple[tuple[Square, tuple[Square, ...]], ...]:
+    """Every bow square of a zone (row by row) whose footprint lies on the map, with that footprint."""
+    found = []
+    for y in range(ys[0], ys[1] + 1):
+        for x in range(xs[0], xs[1] + 1):
+            squares = footprint(x, y, facing, size)
+            if on_map(squares, width, width):
+                found.append(((x, y), squares))
+    return tuple(found)
+
+
+def _padded(faces: tuple[int, ...]) -> tuple[int, ...]:
+    return faces + (0,) * (PAD - len(faces))
+
+
+def check_invariants(game: FlotillaGame) -> None:
+    """Raise AssertionError when the state breaks a rule that must always hold (used by fuzz tests)."""
+    state = game.state
+    expected: dict[Square, str] = {}
+    for ship in state.ships.values():
+        assert 0 <= ship.cohesion <= ship.max_cohesion, f"{ship.id} cohesion {ship.cohesion} out of bounds"
+        assert 0 <= ship.mages <= ship.max_mages, f"{ship.id} mages {ship.mages} out of bounds"
+        assert ship.afloat == (ship.cohesion > 0), f"{ship.id} afloat={ship.afloat} at cohesion {ship.cohesion}"
+        assert ship.captain_dice >= 0 and ship.crew_hits >= 0 and ship.propulsion_hits >= 0
+        if not ship.captain_alive:
+            assert ship.captain_dice == 0 or not ship.afloat, f"{ship.id}: dead captain still rolls"
+        if not ship.afloat:
+            assert ship.grappled_with is None
+            continue
+        assert on_map(ship.squares, state.width, state.height), f"{ship.id} is off the map"
+        for square in ship.squares:
+            assert square not in expected, f"{ship.id} overlaps {expected[square]} on {square}"
+            expected[square] = ship.id
+        if ship.grappled_with is not None:
+            other = state.ships[ship.grappled_with]
+            assert other.grappled_with == ship.id and other.afloat
+    assert expected == state.occupancy, "occupancy does not match the ships afloat"
+    if not state.ended:
+        actor = state.actor
+        assert actor is not None and state.ships[actor].afloat, f"{actor} holds a decision while not afloat"
+        if state.phase is Phase.REACTION:
+            assert state.pending is not None and state.pending.target == actor

@@ -1,0 +1,182 @@
+"""Movement: the sails and the wind, the base move, maneuver paths, ram lines and drifting.
+
+Every maneuver first turns the ship on its stern square (the bow swings round),
+then sails straight ahead; a path is legal when every square the ship would take
+is on the map and free of other ships. The base move instead stops short of
+anything in its way. Routes are precomputed per (turn, squares, facing, size) as
+offsets from the bow, so a legality check is a handful of dictionary lookups.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from naval_env.core.grid import STEP, points_between
+from naval_env.rulesets.flotilla.actions import Maneuver
+from naval_env.rulesets.flotilla.config import HouseRules
+from naval_env.rulesets.flotilla.geometry import Square, footprint, pivot
+from naval_env.rulesets.flotilla.state import CALM, GameState, Ship
+
+
+def wind_modifier(ship: Ship, wind: int, rules: HouseRules) -> int:
+    """Sails only: +bonus sailing with the wind, -bonus against it, 0 across it or in a calm."""
+    if not ship.sails or wind == CALM:
+        return 0
+    points = points_between(ship.facing, wind)
+    if points <= rules.wind_with_within:
+        return rules.sails_bonus
+    if points >= 4 - rules.wind_with_within:
+        return -rules.sails_bonus
+    return 0
+
+
+def movement_now(ship: Ship, wind: int, rules: HouseRules) -> int:
+    """Squares of the base move this round: class movement, less propulsion hits, with the wind."""
+    squares = ship.movement + wind_modifier(ship, wind, rules)
+    return squares if squares > 0 else 0  # noqa: FURB136 - hot path: a comparison is cheaper than a call
+
+
+def is_free(state: GameState, square: Square, ship_id: str) -> bool:
+    x, y = square
+    if not (0 <= x < state.width and 0 <= y < state.height):
+        return False
+    occupant = state.occupancy.get(square)
+    return occupant is None or occupant == ship_id
+
+
+def fits(state: GameState, squares: tuple[Square, ...], ship_id: str) -> bool:
+    return all(is_free(state, s, ship_id) for s in squares)
+
+
+@cache
+def route(turn: int, squares: int, facing: int, size: int) -> tuple[tuple[Square, ...], tuple[Square, ...], int]:
+    """Offsets from the bow: the squares that must be free, the bow's path (start first), and the end facing."""
+    end = (facing + turn) % 8
+    checks: list[Square] = []
+    path: list[Square] = [(0, 0)]
+    x, y = 0, 0
+    if turn:
+        x, y = pivot(0, 0, facing, size, end)
+        checks += footprint(x, y, end, size)
+        if (x, y) != (0, 0):
+            path.append((x, y))
+    dx, dy = STEP[end]
+    for _ in range(squares):
+        x, y = x + dx, y + dy
+        checks.append((x, y))
+        path.append((x, y))
+    return tuple(checks), tuple(path), end
+
+
+def can_sail(state: GameState, ship: Ship, maneuver: Maneuver, movement: int) -> bool:
+    """Whether the whole maneuver fits (the base move always can: it stops short)."""
+    if maneuver.base:
+        return True
+    checks = route(maneuver.turn, maneuver.squares(movement), ship.facing, ship.size)[0]
+    x, y, me = ship.x, ship.y, ship.id
+    width, height, occupancy = state.width, state.height, state.occupancy
+    for dx, dy in checks:
+        sx, sy = x + dx, y + dy
+        if not (0 <= sx < width and 0 <= sy < height):
+            return False
+        occupant = occupancy.get((sx, sy))
+        if occupant is not None and occupant != me:
+            return False
+    return True
+
+
+def sail_end(state: GameState, ship: Ship, maneuver: Maneuver, movement: int) -> tuple[int, int, int] | None:
+    """Where the maneuver leaves the bow, and the facing: (x, y, facing); None when it cannot be sailed."""
+    _, offsets, facing = route(maneuver.turn, maneuver.squares(movement), ship.facing, ship.size)
+    if maneuver.base:
+        x, y, me = ship.x, ship.y, ship.id
+        width, height, occupancy = state.width, state.height, state.occupancy
+        end = (x, y)
+        for dx, dy in offsets[1:]:
+            sx, sy = x + dx, y + dy
+            if not (0 <= sx < width and 0 <= sy < height):
+                break
+            occupant = occupancy.get((sx, sy))
+            if occupant is not None and occupant != me:
+                break
+            end = (sx, sy)
+        return end[0], end[1], facing
+    if not can_sail(state, ship, maneuver, movement):
+        return None
+    dx, dy = offsets[-1]
+    return ship.x + dx, ship.y + dy, facing
+
+
+def plan(state: GameState, ship: Ship, maneuver: Maneuver, movement: int) -> tuple[list[Square], int] | None:
+    """Bow squares along the maneuver (start first) and the final facing; None when it cannot be sailed.
+
+    The base move (``maneuver.base``) is never None: it stops before the first blocked square.
+    """
+    _, offsets, facing = route(maneuver.turn, maneuver.squares(movement), ship.facing, ship.size)
+    if maneuver.base:
+        path = [(ship.x, ship.y)]
+        for dx, dy in offsets[1:]:
+            square = (ship.x + dx, ship.y + dy)
+            if not is_free(state, square, ship.id):
+                break
+            path.append(square)
+        return path, facing
+    if not can_sail(state, ship, maneuver, movement):
+        return None
+    return [(ship.x + dx, ship.y + dy) for dx, dy in offsets], facing
+
+
+def ram_line(state: GameState, ship: Ship, target: Ship, movement: int) -> int | None:
+    """Squares the rammer sails before striking ``target`` straight ahead, or None if it cannot reach it."""
+    dx, dy = STEP[ship.facing]
+    x, y = ship.x, ship.y
+    for moved in range(movement):
+        x, y = x + dx, y + dy
+        if not (0 <= x < state.width and 0 <= y < state.height):
+            return None
+        occupant = state.occupancy.get((x, y))
+        if occupant is None or occupant == ship.id:
+            continue
+        return moved if occupant == target.id else None
+    return None
+
+
+def in_ram_line(state: GameState, rammer: Ship, squares: tuple[Square, ...], target_id: str, movement: int) -> bool:
+    """Whether ``rammer`` could ram a ship standing on ``squares`` (``target_id``'s squares elsewhere count
+    as open sea): one of them straight ahead within ``movement``, nothing between."""
+    dx, dy = STEP[rammer.facing]
+    x, y = rammer.x, rammer.y
+    for _ in range(movement):
+        x, y = x + dx, y + dy
+        if (x, y) in squares:
+            return True
+        if not (0 <= x < state.width and 0 <= y < state.height):
+            return False
+        occupant = state.occupancy.get((x, y))
+        if occupant is not None and occupant not in (rammer.id, target_id):
+            return False
+    return False
+
+
+def drift_path(state: GameState, ship: Ship, direction: int, squares: int) -> list[Square]:
+    """Bow squares of a captainless ship carried by the current (start first); stops before obstacles."""
+    dx, dy = STEP[direction]
+    path = [(ship.x, ship.y)]
+    for step in range(1, squares + 1):
+        moved = tuple((x + step * dx, y + step * dy) for x, y in ship.squares)
+        if not fits(state, moved, ship.id):
+            break
+        path.append(moved[0])
+    return path
+
+
+def place(state: GameState, ship: Ship, x: int, y: int, facing: int) -> None:
+    """Move a ship (bow to (x, y), new facing) and update its squares and the occupancy."""
+    occupancy = state.occupancy
+    for square in ship.squares:
+        if occupancy.get(square) == ship.id:
+            del occupancy[square]
+    ship.x, ship.y, ship.facing = x, y, facing
+    ship.squares = footprint(x, y, facing, ship.size)
+    for square in ship.squares:
+        occupancy[square] = ship.id
