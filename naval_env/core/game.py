@@ -89,3 +89,51 @@ class Game(ABC):
 
     @abstractmethod
     def render_rgb(self) -> np.ndarray: ...
+
+
+class ShipBattle(Game):
+    """The parts of :class:`Game` every ship-captain engine implements the same way.
+
+    Subclasses keep their state in ``self.state`` with ``sides``, ``ships`` (each with a
+    ``side``), ``ended``, ``winner``, ``end_reason``, ``round`` and ``to_dict()``, and set
+    ``self._agents`` once the ships are placed.
+    """
+
+    state: Any
+    _agents: tuple[str, ...]
+
+    @property
+    def agents(self) -> tuple[str, ...]:
+        return self._agents
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        return tuple(self.state.sides)
+
+    def side_of(self, agent: str) -> str:
+        return str(self.state.ships[agent].side)
+
+    @property
+    def is_over(self) -> bool:
+        return bool(self.state.ended)
+
+    @property
+    def winner(self) -> str | None:
+        winner: str | None = self.state.winner
+        return winner
+
+    @property
+    def truncated(self) -> bool:
+        return bool(self.state.end_reason == ROUND_LIMIT)
+
+    @property
+    def round(self) -> int:
+        return int(self.state.round)
+
+    def state_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = self.state.to_dict()
+        return data
+
+
+#: ``end_reason`` of a game stopped by the round limit (a draw, reported as truncation).
+ROUND_LIMIT = "round_limit"

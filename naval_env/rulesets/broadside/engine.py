@@ -27,7 +27,7 @@ import numpy as np
 from naval_env.core.dice import Dice
 from naval_env.core.errors import GameOverError, NotYourTurnError
 from naval_env.core.events import Event, GameEnded
-from naval_env.core.game import Game
+from naval_env.core.game import ShipBattle
 from naval_env.core.spaces import ObservationSpec
 from naval_env.rulesets.broadside import boarding, gunnery, movement
 from naval_env.rulesets.broadside.actions import (
@@ -55,7 +55,7 @@ from naval_env.rulesets.broadside.state import (
 ACTIVATIONS, BOARDING, MELEE = "activations", "boarding", "melee"
 
 
-class BroadsideGame(Game):
+class BroadsideGame(ShipBattle):
     ruleset_id = "broadside"
 
     def __init__(self, config: BroadsideConfig, scenario_name: str | None, dice: Dice,
@@ -116,45 +116,15 @@ class BroadsideGame(Game):
 
     # ------------------------------------------------------------- Game API
     @property
-    def agents(self) -> tuple[str, ...]:
-        return self._agents
-
-    @property
-    def sides(self) -> tuple[str, ...]:
-        return self.state.sides
-
-    def side_of(self, agent: str) -> str:
-        return self.state.ships[agent].side
-
-    @property
     def current_agent(self) -> str | None:
         return None if self.state.ended else self.state.decider
 
     def is_active(self, agent: str) -> bool:
         return self.state.ships[agent].status.fighting
 
-    @property
-    def is_over(self) -> bool:
-        return self.state.ended
-
-    @property
-    def winner(self) -> str | None:
-        return self.state.winner
-
-    @property
-    def truncated(self) -> bool:
-        return self.state.end_reason == "round_limit"
-
-    @property
-    def round(self) -> int:
-        return self.state.round
-
     def health(self, agent: str) -> tuple[int, int]:
         ship = self.state.ships[agent]
         return ship.hull, ship.max_hull
-
-    def state_dict(self) -> dict[str, Any]:
-        return self.state.to_dict()
 
     def clone(self) -> BroadsideGame:
         return copy.deepcopy(self)

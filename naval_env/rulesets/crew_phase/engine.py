@@ -17,7 +17,7 @@ import numpy as np
 from naval_env.core.dice import Dice
 from naval_env.core.errors import GameOverError, NotYourTurnError
 from naval_env.core.events import Event, GameEnded
-from naval_env.core.game import Game
+from naval_env.core.game import ShipBattle
 from naval_env.core.grid import Compass
 from naval_env.rulesets.crew_phase import crew as crew_rules
 from naval_env.rulesets.crew_phase.actions import CrewPhaseActions
@@ -50,7 +50,7 @@ from naval_env.rulesets.crew_phase.state import (
 )
 
 
-class CrewPhaseGame(Game):
+class CrewPhaseGame(ShipBattle):
     ruleset_id = "crew_phase"
 
     def __init__(self, config: CrewPhaseConfig, scenario_name: str | None, dice: Dice,
@@ -134,45 +134,15 @@ class CrewPhaseGame(Game):
 
     # ------------------------------------------------------------- Game API
     @property
-    def agents(self) -> tuple[str, ...]:
-        return self._agents
-
-    @property
-    def sides(self) -> tuple[str, ...]:
-        return self.state.sides
-
-    def side_of(self, agent: str) -> str:
-        return self.state.ships[agent].side
-
-    @property
     def current_agent(self) -> str | None:
         return None if self.state.ended else self.state.current
 
     def is_active(self, agent: str) -> bool:
         return self.state.ships[agent].status is not Status.SUNK
 
-    @property
-    def is_over(self) -> bool:
-        return self.state.ended
-
-    @property
-    def winner(self) -> str | None:
-        return self.state.winner
-
-    @property
-    def truncated(self) -> bool:
-        return self.state.end_reason == "round_limit"
-
-    @property
-    def round(self) -> int:
-        return self.state.round
-
     def health(self, agent: str) -> tuple[int, int]:
         ship = self.state.ships[agent]
         return ship.hp, ship.max_hp
-
-    def state_dict(self) -> dict[str, Any]:
-        return self.state.to_dict()
 
     def clone(self) -> CrewPhaseGame:
         """A deep copy that shares the immutable config, action tables and observation spec."""

@@ -20,7 +20,7 @@ import numpy as np
 from naval_env.core.dice import Dice
 from naval_env.core.errors import ConfigError, GameOverError, NotYourTurnError
 from naval_env.core.events import Event, GameEnded
-from naval_env.core.game import Game
+from naval_env.core.game import ShipBattle
 from naval_env.core.grid import Compass
 from naval_env.rulesets.flotilla import combat
 from naval_env.rulesets.flotilla.actions import FlotillaActions, Maneuver
@@ -62,7 +62,7 @@ def wind_name(wind: int) -> str:
     return "calm" if wind == CALM else Compass(wind).name
 
 
-class FlotillaGame(Game):
+class FlotillaGame(ShipBattle):
     ruleset_id = "flotilla"
 
     def __init__(self, config: FlotillaConfig, scenario_name: str | None, dice: Dice,
@@ -329,45 +329,15 @@ class FlotillaGame(Game):
 
     # ------------------------------------------------------------- Game API
     @property
-    def agents(self) -> tuple[str, ...]:
-        return self._agents
-
-    @property
-    def sides(self) -> tuple[str, ...]:
-        return self.state.sides
-
-    def side_of(self, agent: str) -> str:
-        return self.state.ships[agent].side
-
-    @property
     def current_agent(self) -> str | None:
         return None if self.state.ended else self.state.actor
 
     def is_active(self, agent: str) -> bool:
         return self.state.ships[agent].afloat
 
-    @property
-    def is_over(self) -> bool:
-        return self.state.ended
-
-    @property
-    def winner(self) -> str | None:
-        return self.state.winner
-
-    @property
-    def truncated(self) -> bool:
-        return self.state.end_reason == "round_limit"
-
-    @property
-    def round(self) -> int:
-        return self.state.round
-
     def health(self, agent: str) -> tuple[int, int]:
         ship = self.state.ships[agent]
         return ship.cohesion, ship.max_cohesion
-
-    def state_dict(self) -> dict[str, Any]:
-        return self.state.to_dict()
 
     def clone(self) -> FlotillaGame:
         """An independent copy: state, dice and the current mask copied; config and tables shared."""

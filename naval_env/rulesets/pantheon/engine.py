@@ -17,7 +17,7 @@ import numpy as np
 from naval_env.core.dice import Dice
 from naval_env.core.errors import GameOverError, IllegalActionError, NotYourTurnError
 from naval_env.core.events import Event, GameEnded
-from naval_env.core.game import Game
+from naval_env.core.game import ShipBattle
 from naval_env.core.grid import Compass
 from naval_env.rulesets.pantheon import combat
 from naval_env.rulesets.pantheon.actions import MAX_CREW_SLOTS, AttackKind, PantheonActions, TurnOrder
@@ -38,7 +38,7 @@ from naval_env.rulesets.pantheon.state import CaptainSheet, GameState, Phase, Sh
 A = PantheonActions
 
 
-class PantheonGame(Game):
+class PantheonGame(ShipBattle):
     ruleset_id = "pantheon"
 
     def __init__(self, config: PantheonConfig, scenario_name: str | None, dice: Dice,
@@ -134,45 +134,15 @@ class PantheonGame(Game):
 
     # ------------------------------------------------------------- Game API
     @property
-    def agents(self) -> tuple[str, ...]:
-        return self._agents
-
-    @property
-    def sides(self) -> tuple[str, ...]:
-        return self.state.sides
-
-    def side_of(self, agent: str) -> str:
-        return self.state.ships[agent].side
-
-    @property
     def current_agent(self) -> str | None:
         return None if self.state.ended else self.state.current
 
     def is_active(self, agent: str) -> bool:
         return self.state.ships[agent].status.fighting
 
-    @property
-    def is_over(self) -> bool:
-        return self.state.ended
-
-    @property
-    def winner(self) -> str | None:
-        return self.state.winner
-
-    @property
-    def truncated(self) -> bool:
-        return self.state.end_reason == "round_limit"
-
-    @property
-    def round(self) -> int:
-        return self.state.round
-
     def health(self, agent: str) -> tuple[int, int]:
         ship = self.state.ships[agent]
         return ship.health, ship.max_health
-
-    def state_dict(self) -> dict[str, Any]:
-        return self.state.to_dict()
 
     def clone(self) -> PantheonGame:
         return copy.deepcopy(self)

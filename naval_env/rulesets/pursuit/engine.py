@@ -19,7 +19,7 @@ import numpy as np
 from naval_env.core.dice import Dice
 from naval_env.core.errors import GameOverError, NotYourTurnError
 from naval_env.core.events import Event, GameEnded
-from naval_env.core.game import Game
+from naval_env.core.game import ShipBattle
 from naval_env.rulesets.pursuit import hull, propulsion
 from naval_env.rulesets.pursuit.actions import PursuitActions
 from naval_env.rulesets.pursuit.config import PursuitConfig, Scenario, mounts_of
@@ -63,7 +63,7 @@ A = PursuitActions
 _NO_WAY = (0, 0, 0, 0, 0, 0)
 
 
-class PursuitGame(Game):
+class PursuitGame(ShipBattle):
     ruleset_id = "pursuit"
 
     def __init__(self, config: PursuitConfig, scenario_name: str | None, dice: Dice,
@@ -138,45 +138,15 @@ class PursuitGame(Game):
 
     # ------------------------------------------------------------- Game API
     @property
-    def agents(self) -> tuple[str, ...]:
-        return self._agents
-
-    @property
-    def sides(self) -> tuple[str, ...]:
-        return self.state.sides
-
-    def side_of(self, agent: str) -> str:
-        return self.state.ships[agent].side
-
-    @property
     def current_agent(self) -> str | None:
         return None if self.state.ended else self.state.current
 
     def is_active(self, agent: str) -> bool:
         return self.state.ships[agent].status.fighting
 
-    @property
-    def is_over(self) -> bool:
-        return self.state.ended
-
-    @property
-    def winner(self) -> str | None:
-        return self.state.winner
-
-    @property
-    def truncated(self) -> bool:
-        return self.state.end_reason == "round_limit"
-
-    @property
-    def round(self) -> int:
-        return self.state.round
-
     def health(self, agent: str) -> tuple[int, int]:
         ship = self.state.ships[agent]
         return ship.remaining, ship.health
-
-    def state_dict(self) -> dict[str, Any]:
-        return self.state.to_dict()
 
     def clone(self) -> PursuitGame:
         return copy.deepcopy(self)
