@@ -101,6 +101,26 @@ class ShipBattle(Game):
 
     state: Any
     _agents: tuple[str, ...]
+    _enemies: dict[str, list[Any]]
+    _allies: dict[str, list[Any]]
+
+    def _index_ships(self) -> None:
+        """Fix the agent order and each ship's enemies and allies (in side order) once the ships exist.
+
+        An enemy's index in ``enemies_of`` is its target slot in the action components.
+        """
+        ships = list(self.state.ships.values())
+        self._agents = tuple(s.id for s in ships)
+        self._enemies = {s.id: [o for o in ships if o.side != s.side] for s in ships}
+        self._allies = {s.id: [o for o in ships if o.side == s.side and o.id != s.id] for s in ships}
+
+    def enemies_of(self, ship: Any) -> list[Any]:
+        """Enemy ships in side order; an enemy's index here is its target slot."""
+        return self._enemies[ship.id]
+
+    def allies_of(self, ship: Any) -> list[Any]:
+        """The ship's own side's other ships, in side order."""
+        return self._allies[ship.id]
 
     @property
     def agents(self) -> tuple[str, ...]:

@@ -70,10 +70,8 @@ class BroadsideGame(ShipBattle):
         self.observation_spec = observation_spec
         self._mask: np.ndarray | None = None
         self.state = self._set_up()
-        self._agents = tuple(self.state.ships)
+        self._index_ships()
         ships = list(self.state.ships.values())
-        self._enemies = {s.id: [o for o in ships if o.side != s.side] for s in ships}
-        self._allies = {s.id: [o for o in ships if o.side == s.side and o.id != s.id] for s in ships}
         self._vessels = {s.id: config.vessels[s.vessel] for s in ships}
         self._fleets = [[s for s in ships if s.side == side] for side in self.state.sides]
         events: list[Event] = []
@@ -147,14 +145,6 @@ class BroadsideGame(ShipBattle):
     # ------------------------------------------------------------- lookups
     def vessel(self, ship: Ship) -> Vessel:
         return self._vessels[ship.id]
-
-    def enemies_of(self, ship: Ship) -> list[Ship]:
-        """Enemy ships in side order; an enemy's index here is its target slot."""
-        return self._enemies[ship.id]
-
-    def allies_of(self, ship: Ship) -> list[Ship]:
-        """The captain's own other ships in side order; the index is the reinforce slot."""
-        return self._allies[ship.id]
 
     def can_move(self, ship: Ship) -> bool:
         return ship.status.fighting and not ship.forfeit and not ship.grappled

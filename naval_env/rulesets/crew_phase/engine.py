@@ -67,11 +67,8 @@ class CrewPhaseGame(ShipBattle):
         self._mask: np.ndarray | None = None
         self._noop_count = len(actions.spec.components)
         self.state = self._set_up()
-        self._agents = tuple(self.state.ships)
-        ships = list(self.state.ships.values())
-        self._enemies = {s.id: [o for o in ships if o.side != s.side] for s in ships}
-        self._allies = {s.id: [o for o in ships if o.side == s.side and o.id != s.id] for s in ships}
-        self._enemy_slot = {s.id: {o.id: i for i, o in enumerate(self._enemies[s.id])} for s in ships}
+        self._index_ships()
+        self._enemy_slot = {s: {o.id: i for i, o in enumerate(self._enemies[s])} for s in self._agents}
         events: list[Event] = []
         self._start_round(events)
         self._advance(events)
@@ -164,13 +161,6 @@ class CrewPhaseGame(ShipBattle):
         from naval_env.rulesets.crew_phase.render import render_rgb
 
         return render_rgb(self)
-
-    def enemies_of(self, ship: Ship) -> list[Ship]:
-        """Enemy ships in side order; an enemy's index here is its target slot."""
-        return self._enemies[ship.id]
-
-    def allies_of(self, ship: Ship) -> list[Ship]:
-        return self._allies[ship.id]
 
     # ------------------------------------------------------------------ masks
     def legal_mask(self, agent: str) -> np.ndarray:

@@ -82,10 +82,7 @@ class FlotillaGame(ShipBattle):
         events: list[Event] = []
         self.state = self._set_up(events)
         self.table = Table(dice, self.rules, self.situations, self.state)
-        ships = list(self.state.ships.values())
-        self._agents = tuple(s.id for s in ships)
-        self._enemies = {s.id: [o for o in ships if o.side != s.side] for s in ships}
-        self._allies = {s.id: [o for o in ships if o.side == s.side and o.id != s.id] for s in ships}
+        self._index_ships()
         if not self.rules.captains_choose_facing:
             self._start_battle(events)
         self._advance(events)
@@ -366,13 +363,6 @@ class FlotillaGame(ShipBattle):
         from naval_env.rulesets.flotilla.render import render_rgb
 
         return render_rgb(self)
-
-    def enemies_of(self, ship: Ship) -> list[Ship]:
-        """Enemy ships in side order; an enemy's index here is its target slot."""
-        return self._enemies[ship.id]
-
-    def allies_of(self, ship: Ship) -> list[Ship]:
-        return self._allies[ship.id]
 
     # ------------------------------------------------------------------ masks
     def legal_mask(self, agent: str) -> np.ndarray:

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from naval_env.core.dice import Dice
-from naval_env.core.errors import GameOverError, IllegalActionError, NotYourTurnError
+from naval_env.core.errors import GameOverError, NotYourTurnError
 from naval_env.core.events import Event, GameEnded
 from naval_env.core.game import ShipBattle
 from naval_env.core.grid import Compass
@@ -54,10 +54,7 @@ class PantheonGame(ShipBattle):
         self._pad = actions.maneuvers.max_path + 1
         self._mask: np.ndarray | None = None
         self.state = self._set_up()
-        self._agents = tuple(self.state.ships)
-        ships = self.state.ships.values()
-        self._enemies = {s.id: [o for o in ships if o.side != s.side] for s in ships}
-        self._allies = {s.id: [o for o in ships if o.side == s.side and o.id != s.id] for s in ships}
+        self._index_ships()
         events: list[Event] = [self._initiative_event]
         self._begin_turn(events)
         self.opening_events = events
@@ -161,13 +158,6 @@ class PantheonGame(ShipBattle):
         from naval_env.rulesets.pantheon.render import render_rgb
 
         return render_rgb(self)
-
-    def enemies_of(self, ship: Ship) -> list[Ship]:
-        """Enemy ships in side order; an enemy's index here is its attack target slot."""
-        return self._enemies[ship.id]
-
-    def allies_of(self, ship: Ship) -> list[Ship]:
-        return self._allies[ship.id]
 
     # ------------------------------------------------------------------ masks
     def legal_mask(self, agent: str) -> np.ndarray:

@@ -16,7 +16,7 @@ from naval_env.core.grid import STEP, chebyshev
 from naval_env.core.spaces import ObservationField as F
 from naval_env.core.spaces import ObservationSpec, group_fields
 from naval_env.rulesets.pantheon.config import PantheonConfig
-from naval_env.rulesets.pantheon.crew import CREW_ACTIONS, REPAIR_CODE
+from naval_env.rulesets.pantheon.crew import REPAIR_CODE
 from naval_env.rulesets.pantheon.movement import speed_with_wind
 from naval_env.rulesets.pantheon.state import Phase, Ship, Status
 

@@ -78,16 +78,13 @@ class PursuitGame(ShipBattle):
         self.observation_spec = observation_spec
         self.state = self._set_up()
         self.table = Table(dice, config, self.scenario, self.state)
-        self._agents = tuple(self.state.ships)
-        ships = list(self.state.ships.values())
-        self._enemies = {s.id: [o for o in ships if o.side != s.side] for s in ships}
-        self._allies = {s.id: [o for o in ships if o.side == s.side and o.id != s.id] for s in ships}
+        self._index_ships()
         self._n_components = len(self.action_spec.components)
         cos, sin = math.cos(math.radians(self.rules.veer_degrees)), math.sin(math.radians(self.rules.veer_degrees))
         self._veers = ((1.0, 0.0), (cos, sin), (cos, -sin))  # straight, port, starboard (as in maneuver order)
         self._mask: np.ndarray | None = None
         self._observer: Any = None
-        self._ships = ships
+        self._ships = list(self.state.ships.values())
         self._turn_done = False
         events: list[Event] = [TurnStarted(self.state.current, 1)]
         self._advance(events)
@@ -171,13 +168,6 @@ class PursuitGame(ShipBattle):
         from naval_env.rulesets.pursuit.render import render_rgb
 
         return render_rgb(self)
-
-    def enemies_of(self, ship: Ship) -> list[Ship]:
-        """Enemy ships in side order; an enemy's index here is its target slot."""
-        return self._enemies[ship.id]
-
-    def allies_of(self, ship: Ship) -> list[Ship]:
-        return self._allies[ship.id]
 
     # ------------------------------------------------------------------ masks
     def legal_mask(self, agent: str) -> np.ndarray:
