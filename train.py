@@ -32,6 +32,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--run-dir", help="parent folder of run folders (default runs/)")
     parser.add_argument("--opponents", nargs="+", help="opponent pool (scripted names)")
     parser.add_argument("--opponent-mode", choices=["scripted", "pool", "self_play"])
+    parser.add_argument("--allies", choices=["opponent", "learner"],
+                        help="who captains the learner's other ships in fleet scenarios")
     parser.add_argument("--learning-rate", type=float)
     parser.add_argument("--n-steps", type=int)
     parser.add_argument("--batch-size", type=int)

@@ -40,6 +40,11 @@ class OpponentSettings(StrictModel):
 
     mode: Literal["scripted", "pool", "self_play"] = "pool"
     pool: list[str] = Field(default=["gunner", "rammer"], min_length=1)
+    allies: Literal["opponent", "learner"] = Field(
+        default="opponent",
+        description="who captains the learner's other ships: the opponent's captain, or the learner "
+                    "itself (its newest snapshot, refreshed every self_play.snapshot_every timesteps), "
+                    "so a captain trained on a fleet learns to fight beside copies of itself")
     self_play: SelfPlaySettings = SelfPlaySettings()
 
 
@@ -86,7 +91,7 @@ OVERRIDES = {
     "name": "name", "ruleset": "ruleset", "scenario": "scenario", "seed": "seed",
     "total_timesteps": "total_timesteps", "n_envs": "n_envs", "vec_env": "vec_env",
     "torch_threads": "torch_threads", "run_dir": "run_dir", "opponents": "opponents.pool",
-    "opponent_mode": "opponents.mode", "learning_rate": "ppo.learning_rate", "n_steps": "ppo.n_steps",
+    "opponent_mode": "opponents.mode", "allies": "opponents.allies", "learning_rate": "ppo.learning_rate", "n_steps": "ppo.n_steps",
     "batch_size": "ppo.batch_size", "progress_bar": "progress_bar", "device": "device",
 }
 

@@ -49,7 +49,8 @@ def make_env(config: TrainConfig, rank: int):
                        opponent=pool)
         share = config.opponents.self_play.snapshot_share if config.opponents.mode == "self_play" else 0.0
         anchors = config.opponents.pool[:1] if config.opponents.mode == "scripted" else config.opponents.pool
-        wrapped = SelfPlayEnv(env, anchors, share, config.opponents.self_play.max_snapshots)
+        wrapped = SelfPlayEnv(env, anchors, share, config.opponents.self_play.max_snapshots,
+                              allies_are_snapshots=config.opponents.allies == "learner")
         wrapped.reset(seed=config.seed * 1000 + rank)
         return wrapped
 
@@ -122,7 +123,7 @@ def train(config: TrainConfig) -> Path:
         CheckpointCallback(max(1, config.checkpoint_every // config.n_envs), str(folder / "checkpoints"),
                            name_prefix="model"),
     ]
-    if config.opponents.mode == "self_play":
+    if config.opponents.mode == "self_play" or config.opponents.allies == "learner":
         callbacks.append(SelfPlayCallback(config.opponents.self_play.snapshot_every))
     if config.progress_bar:
         callbacks.append(ProgressBarCallback())

@@ -1,7 +1,8 @@
-"""Self-play: frozen snapshots of the learner as opponents, mixed with scripted anchors.
+"""Self-play: frozen snapshots of the learner as opponents, mixed with scripted anchors, and as allies.
 
 Anchors keep the learner from forgetting how to beat the simple tactics while it
-chases its own past selves. Snapshots travel to env workers as plain tensors
+chases its own past selves. With ``allies_are_snapshots`` the newest snapshot also
+captains the learner's other ships, as the trained captain will when it commands a fleet. Snapshots travel to env workers as plain tensors
 (state dicts), so this works with DummyVecEnv and SubprocVecEnv alike.
 """
 
@@ -34,8 +35,10 @@ class SnapshotCaptain(Captain):
 class SelfPlayEnv(gym.Wrapper):
     """Chooses the opponent at each reset: a snapshot with probability ``snapshot_share``, else an anchor."""
 
-    def __init__(self, env: gym.Env, anchors: list[str], snapshot_share: float, max_snapshots: int) -> None:
+    def __init__(self, env: gym.Env, anchors: list[str], snapshot_share: float, max_snapshots: int,
+                 allies_are_snapshots: bool = False) -> None:
         super().__init__(env)
+        self.allies_are_snapshots = allies_are_snapshots
         self.anchors = list(anchors)
         self.snapshot_share = snapshot_share
         self.max_snapshots = max_snapshots
@@ -48,6 +51,8 @@ class SelfPlayEnv(gym.Wrapper):
         policy.load_state_dict(state_dict)
         policy.set_training_mode(False)
         self.snapshots = [*self.snapshots, SnapshotCaptain(policy, name)][-self.max_snapshots:]
+        if self.allies_are_snapshots:
+            self._naval_env().set_ally(self.snapshots[-1])
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> Any:
         if seed is not None:

@@ -40,6 +40,8 @@ class ActionSpec:
     _offset_array: np.ndarray = field(init=False, repr=False, compare=False)
     _bounds: np.ndarray = field(init=False, repr=False, compare=False)
     _noop_mask: np.ndarray = field(init=False, repr=False, compare=False)
+    _shape: tuple[int] = field(init=False, repr=False, compare=False)
+    _checks: tuple[tuple[int, int], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         sizes = [c.size for c in self.components]
@@ -50,6 +52,8 @@ class ActionSpec:
         noop = np.zeros(sum(sizes), dtype=bool)
         noop[list(self.offsets)] = True
         object.__setattr__(self, "_noop_mask", noop)
+        object.__setattr__(self, "_shape", (len(sizes),))
+        object.__setattr__(self, "_checks", tuple(zip(self.offsets, sizes)))
 
     @property
     def flat_size(self) -> int:
@@ -80,11 +84,20 @@ class ActionSpec:
         picks = first + (rng.random(counts.size) * counts).astype(np.int64)
         return allowed[picks] - self._offset_array
 
+    def _allows(self, values: list[int], flat_mask: np.ndarray) -> bool:
+        for value, (offset, size) in zip(values, self._checks):
+            if not (0 <= value < size and flat_mask[offset + value]):
+                return False
+        return True
+
     def split(self, flat_mask: np.ndarray) -> list[np.ndarray]:
         return [flat_mask[o : o + c.size] for o, c in zip(self.offsets, self.components)]
 
     def check(self, action: Any, flat_mask: np.ndarray, context: str = "") -> np.ndarray:
         """Return ``action`` as an int64 vector, or raise naming the component that is not allowed."""
+        if (isinstance(action, np.ndarray) and action.dtype == np.int64
+                and action.shape == self._shape and self._allows(action.tolist(), flat_mask)):
+            return action  # the common case, checked in plain Python: numpy calls cost more on a few values
         try:
             values = np.asarray(action).reshape(-1)
         except Exception as exc:  # noqa: BLE001 - any unconvertible input is the caller's error

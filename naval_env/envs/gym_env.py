@@ -92,7 +92,7 @@ class NavalEnv(gym.Env[np.ndarray, np.ndarray]):
         if opponent is None:
             opponent = default_opponent(self.ruleset_id)
         self.set_opponents(opponent if isinstance(opponent, list) else [opponent])
-        self._ally = None if ally is None else make_captain(ally, self.ruleset_id, self.action_spec)
+        self.set_ally(ally)
         self.learner = self._learner_choices[0]
         self.captains: dict[str, Captain] = {}
         self._mask = self.action_spec.noop_mask()
@@ -108,6 +108,10 @@ class NavalEnv(gym.Env[np.ndarray, np.ndarray]):
         if not pool:
             raise ValueError("opponent pool is empty; give at least one captain")
         self._opponent_pool = [make_captain(c, self.ruleset_id, self.action_spec) for c in pool]
+
+    def set_ally(self, ally: CaptainSpec | None) -> None:
+        """Captain of the learner's other ships (None: the opponent's); takes effect at the next reset."""
+        self._ally = None if ally is None else make_captain(ally, self.ruleset_id, self.action_spec)
 
     # -------------------------------------------------------------- gym API
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
