@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from naval_env.rulesets.broadside.geometry import EPS, Contact, Hull, edge_exit, overlap, sweep
-from naval_env.rulesets.broadside.state import GameState, Ship, Status
+from naval_env.rulesets.broadside.state import GameState, Status
 
 
 def obstacles(state: GameState, *skip: str) -> list[tuple[str, Hull]]:
@@ -15,9 +15,14 @@ def obstacles(state: GameState, *skip: str) -> list[tuple[str, Hull]]:
 
 def has_room(state: GameState, hull: Hull, *skip: str) -> bool:
     """Whether ``hull`` lies on the board without overlapping any other hull."""
+    return fits(state, hull, obstacles(state, *skip))
+
+
+def fits(state: GameState, hull: Hull, others: list[tuple[str, Hull]]) -> bool:
+    """:func:`has_room` against obstacles already gathered."""
     if not hull.inside_board(state.width, state.height):
         return False
-    return not any(overlap(hull, other) for _, other in obstacles(state, *skip))
+    return not any(overlap(hull, other) for _, other in others)
 
 
 def free_run(state: GameState, hull: Hull, heading: float, limit: float, *skip: str) -> float:
@@ -30,12 +35,12 @@ def free_run(state: GameState, hull: Hull, heading: float, limit: float, *skip: 
     return max(run, 0.0)
 
 
-def first_contact(state: GameState, ship: Ship, limit: float) -> tuple[str, Contact] | None:
-    """The first hull the ship meets moving ahead up to ``limit`` inches (ties: board order)."""
+def first_contact(hull: Hull, others: list[tuple[str, Hull]], limit: float) -> tuple[str, Contact] | None:
+    """The first of ``others`` the hull meets moving ahead up to ``limit`` inches (ties: board order)."""
     best: tuple[str, Contact] | None = None
-    heading = ship.shape.heading
-    for other_id, other in obstacles(state, ship.id):
-        contact = sweep(ship.shape, heading, limit, other)
+    heading = hull.heading
+    for other_id, other in others:
+        contact = sweep(hull, heading, limit, other)
         if contact is not None and (best is None or contact.distance < best[1].distance - EPS):
             best = (other_id, contact)
     return best

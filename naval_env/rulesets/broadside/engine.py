@@ -41,6 +41,7 @@ from naval_env.rulesets.broadside.actions import (
 from naval_env.rulesets.broadside.config import PEOPLE, BroadsideConfig, Scenario, Vessel
 from naval_env.rulesets.broadside.events import RoundStarted
 from naval_env.rulesets.broadside.geometry import EPS, Hull, compass, overlap, within
+from naval_env.rulesets.broadside.observer import ObserverTables, observe
 from naval_env.rulesets.broadside.state import (
     BoardingOrder,
     GameState,
@@ -53,6 +54,8 @@ from naval_env.rulesets.broadside.state import (
 )
 
 ACTIVATIONS, BOARDING, MELEE = "activations", "boarding", "melee"
+_PHASES = tuple(Phase)       # Phase by value, without an Enum call in the turn loop
+_CONTEXT = {phase: f"in phase {phase.name}" for phase in Phase}
 
 
 class BroadsideGame(ShipBattle):
@@ -69,11 +72,13 @@ class BroadsideGame(ShipBattle):
         self.action_spec = actions.spec
         self.observation_spec = observation_spec
         self._mask: np.ndarray | None = None
+        self._maneuver_masks: dict[tuple[str, int], np.ndarray] = {}
         self.state = self._set_up()
         self._index_ships()
         ships = list(self.state.ships.values())
         self._vessels = {s.id: config.vessels[s.vessel] for s in ships}
         self._fleets = [[s for s in ships if s.side == side] for side in self.state.sides]
+        self.observer_tables = ObserverTables(self)
         events: list[Event] = []
         self._start_round(events)
         self._advance(events)
@@ -128,8 +133,6 @@ class BroadsideGame(ShipBattle):
         return copy.deepcopy(self)
 
     def observe(self, agent: str) -> np.ndarray:
-        from naval_env.rulesets.broadside.observer import observe
-
         return observe(self, agent)
 
     def render_ansi(self, events: list[Event] | None = None) -> str:
@@ -165,73 +168,99 @@ class BroadsideGame(ShipBattle):
         state = self.state
         if state.ended or agent != state.decider:
             return self.action_spec.noop_mask()
+        return self._current_mask().copy()
+
+    def _current_mask(self) -> np.ndarray:
+        """The decider's mask, built once per decision (every state change clears ``_mask``)."""
         if self._mask is None:
-            self._mask = self._build_mask(state.ships[agent], state.phase)
-        return self._mask.copy()
+            self._mask = self._build_mask(self.state.ships[self.state.decider], self.state.phase)
+        return self._mask
 
     def _build_mask(self, ship: Ship, phase: Phase) -> np.ndarray:
-        A, spec = self.actions, self.action_spec
-        mask = spec.noop_mask()
-        offsets = spec.offsets
         if phase is Phase.MANEUVER:
+            return self._maneuver_mask(ship).copy()
+        return self._mask_of(self._allowed(ship, phase))
+
+    def _mask_of(self, allowed: list[int]) -> np.ndarray:
+        """Every component's no-op value 0 plus the ``allowed`` flat indices."""
+        mask = self.action_spec.noop_mask()
+        for index in allowed:
+            mask[index] = True
+        return mask
+
+    def _maneuver_mask(self, ship: Ship) -> np.ndarray:
+        """Cached per ship and oar sweeps: the only state a MANEUVER mask depends on."""
+        key = (ship.id, ship.oar_sweeps)
+        mask = self._maneuver_masks.get(key)
+        if mask is None:
+            A, offsets = self.actions, self.action_spec.offsets
             vessel = self.vessel(ship)
-            for speed in Speed:
-                mask[offsets[A.speed] + speed] = movement.speed_allowed(self.rules, vessel, ship, speed)
-            turns = [abs(t) <= vessel.max_turn + EPS for t in A.turn_choices]
-            for component in A.turns:
-                mask[offsets[component]: offsets[component] + len(turns)] = turns
-        elif phase is Phase.GUNNERY:
-            for battery, component in A.batteries.items():
-                for slot, enemy in enumerate(self._enemies[ship.id]):
-                    mask[offsets[component] + 1 + slot] = gunnery.can_fire(self, ship, battery, enemy)
-            self._archer_mask(ship, mask)
-        elif phase is Phase.COLLISION_BOARD:
+            allowed = [offsets[A.speed] + speed for speed in Speed
+                       if movement.speed_allowed(self.rules, vessel, ship, speed)]
+            allowed += [offsets[component] + value for component in A.turns
+                        for value, turn in enumerate(A.turn_choices) if abs(turn) <= vessel.max_turn + EPS]
+            mask = self._maneuver_masks[key] = self._mask_of(allowed)
+        return mask
+
+    def _allowed(self, ship: Ship, phase: Phase) -> list[int]:
+        """Flat indices a GUNNERY, COLLISION_BOARD, BOARDING or MELEE decision allows beyond the no-ops."""
+        A, offsets = self.actions, self.action_spec.offsets
+        if phase is Phase.GUNNERY:
+            enemies = self._enemies[ship.id]
+            allowed = [offsets[component] + 1 + slot for battery, component in A.batteries.items()
+                       for slot, enemy in enumerate(enemies) if gunnery.can_fire(self, ship, battery, enemy)]
+            return allowed + self._archers_allowed(ship)
+        if phase is Phase.COLLISION_BOARD:
             assert self.state.collision is not None
             mover, struck = self.state.collision
             other = struck if ship.id == mover else mover
             slot = [e.id for e in self._enemies[ship.id]].index(other)
-            mask[offsets[A.board] + 1 + slot] = True
-            self._boarder_mask(ship, mask)
-        elif phase is Phase.BOARDING:
-            if ship.people.boarders:
-                reach = self.rules.boarding_distance
-                base = offsets[A.board] + 1
-                for slot, enemy in enumerate(self._enemies[ship.id]):
-                    mask[base + slot] = enemy.status.fighting and (
-                        enemy.id in ship.grappled or within(ship.shape, enemy.shape, reach))
-                base += A.max_enemies
-                for slot, friend in enumerate(self._allies[ship.id]):
-                    mask[base + slot] = friend.status.fighting and friend.in_melee and (
-                        friend.id in ship.grappled or within(ship.shape, friend.shape, reach))
-                if mask[offsets[A.board] + 1: offsets[A.board] + spec.components[A.board].size].any():
-                    self._boarder_mask(ship, mask)
-            self._archer_mask(ship, mask)
-        else:
-            base = offsets[A.melee]
-            mask[base + MELEE_HEROES_FIRST] = any(
-                host.boarders[ship.id].heroes > 0 for host in self._enemies[ship.id] if ship.id in host.boarders)
-            mask[base + MELEE_WITHDRAW] = True
-            mask[offsets[A.on_tie] + 1] = True
-        return mask
+            return [offsets[A.board] + 1 + slot, *self._boarders_allowed(ship)]
+        if phase is Phase.BOARDING:
+            allowed = self._boarding_targets(ship) if ship.people.boarders else []
+            if allowed:
+                allowed += self._boarders_allowed(ship)
+            return allowed + self._archers_allowed(ship)
+        base = offsets[A.melee]
+        allowed = [base + MELEE_WITHDRAW, offsets[A.on_tie] + 1]
+        if any(host.boarders[ship.id].heroes > 0 for host in self._enemies[ship.id] if ship.id in host.boarders):
+            allowed.append(base + MELEE_HEROES_FIRST)
+        return allowed
 
-    def _archer_mask(self, ship: Ship, mask: np.ndarray) -> None:
+    def _boarding_targets(self, ship: Ship) -> list[int]:
+        """``board`` values: enemies within reach or grappled, friends in a melee within reach or grappled."""
+        reach = self.rules.boarding_distance
+        base = self.action_spec.offsets[self.actions.board] + 1
+        allowed = [base + slot for slot, enemy in enumerate(self._enemies[ship.id])
+                   if enemy.status.fighting and (enemy.id in ship.grappled or within(ship.shape, enemy.shape, reach))]
+        base += self.actions.max_enemies
+        allowed += [base + slot for slot, friend in enumerate(self._allies[ship.id])
+                    if friend.status.fighting and friend.in_melee
+                    and (friend.id in ship.grappled or within(ship.shape, friend.shape, reach))]
+        return allowed
+
+    def _archers_allowed(self, ship: Ship) -> list[int]:
+        if not self._archers_ready(ship):       # can_shoot_arrows refuses every target then
+            return []
         base = self.action_spec.offsets[self.actions.archers] + 1
-        for slot, enemy in enumerate(self._enemies[ship.id]):
-            mask[base + slot] = gunnery.can_shoot_arrows(self, ship, enemy)
+        return [base + slot for slot, enemy in enumerate(self._enemies[ship.id])
+                if gunnery.can_shoot_arrows(self, ship, enemy)]
 
-    def _boarder_mask(self, ship: Ship, mask: np.ndarray) -> None:
+    def _boarders_allowed(self, ship: Ship) -> list[int]:
         offsets = self.action_spec.offsets
+        allowed: list[int] = []
         if ship.people.marines:
-            mask[offsets[self.actions.boarders] + 1: offsets[self.actions.boarders] + len(BOARDER_SHARES)] = True
+            allowed += range(offsets[self.actions.boarders] + 1, offsets[self.actions.boarders] + len(BOARDER_SHARES))
         if ship.people.heroes:
-            mask[offsets[self.actions.heroes] + 1: offsets[self.actions.heroes] + 3] = True
+            allowed += range(offsets[self.actions.heroes] + 1, offsets[self.actions.heroes] + 3)
+        return allowed
 
     def _offer(self, ship: Ship, phase: Phase) -> np.ndarray | None:
         """The mask of this decision, or None when the captain has nothing to decide."""
         if not ship.status.fighting:
             return None
         if phase is Phase.MANEUVER:
-            return self._build_mask(ship, phase) if self.can_move(ship) else None
+            return self._maneuver_mask(ship).copy() if self.can_move(ship) else None
         if phase is Phase.COLLISION_BOARD:
             pair = self.state.collision
             if pair is None or ship.id not in pair or not ship.people.boarders:
@@ -244,8 +273,8 @@ class BroadsideGame(ShipBattle):
             return None
         if phase is Phase.BOARDING and not ship.people.boarders and not self._archers_ready(ship):
             return None
-        mask = self._build_mask(ship, phase)
-        return mask if int(mask.sum()) > len(self.action_spec.components) else None
+        allowed = self._allowed(ship, phase)
+        return self._mask_of(allowed) if allowed else None
 
     @staticmethod
     def _archers_ready(ship: Ship) -> bool:
@@ -258,7 +287,8 @@ class BroadsideGame(ShipBattle):
             raise GameOverError(f"the game is over ({state.end_reason}); call reset() for a new one")
         if agent != state.decider:
             raise NotYourTurnError(f"it is {state.decider}'s decision ({state.phase.name}), not {agent}'s")
-        values = self.action_spec.check(action, self.legal_mask(agent), context=f"in phase {state.phase.name}")
+        # Plain ints from here on: indexing a numpy array per value costs more than one tolist().
+        values = self.action_spec.check(action, self._current_mask(), context=_CONTEXT[state.phase]).tolist()
         ship = state.ships[agent]
         phase = state.phase
         events: list[Event] = []
@@ -277,43 +307,43 @@ class BroadsideGame(ShipBattle):
         self._advance(events)
         return events
 
-    def _apply_maneuver(self, ship: Ship, values: np.ndarray, events: list[Event]) -> None:
+    def _apply_maneuver(self, ship: Ship, values: list[int], events: list[Event]) -> None:
         A = self.actions
-        speed = Speed(int(values[A.speed]))
-        turns = tuple(A.turn_choices[int(values[c])] for c in A.turns)
+        speed = Speed(values[A.speed])
+        turns = tuple(A.turn_choices[values[c]] for c in A.turns)
         pair = movement.move(self, ship, speed, turns, events)
         if pair is not None:
             self.state.collision = pair
             self.state.pending[0:0] = [(pair[0], int(Phase.COLLISION_BOARD)), (pair[1], int(Phase.COLLISION_BOARD))]
 
-    def _apply_gunnery(self, ship: Ship, values: np.ndarray, events: list[Event]) -> None:
+    def _apply_gunnery(self, ship: Ship, values: list[int], events: list[Event]) -> None:
         A = self.actions
         enemies = self._enemies[ship.id]
         for battery, component in A.batteries.items():
-            value = int(values[component])
+            value = values[component]
             if value and gunnery.can_fire(self, ship, battery, enemies[value - 1]):
                 gunnery.fire_battery(self, ship, battery, enemies[value - 1], events)
-        value = int(values[A.archers])
+        value = values[A.archers]
         if value and gunnery.can_shoot_arrows(self, ship, enemies[value - 1]):
             gunnery.shoot_arrows(self, ship, enemies[value - 1], events)
 
-    def _apply_collision_board(self, ship: Ship, values: np.ndarray, events: list[Event]) -> None:
+    def _apply_collision_board(self, ship: Ship, values: list[int], events: list[Event]) -> None:
         A = self.actions
         assert self.state.collision is not None
         mover, struck = self.state.collision
         other = self.state.ships[struck if ship.id == mover else mover]
-        marines, heroes, heroes_first = self.boarders_for(ship, int(values[A.boarders]), int(values[A.heroes]))
-        if int(values[A.board]) and marines + heroes > 0:
+        marines, heroes, heroes_first = self.boarders_for(ship, values[A.boarders], values[A.heroes])
+        if values[A.board] and marines + heroes > 0:
             self.state.collision = None
             boarding.board_at_once(self, ship, other, marines, heroes, heroes_first, events)
         elif ship.id == struck:
             self.state.collision = None
 
-    def _apply_boarding(self, ship: Ship, values: np.ndarray) -> None:
+    def _apply_boarding(self, ship: Ship, values: list[int]) -> None:
         A = self.actions
-        target = A.board_target(int(values[A.board]))
-        marines, heroes, heroes_first = self.boarders_for(ship, int(values[A.boarders]), int(values[A.heroes]))
-        archers = int(values[A.archers])
+        target = A.board_target(values[A.board])
+        marines, heroes, heroes_first = self.boarders_for(ship, values[A.boarders], values[A.heroes])
+        archers = values[A.archers]
         target_id = None
         if target is not None:
             group = self._enemies[ship.id] if target[0] == "enemy" else self._allies[ship.id]
@@ -323,9 +353,9 @@ class BroadsideGame(ShipBattle):
             self._enemies[ship.id][archers - 1].id if archers else None,
         ))
 
-    def _apply_melee(self, ship: Ship, values: np.ndarray, events: list[Event]) -> None:
+    def _apply_melee(self, ship: Ship, values: list[int], events: list[Event]) -> None:
         A = self.actions
-        choice = int(values[A.melee])
+        choice = values[A.melee]
         if choice == MELEE_WITHDRAW:
             boarding.withdraw(self, ship, events)
             return
@@ -345,10 +375,11 @@ class BroadsideGame(ShipBattle):
                 state.decider, state.pending, self._mask = None, [], None
                 return
             while state.pending:
-                agent, phase = state.pending[0]
-                mask = self._offer(state.ships[agent], Phase(phase))
+                agent, value = state.pending[0]
+                phase = _PHASES[value]
+                mask = self._offer(state.ships[agent], phase)
                 if mask is not None:
-                    state.decider, state.phase, self._mask = agent, Phase(phase), mask
+                    state.decider, state.phase, self._mask = agent, phase, mask
                     return
                 state.pending.pop(0)
             state.decider = None
@@ -412,8 +443,7 @@ class BroadsideGame(ShipBattle):
         state = self.state
         if state.ended:
             return
-        standing = [side for side, fleet in zip(state.sides, self._fleets)
-                    if any(s.status is Status.AFLOAT for s in fleet)]
+        standing = [side for side, fleet in zip(state.sides, self._fleets) if _any_afloat(fleet)]
         if len(standing) == 1:
             self._finish(standing[0], "last side fighting", events)
         elif not standing:
@@ -425,6 +455,13 @@ class BroadsideGame(ShipBattle):
         state.decider, state.pending = None, []
         self._mask = None
         events.append(GameEnded(winner, reason))
+
+
+def _any_afloat(fleet: list[Ship]) -> bool:
+    for ship in fleet:   # a plain loop: any() over a generator costs more than the check itself
+        if ship.status is Status.AFLOAT:
+            return True
+    return False
 
 
 def check_invariants(game: BroadsideGame) -> None:

@@ -160,7 +160,14 @@ class Hull:
         return abs(along) <= self.length / 2 + EPS and abs(across) <= self.beam / 2 + EPS
 
     def inside_board(self, width: float, height: float) -> bool:
+        if self.clear_of_edges(width, height, 0.0):
+            return True          # no corner is farther from the centre than the radius
         return all(-EPS <= cx <= width + EPS and -EPS <= cy <= height + EPS for cx, cy in self.corners())
+
+    def clear_of_edges(self, width: float, height: float, margin: float) -> bool:
+        """Whether the circle around the hull (its radius grown by ``margin``) lies on a width x height board."""
+        reach = self.radius + margin
+        return reach <= self.x <= width - reach and reach <= self.y <= height - reach
 
     def region(self, px: float, py: float, end_zone: float) -> Region:
         """Which part of the hull a point on (or near) its edge belongs to.
@@ -177,7 +184,8 @@ class Hull:
 
 # ------------------------------------------------------------------ overlap and contact
 def _project(points: tuple[Point, ...], axis: Point) -> tuple[float, float]:
-    values = [px * axis[0] + py * axis[1] for px, py in points]
+    ax, ay = axis
+    values = [px * ax + py * ay for px, py in points]
     return min(values), max(values)
 
 
@@ -186,7 +194,11 @@ def overlap(a: Hull, b: Hull, tolerance: float = 1e-7) -> bool:
     reach = a.radius + b.radius
     if abs(a.x - b.x) > reach or abs(a.y - b.y) > reach:
         return False
-    ca, cb = a.corners(), b.corners()
+    return _corners_overlap(a, b, a.corners(), b.corners(), tolerance)
+
+
+def _corners_overlap(a: Hull, b: Hull, ca: tuple[Point, ...], cb: tuple[Point, ...], tolerance: float) -> bool:
+    """:func:`overlap` past its cheap rejection, given both hulls' corners (separating axes)."""
     for axis in (*a.axes(), *b.axes()):
         a0, a1 = _project(ca, axis)
         b0, b1 = _project(cb, axis)
@@ -299,9 +311,11 @@ def hull_distance(a: Hull, b: Hull) -> float:
     Between two separate convex polygons the shortest distance is always reached at a
     corner of one of them, so eight corner-to-rectangle distances are enough.
     """
-    if overlap(a, b, tolerance=0.0):
-        return 0.0
-    return min(_nearest_corner(b, a.corners()), _nearest_corner(a, b.corners()))
+    ca, cb = a.corners(), b.corners()
+    reach = a.radius + b.radius
+    if abs(a.x - b.x) <= reach and abs(a.y - b.y) <= reach and _corners_overlap(a, b, ca, cb, 0.0):
+        return 0.0      # overlap(a, b, tolerance=0.0), reusing the corners
+    return min(_nearest_corner(b, ca), _nearest_corner(a, cb))
 
 
 def within(a: Hull, b: Hull, inches: float) -> bool:
@@ -319,8 +333,14 @@ def ray_to_hull(px: float, py: float, heading: float, hull: Hull) -> tuple[float
     along, across = hull.to_local(px, py)
     hx, hy = heading_vector(hull.heading)
     d_along, d_across = ux * hx + uy * hy, ux * hy - uy * hx     # the direction in the hull's frame
+    return clip_ray(along, across, d_along, d_across, hull.length / 2, hull.beam / 2)
+
+
+def clip_ray(along: float, across: float, d_along: float, d_across: float, half_length: float,
+             half_beam: float) -> tuple[float, float] | None:
+    """:func:`ray_to_hull` with the start and the direction already in the hull's frame."""
     enter, leave = 0.0, math.inf
-    for start, step, half in ((along, d_along, hull.length / 2), (across, d_across, hull.beam / 2)):
+    for start, step, half in ((along, d_along, half_length), (across, d_across, half_beam)):
         if abs(step) < 1e-12:
             if abs(start) > half:
                 return None

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from naval_env.core.events import Event
 from naval_env.rulesets.broadside import collision
-from naval_env.rulesets.broadside.board import first_contact, has_room
+from naval_env.rulesets.broadside.board import first_contact, fits, obstacles
 from naval_env.rulesets.broadside.config import HouseRules, Vessel
 from naval_env.rulesets.broadside.events import Moved, TurnBlocked
 from naval_env.rulesets.broadside.geometry import EPS, Hull, edge_exit, normalize_angle
@@ -21,6 +21,8 @@ from naval_env.rulesets.broadside.state import Ship, Speed, Status
 
 if TYPE_CHECKING:
     from naval_env.rulesets.broadside.engine import BroadsideGame
+
+EDGE_SLACK = 1e-6   # inches: far above the rounding of corner positions, so the quick edge test never lies
 
 
 def wind_factor(bands: list[tuple[float, float]], heading: float, wind: float) -> float:
@@ -68,13 +70,14 @@ def move(game: BroadsideGame, ship: Ship, speed: Speed, turns: tuple[float, ...]
     state, rules = game.state, game.rules
     vessel = game.vessel(ship)
     waypoints = [_pose(ship.shape)]
+    others = obstacles(state, ship.id)     # nothing else moves during the move, short of a collision
     travelled = 0.0
     slowdown = 0.0
     turned_first_gap = False
     for leg in range(rules.legs_per_turn):
         if leg > 0 and turns[leg - 1]:
             turned = ship.shape.turned(turns[leg - 1])
-            if has_room(state, turned, ship.id):
+            if fits(state, turned, others):
                 ship.shape = turned
                 turned_first_gap = turned_first_gap or leg == 1
             else:
@@ -83,10 +86,10 @@ def move(game: BroadsideGame, ship: Ship, speed: Speed, turns: tuple[float, ...]
         cut = min(slowdown, remaining)
         remaining, slowdown = remaining - cut, slowdown - cut
         while remaining > EPS:
-            hit = first_contact(state, ship, remaining)
+            hit = first_contact(ship.shape, others, remaining)
             reach = hit[1].distance if hit is not None else remaining
-            exit_at = edge_exit(ship.shape, ship.shape.heading, state.width, state.height)
-            if exit_at < reach - EPS:
+            exit_at = _edge_before(ship.shape, reach, state.width, state.height)
+            if exit_at is not None:
                 ship.shape = ship.shape.advanced(exit_at)
                 travelled += exit_at
                 waypoints.append(_pose(ship.shape))
@@ -105,6 +108,7 @@ def move(game: BroadsideGame, ship: Ship, speed: Speed, turns: tuple[float, ...]
             if not outcome.continues:
                 return outcome.boarding
             # A full ram sank its target: the rammer goes on, slowed.
+            others = obstacles(state, ship.id)
             waypoints, travelled = [_pose(ship.shape)], 0.0
             slowdown = rules.ram_sink_slowdown
             cut = min(slowdown, remaining)
@@ -112,6 +116,15 @@ def move(game: BroadsideGame, ship: Ship, speed: Speed, turns: tuple[float, ...]
         waypoints.append(_pose(ship.shape))
     events.append(Moved(ship.id, speed.name.lower(), tuple(waypoints), round(travelled, 6)))
     return None
+
+
+def _edge_before(hull: Hull, reach: float, width: float, height: float) -> float | None:
+    """How far the hull goes along its heading before a corner crosses the table edge, when that comes
+    before ``reach`` inches; else None (at once when the hull is far from every edge)."""
+    if hull.clear_of_edges(width, height, reach + EDGE_SLACK):
+        return None
+    exit_at = edge_exit(hull, hull.heading, width, height)
+    return exit_at if exit_at < reach - EPS else None
 
 
 def _pose(hull: Hull) -> tuple[float, float, float]:

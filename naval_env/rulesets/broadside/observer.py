@@ -9,6 +9,7 @@ starboard beam" reads the same whatever the compass heading.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
@@ -16,16 +17,16 @@ import numpy as np
 
 from naval_env.core.spaces import ObservationField as F
 from naval_env.core.spaces import ObservationSpec, group_fields
-from naval_env.rulesets.broadside.config import PEOPLE, BroadsideConfig
+from naval_env.rulesets.broadside.config import PEOPLE, BroadsideConfig, HouseRules, Vessel
 from naval_env.rulesets.broadside.geometry import (
     EPS,
     Hull,
+    clip_ray,
+    heading_vector,
     hull_distance,
     incidence_angle,
-    rakes,
-    ray_to_hull,
 )
-from naval_env.rulesets.broadside.movement import leg_length, speed_allowed
+from naval_env.rulesets.broadside.movement import speed_allowed, turn_speed, wind_factor
 from naval_env.rulesets.broadside.state import Phase, Ship, Speed
 
 if TYPE_CHECKING:
@@ -106,7 +107,6 @@ ICEBERG_FIELDS = [
     F("distance", 1, LENGTH, "centre to centre, inches"),
     F("gap", 1, LENGTH, "edge to edge, inches (a lower bound beyond 6)"),
 ]
-ICEBERG_SIZE = sum(f.size for f in ICEBERG_FIELDS)
 
 
 def observation_spec(config: BroadsideConfig) -> ObservationSpec:
@@ -119,62 +119,134 @@ def observation_spec(config: BroadsideConfig) -> ObservationSpec:
     ))
 
 
-def _one_hot(size: int, index: int) -> list[float]:
-    values = [0.0] * size
-    values[index] = 1.0
-    return values
+@dataclass(frozen=True, slots=True)
+class ShipTraits:
+    """What stays fixed about a vessel type's ships for a whole game, already scaled for their blocks."""
+
+    vessel: Vessel
+    one_hot: tuple[float, ...]            # vessel type
+    size: tuple[float, float]             # length and beam
+    handling: tuple[float, float]         # max turn, can ram
+    can_ram: float
+    radius: float                         # Hull.radius (its length and beam never change)
+    turn_speeds: tuple[float, ...]        # inches per turn at each Speed, before wind
 
 
-def _gap(a: Hull, b: Hull, between: float) -> float:
-    rough = between - a.radius - b.radius
+class ObserverTables:
+    """Per-game constants of the observation (built once per game, not once per call); paddings count zeros."""
+
+    def __init__(self, game: BroadsideGame) -> None:
+        config, rules = game.config, game.rules
+        ships = list(game.state.ships.values())
+        one_of_each = {ship.vessel: ship for ship in ships}
+        by_vessel = {vessel: _traits(game, ship) for vessel, ship in one_of_each.items()}
+        self.ships = {ship.id: by_vessel[ship.vessel] for ship in ships}
+        last = game.observation_spec.fields[-1]
+        self.size = game.observation_spec.offsets[last.name] + last.size   # ObservationSpec.size sums every field
+        self.other_size = _other_size(len(config.vessel_names))
+        n = rules.max_ships_per_side
+        self.padding = {ship.id: (self.other_size * (n - 1 - len(game.allies_of(ship))),
+                                  self.other_size * (n - len(game.enemies_of(ship)))) for ship in ships}
+        self.iceberg_radii = tuple(berg.shape.radius for berg in game.state.icebergs)
+
+
+def _traits(game: BroadsideGame, ship: Ship) -> ShipTraits:
+    """The traits of ``ship``'s vessel type (its hull is the vessel's length and beam)."""
+    vessel, hull = game.vessel(ship), ship.shape
+    return ShipTraits(
+        vessel=vessel,
+        one_hot=_vessel_one_hot(game.config.vessel_names, ship.vessel),
+        size=(hull.length / 10, hull.beam / 10),
+        handling=(vessel.max_turn / 90, float(vessel.can_ram)),
+        can_ram=float(vessel.can_ram),
+        radius=hull.radius,
+        turn_speeds=tuple(turn_speed(vessel, speed) for speed in Speed),
+    )
+
+
+_SPEEDS = tuple(Speed)     # iterating the Enum class itself is slow
+_PHASE_HOT = {phase: tuple(1.0 if p is phase else 0.0 for p in Phase) for phase in Phase}
+_NO_PHASE = (0.0,) * len(Phase)
+
+
+def _gap(a: Hull, b: Hull, between: float, a_radius: float, b_radius: float) -> float:
+    rough = between - a_radius - b_radius
     return hull_distance(a, b) if rough <= NEAR else rough
 
 
 def observe(game: BroadsideGame, agent: str) -> np.ndarray:
-    state, config, rules = game.state, game.config, game.rules
+    state, tables = game.state, game.observer_tables
     me = state.ships[agent]
-    hull = me.shape
-    vessel = game.vessel(me)
+    # Empty slots stay zero: only the stretches of live values are converted, in a few slice writes.
+    buffer = np.zeros(tables.size, dtype=np.float32)
     out: list[float] = []
-    add = out.extend
-    deciding = state.decider == agent and not state.ended
-    add(_one_hot(len(Phase), state.phase) if deciding else [0.0] * len(Phase))
-    add((hull.x * LENGTH, hull.y * LENGTH, (state.height - hull.y) * LENGTH, (state.width - hull.x) * LENGTH,
-         hull.y * LENGTH, hull.x * LENGTH))
-    radians = math.radians(hull.heading)
-    wind = math.radians(state.wind - hull.heading)
-    add((math.sin(radians), math.cos(radians), math.sin(wind), math.cos(wind)))
-    add(_vessel_one_hot(config.vessel_names, me.vessel))
-    add((me.hull * HULL, me.hull / me.max_hull, hull.length / 10, hull.beam / 10))
-    add(leg_length(rules, vessel, speed, hull.heading, state.wind) * LEG
-        if speed_allowed(rules, vessel, me, speed) else 0.0 for speed in Speed)
-    add((vessel.max_turn / 90, float(vessel.can_ram)))
-    add(getattr(me.people, who) * PERSON for who in PEOPLE)
-    away_m = away_h = 0
-    for enemy in game.enemies_of(me):
-        party = enemy.boarders.get(agent)
-        if party is not None:
-            away_m, away_h = away_m + party.marines, away_h + party.heroes
-    add((away_m * PERSON, away_h * PERSON,
-         sum(p.marines for p in me.boarders.values()) * PERSON, sum(p.heroes for p in me.boarders.values()) * PERSON))
-    add((me.guns["port"] * GUN, me.guns["starboard"] * GUN, me.guns["turret"] * GUN, me.oar_sweeps / 2))
-    add((float(me.forfeit), float(me.activated), float(me.archers_fired), float(me.melee_fought), float(me.rammed),
-         len(me.grappled) / 3, state.round / rules.max_rounds))
-    n = rules.max_ships_per_side
-    size = _other_size(len(config.vessel_names))
-    for group, slots in ((game.allies_of(me), n - 1), (game.enemies_of(me), n)):
+    _self_block(out, game, me, tables.ships[agent])
+    start = 0
+    ally_padding, enemy_padding = tables.padding[agent]
+    for group, padding in ((game.allies_of(me), ally_padding), (game.enemies_of(me), enemy_padding)):
         for other in group:
             if other.status.fighting:
                 _other_block(out, game, me, other)
             else:
-                out.extend([0.0] * size)
-        out.extend([0.0] * (size * (slots - len(group))))
-    for berg in state.icebergs:
+                start = _flush(buffer, start, out, tables.other_size)
+        if padding:
+            start = _flush(buffer, start, out, padding)
+    hull, my_radius = me.shape, tables.ships[agent].radius
+    for berg, radius in zip(state.icebergs, tables.iceberg_radii):
         along, across = hull.to_local(berg.shape.x, berg.shape.y)
         between = math.hypot(along, across)
-        add((1.0, along * LENGTH, across * LENGTH, between * LENGTH, _gap(hull, berg.shape, between) * LENGTH))
-    out.extend([0.0] * ICEBERG_SIZE * (rules.max_icebergs - len(state.icebergs)))
-    return np.array(out, dtype=np.float32)
+        out += (1.0, along * LENGTH, across * LENGTH, between * LENGTH,
+                _gap(hull, berg.shape, between, my_radius, radius) * LENGTH)
+    _flush(buffer, start, out, 0)
+    return buffer
+
+
+def _flush(buffer: np.ndarray, start: int, values: list[float], gap: int) -> int:
+    """Write the values gathered so far at ``start``; returns where the next ones go, after ``gap`` zeros."""
+    end = start + len(values)
+    if values:
+        buffer[start:end] = values
+        values.clear()
+    return end + gap
+
+
+def _self_block(out: list[float], game: BroadsideGame, me: Ship, traits: ShipTraits) -> None:
+    state, rules = game.state, game.rules
+    hull = me.shape
+    x, y = hull.x, hull.y
+    out += _PHASE_HOT[state.phase] if state.decider == me.id and not state.ended else _NO_PHASE
+    out += (x * LENGTH, y * LENGTH, (state.height - y) * LENGTH, (state.width - x) * LENGTH, y * LENGTH, x * LENGTH)
+    wind = math.radians(state.wind - hull.heading)
+    out += (*heading_vector(hull.heading), math.sin(wind), math.cos(wind))
+    out += traits.one_hot
+    out += (me.hull * HULL, me.hull / me.max_hull, *traits.size)
+    _leg_lengths(out, rules, traits, me, state.wind)
+    out += traits.handling
+    people = me.people
+    out += (people.crew * PERSON, people.archers * PERSON, people.marines * PERSON, people.lieutenants * PERSON,
+            people.heroes * PERSON)
+    away_m = away_h = 0
+    for enemy in game.enemies_of(me):
+        party = enemy.boarders.get(me.id)
+        if party is not None:
+            away_m, away_h = away_m + party.marines, away_h + party.heroes
+    aboard_m = aboard_h = 0
+    for party in me.boarders.values():
+        aboard_m, aboard_h = aboard_m + party.marines, aboard_h + party.heroes
+    guns = me.guns
+    out += (away_m * PERSON, away_h * PERSON, aboard_m * PERSON, aboard_h * PERSON,
+            guns["port"] * GUN, guns["starboard"] * GUN, guns["turret"] * GUN, me.oar_sweeps / 2,
+            float(me.forfeit), float(me.activated), float(me.archers_fired), float(me.melee_fought), float(me.rammed),
+            len(me.grappled) / 3, state.round / rules.max_rounds)
+
+
+def _leg_lengths(out: list[float], rules: HouseRules, traits: ShipTraits, me: Ship, wind: float) -> None:
+    """movement.leg_length at every speed (0 where not allowed), the wind band looked up once."""
+    vessel = traits.vessel
+    factor = wind_factor(rules.wind_factors, me.shape.heading, wind) if vessel.sails else 1.0  # x * 1.0 is exact
+    legs = rules.legs_per_turn
+    out += (inches * factor / legs * LEG if speed_allowed(rules, vessel, me, speed) else 0.0
+            for speed, inches in zip(_SPEEDS, traits.turn_speeds))
 
 
 @cache
@@ -194,52 +266,75 @@ def _arcs(along: float, across: float, length: float, reach: float, between: flo
 
 
 def _other_block(out: list[float], game: BroadsideGame, me: Ship, other: Ship) -> None:
-    config, rules = game.config, game.rules
+    rules, tables = game.rules, game.observer_tables
     mine, theirs = me.shape, other.shape
-    along, across = mine.to_local(theirs.x, theirs.y)
-    back_along, back_across = theirs.to_local(mine.x, mine.y)
+    my_traits, their_traits = tables.ships[me.id], tables.ships[other.id]
+    # Both frames' unit vectors once; every transform below is Hull.to_local / to_world written out.
+    ux, uy = heading_vector(mine.heading)
+    vx, vy = heading_vector(theirs.heading)
+    dx, dy = theirs.x - mine.x, theirs.y - mine.y
+    along, across = dx * ux + dy * uy, dx * uy - dy * ux
+    dx, dy = mine.x - theirs.x, mine.y - theirs.y
+    back_along, back_across = dx * vx + dy * vy, dx * vy - dy * vx
     between = math.hypot(along, across)
-    gap = _gap(mine, theirs, between)
+    gap = _gap(mine, theirs, between, my_traits.radius, their_traits.radius)
     relative = math.radians(theirs.heading - mine.heading)
     reach, dead = rules.cannon_die, rules.turret_dead_zone
-    half_beam, their_half_beam = mine.beam / 2, theirs.beam / 2
+    incidence = incidence_angle(mine.heading, theirs.heading)
     mine_party = other.boarders.get(me.id)
     their_party = me.boarders.get(other.id)
     people = other.people
     guns = other.guns
     out.append(1.0)
-    out.extend(_vessel_one_hot(config.vessel_names, other.vessel))
-    out.extend((
+    out += their_traits.one_hot
+    out += (
         along * LENGTH, across * LENGTH, between * LENGTH, gap * LENGTH, math.sin(relative), math.cos(relative),
         back_along * LENGTH, back_across * LENGTH, other.hull * HULL, other.hull / other.max_hull,
         people.crew * PERSON, people.archers * PERSON, people.marines * PERSON, people.lieutenants * PERSON,
         people.heroes * PERSON, guns["port"] * GUN, guns["starboard"] * GUN, guns["turret"] * GUN,
-        float(game.vessel(other).can_ram),
-        *_arcs(along, across, mine.length, reach, between, dead),
-        *_arcs(back_along, back_across, theirs.length, reach, between, dead),
-        # My broadside batteries sit half a beam to either side of my centre; rakes() in its frame.
-        float(rakes(theirs, *mine.to_world(0.0, -half_beam))), float(rakes(theirs, *mine.to_world(0.0, half_beam))),
-        float(rakes(mine, *theirs.to_world(0.0, -their_half_beam))),
-        float(rakes(mine, *theirs.to_world(0.0, their_half_beam))),
-        incidence_angle(mine.heading, theirs.heading) / 90,
-        *_ram_line(mine, theirs, rules.full_ram_above, rules.end_zone),
-        *_ram_line(theirs, mine, rules.full_ram_above, rules.end_zone),
+        their_traits.can_ram,
+    )
+    out += _arcs(along, across, mine.length, reach, between, dead)
+    out += _arcs(back_along, back_across, theirs.length, reach, between, dead)
+    # My broadside batteries sit half a beam to either side of my centre; geometry.rakes in its frame.
+    out += _broadside_rakes(mine, ux, uy, theirs, vx, vy)
+    out += _broadside_rakes(theirs, vx, vy, mine, ux, uy)
+    out.append(incidence / 90)
+    out += _ram_line(mine, ux, uy, theirs, vx, vy, incidence, rules.full_ram_above, rules.end_zone)
+    out += _ram_line(theirs, vx, vy, mine, ux, uy, incidence, rules.full_ram_above, rules.end_zone)
+    out += (
         float(gap <= rules.boarding_distance),
         float(other.id in me.grappled),
         (mine_party.marines if mine_party else 0) * PERSON, (mine_party.heroes if mine_party else 0) * PERSON,
         (their_party.marines if their_party else 0) * PERSON, (their_party.heroes if their_party else 0) * PERSON,
         float(other.in_melee), float(other.activated), float(other.forfeit), other.oar_sweeps / 2,
-    ))
+    )
 
 
-def _ram_line(rammer: Hull, target: Hull, full_above: float, end_zone: float) -> tuple[float, float, float]:
-    """Whether holding course runs the rammer's bow into the target, how far, and whether it would be full."""
-    bx, by = rammer.bow
-    met = ray_to_hull(bx, by, rammer.heading, target)
+def _broadside_rakes(shooter: Hull, sx: float, sy: float, target: Hull, tx: float, ty: float
+                     ) -> tuple[float, float]:
+    """geometry.rakes of fire from the shooter's port and starboard batteries, given both hulls' unit vectors."""
+    half_beam = shooter.beam / 2
+    flags = []
+    for across in (-half_beam, half_beam):
+        dx = shooter.x + across * sy - target.x
+        dy = shooter.y - across * sx - target.y
+        flags.append(float(abs(dx * tx + dy * ty) * target.beam > abs(dx * ty - dy * tx) * target.length + EPS))
+    return flags[0], flags[1]
+
+
+def _ram_line(rammer: Hull, rx: float, ry: float, target: Hull, tx: float, ty: float, incidence: float,
+              full_above: float, end_zone: float) -> tuple[float, float, float]:
+    """Whether holding course runs the rammer's bow into the target, how far, and whether it would be full
+    (geometry.ray_to_hull from the bow, given both hulls' unit vectors and their angle of incidence)."""
+    half_length = rammer.length / 2
+    dx, dy = rammer.x + half_length * rx - target.x, rammer.y + half_length * ry - target.y
+    met = clip_ray(dx * tx + dy * ty, dx * ty - dy * tx, rx * tx + ry * ty, rx * ty - ry * tx,
+                   target.length / 2, target.beam / 2)
     if met is None:
         return 0.0, 0.0, 0.0
     distance, along = met
-    full = along <= -target.length / 2 + end_zone or incidence_angle(rammer.heading, target.heading) > full_above
+    full = along <= -target.length / 2 + end_zone or incidence > full_above
     return 1.0, min(distance, 4 * 48) * LENGTH, float(full)
 
 
