@@ -19,11 +19,12 @@ reaction       REACTION    dodge, counter (the attack being answered)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from naval_env.core.grid import Compass
 from naval_env.core.spaces import ActionComponent, ActionSpec
 from naval_env.rulesets.flotilla.config import FlotillaConfig
+from naval_env.rulesets.flotilla.movement import RouteTable
 from naval_env.rulesets.flotilla.state import Unit
 
 
@@ -60,6 +61,7 @@ class FlotillaActions:
     maneuvers: tuple[Maneuver, ...]
     max_enemies: int
     targets: tuple[Target | None, ...]
+    routes: RouteTable = field(compare=False, repr=False)  # shared by every game of the config
 
     FACING = 0
     MANEUVER = 1
@@ -116,4 +118,4 @@ def build_actions(config: FlotillaConfig) -> FlotillaActions:
         ActionComponent("boarding", ("hold", "fight"), "ATTACK: start a boarding fight with the grappled ship"),
         ActionComponent("reaction", ("dodge", "counter"), "REACTION: answer the incoming attack"),
     )
-    return FlotillaActions(ActionSpec(components), maneuvers, n, targets)
+    return FlotillaActions(ActionSpec(components), maneuvers, n, targets, RouteTable(maneuvers))

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from naval_env.core.events import Event
 from naval_env.rulesets.flotilla.config import HouseRules
 from naval_env.rulesets.flotilla.events import BoardingAttempt, BreakFree, Rammed
-from naval_env.rulesets.flotilla.geometry import Arc, Square, arc_of, facing_pair, gap
+from naval_env.rulesets.flotilla.geometry import Arc, Square, arc_of, facing_pair, gap, sighting
 from naval_env.rulesets.flotilla.hull import Table, grapple, hurt_mages, lose_cohesion, release
 from naval_env.rulesets.flotilla.rolls import (
     LOST,
@@ -24,9 +24,10 @@ from naval_env.rulesets.flotilla.state import Attack, Ship, Unit
 DODGE, COUNTER, DEFEND = "dodge", "counter", "defend"
 
 
-@dataclass(frozen=True, slots=True)
-class FireLine:
-    """How one unit of a ship would fire at a target: arc, distance, dice, penalty dice, damage rule."""
+class FireLine(NamedTuple):
+    """How one unit of a ship would fire at a target: arc, distance, dice, penalty dice, damage rule.
+
+    A named tuple: the observer builds several per ship and maneuver, and a tuple is the cheapest to make."""
 
     arc: Arc
     distance: int
@@ -60,9 +61,8 @@ def mage_line(rules: HouseRules, ship: Ship, target: tuple[Square, ...]) -> Fire
 
 def gun_lines(rules: HouseRules, a: Ship, b: Ship) -> tuple[FireLine, FireLine]:
     """Both ships' guns at each other (one geometry pass)."""
-    distance, nearest_b, nearest_a = facing_pair(a.squares, b.squares)
-    return (_line(rules, a, Unit.SHIP, arc_of(a.squares, a.facing, nearest_b), distance),
-            _line(rules, b, Unit.SHIP, arc_of(b.squares, b.facing, nearest_a), distance))
+    distance, arc_a, arc_b = sighting(a.x - b.x, a.y - b.y, a.facing, a.size, b.facing, b.size)
+    return _line(rules, a, Unit.SHIP, arc_a, distance), _line(rules, b, Unit.SHIP, arc_b, distance)
 
 
 def duel_edges(rules: HouseRules, a: Ship, a_squares: tuple[Square, ...], a_facing: int, b: Ship
@@ -76,6 +76,8 @@ def duel_edges(rules: HouseRules, a: Ship, a_squares: tuple[Square, ...], a_faci
 
 def edges(rules: HouseRules, a: Ship, arc_a: Arc, b: Ship, arc_b: Arc, distance: int) -> tuple[float, float]:
     """:func:`duel_edges` once the arcs each way and the gap are known."""
+    if distance > a.range and distance > b.range:
+        return 0.0, 0.0  # neither can fire: most positions of a maneuver outlook
     line_a = _line(rules, a, Unit.SHIP, arc_a, distance)
     line_b = _line(rules, b, Unit.SHIP, arc_b, distance)
     return (_edge(rules, line_a, line_b, steering(b), b.crew_hits + b.size, distance <= b.range)

@@ -21,7 +21,7 @@ from naval_env.core.dice import Dice
 from naval_env.core.errors import ConfigError, GameOverError, NotYourTurnError
 from naval_env.core.events import Event, GameEnded
 from naval_env.core.game import ShipBattle
-from naval_env.core.grid import Compass
+from naval_env.core.grid import STEP, Compass
 from naval_env.rulesets.flotilla import combat
 from naval_env.rulesets.flotilla.actions import FlotillaActions, Maneuver
 from naval_env.rulesets.flotilla.config import FlotillaConfig, Scenario, SideSetup, WindName, Zone
@@ -47,7 +47,7 @@ from naval_env.rulesets.flotilla.movement import (
     place,
     plan,
     ram_line,
-    sail_end,
+    sail_ends,
 )
 from naval_env.rulesets.flotilla.rolls import contest_odds, pool_sizes, steering_contest, throw
 from naval_env.rulesets.flotilla.state import CALM, Attack, GameState, Phase, Ship, Unit
@@ -141,8 +141,10 @@ class FlotillaGame(ShipBattle):
         """A bow square of the side's zone where the ship fits, drawn with one die."""
         zone = self._zone(side)
         blocked = set(state.occupancy) | self._too_close(state, ship)
-        free = [bow for bow, squares in _zone_footprints(zone.x, zone.y, ship.facing, ship.size, state.width)
-                if blocked.isdisjoint(squares)]
+        dx, dy = STEP[ship.facing]
+        # A footprint covers a blocked square exactly when its bow lies 0 .. size - 1 squares ahead of it.
+        taken = {(bx + i * dx, by + i * dy) for bx, by in blocked for i in range(ship.size)}
+        free = [bow for bow in _zone_bows(zone.x, zone.y, ship.facing, ship.size, state.width) if bow not in taken]
         if not free:
             raise ConfigError(f"scenario {self.scenario_name!r}: no room left in {side.name}'s zone {zone} for {ship.id}")
         return free[self.dice.choice_index(len(free), f"placement: {ship.id}")]
@@ -156,15 +158,16 @@ class FlotillaGame(ShipBattle):
             if other.id == ship.id or not other.squares or (other.side == state.attacker_side) == attacking:
                 continue
             for ox, oy in other.squares:
-                near.update([(ox + i, oy + j) for i, j in _square_around(reach)])
+                near.update(_squares_around(ox, oy, reach))
         return near
 
-    def _placement_ok(self, state: GameState, ship: Ship, x: int, y: int, facing: int) -> bool:
-        """On the map, on no other ship, and attackers at least the minimum distance from defenders."""
+    def _placement_ok(self, state: GameState, ship: Ship, x: int, y: int, facing: int, too_close: set[Square]
+                      ) -> bool:
+        """On the map, on no other ship, and not on ``too_close`` (attackers: near a defender, or the reverse)."""
         squares = footprint(x, y, facing, ship.size)
         if not on_map(squares, state.width, state.height) or not fits(state, squares, ship.id):
             return False
-        return self._too_close(state, ship).isdisjoint(squares)
+        return too_close.isdisjoint(squares)
 
     def _start_battle(self, events: list[Event]) -> None:
         """After placement and facings: the wind (1d5 by default), then round 1."""
@@ -374,9 +377,10 @@ class FlotillaGame(ShipBattle):
         mask = self._noop.copy()
         base = self.action_spec.offsets[A.FACING]
         chosen = False
+        too_close = self._too_close(self.state, ship)
         for facing in range(8):
             x, y = pivot(ship.x, ship.y, ship.facing, ship.size, facing)
-            if facing != ship.facing and self._placement_ok(self.state, ship, x, y, facing):
+            if facing != ship.facing and self._placement_ok(self.state, ship, x, y, facing, too_close):
                 mask[base + 1 + facing] = chosen = True
         return mask, chosen
 
@@ -391,12 +395,9 @@ class FlotillaGame(ShipBattle):
         state = self.state
         chosen = False
         movement = movement_now(ship, state.wind, self.rules)
-        maneuvers = actions.maneuvers
-        ends: list[tuple[int, int, int] | None] = [sail_end(state, ship, maneuvers[0], movement)]
-        for index in range(1, len(maneuvers)):
-            end = sail_end(state, ship, maneuvers[index], movement)
-            ends.append(end)
-            if end is not None:
+        ends = sail_ends(state, ship, actions.routes.routes(ship.facing, ship.size, movement))
+        for index in range(1, len(ends)):
+            if ends[index] is not None:
                 mask[base + index] = chosen = True
         self._move_ends = ends
         squares = ship.squares
@@ -445,7 +446,7 @@ class FlotillaGame(ShipBattle):
         if agent != state.actor:
             raise NotYourTurnError(f"it is {state.actor}'s decision ({state.phase.name}), not {agent}'s")
         mask = self._mask if self._mask is not None else self._noop
-        values = self.action_spec.check(action, mask, context=f"in phase {state.phase.name}")
+        values = self.action_spec.check(action, mask, context=_PHASE_CONTEXT[state.phase])
         ship = state.ships[agent]
         events: list[Event] = []
         phase = state.phase
@@ -540,9 +541,9 @@ class FlotillaGame(ShipBattle):
         state = self.state
         if state.ended:
             return
-        standing = [side for side in state.sides if any(s.afloat for s in state.ships.values() if s.side == side)]
+        standing = {ship.side for ship in state.ships.values() if ship.afloat}
         if len(standing) == 1:
-            self._finish(standing[0], "last side afloat", events)
+            self._finish(next(iter(standing)), "last side afloat", events)
         elif not standing:
             self._finish(None, "no ship afloat", events)
 
@@ -586,24 +587,20 @@ class MoveOption:
 
 
 _UNIT_NAMES = {Unit.SHIP: "ship", Unit.MAGES: "mages"}
+_PHASE_CONTEXT = {phase: f"in phase {phase.name}" for phase in Phase}  # for illegal-action messages
 
 
-@lru_cache(maxsize=16)
-def _square_around(reach: int) -> tuple[tuple[int, int], ...]:
-    return tuple((i, j) for i in range(-reach, reach + 1) for j in range(-reach, reach + 1))
+@lru_cache(maxsize=4096)
+def _squares_around(x: int, y: int, reach: int) -> tuple[Square, ...]:
+    """The squares at most ``reach`` from (x, y), counting diagonals as one."""
+    return tuple((x + i, y + j) for i in range(-reach, reach + 1) for j in range(-reach, reach + 1))
 
 
 @lru_cache(maxsize=256)
-def _zone_footprints(xs: tuple[int, int], ys: tuple[int, int], facing: int, size: int, width: int
-                     ) -> tuple[tuple[Square, tuple[Square, ...]], ...]:
-    """Every bow square of a zone (row by row) whose footprint lies on the map, with that footprint."""
-    found = []
-    for y in range(ys[0], ys[1] + 1):
-        for x in range(xs[0], xs[1] + 1):
-            squares = footprint(x, y, facing, size)
-            if on_map(squares, width, width):
-                found.append(((x, y), squares))
-    return tuple(found)
+def _zone_bows(xs: tuple[int, int], ys: tuple[int, int], facing: int, size: int, width: int) -> tuple[Square, ...]:
+    """Every bow square of a zone (row by row) whose footprint lies on the map."""
+    return tuple((x, y) for y in range(ys[0], ys[1] + 1) for x in range(xs[0], xs[1] + 1)
+                 if on_map(footprint(x, y, facing, size), width, width))
 
 
 def _padded(faces: tuple[int, ...]) -> tuple[int, ...]:

@@ -8,6 +8,7 @@ on tuples, cheap enough to call for every pair of ships at every decision.
 from __future__ import annotations
 
 from enum import IntEnum
+from functools import cache, lru_cache
 
 from naval_env.core.grid import STEP
 
@@ -22,6 +23,7 @@ class Arc(IntEnum):
     ASTERN = 2
 
 
+@cache  # a handful of sizes on a small map: every footprint is asked for again and again
 def footprint(x: int, y: int, facing: int, size: int) -> tuple[Square, ...]:
     """The squares of a ship, bow first."""
     dx, dy = STEP[facing]
@@ -94,6 +96,31 @@ def arc_of(squares: tuple[Square, ...], facing: int, target: Square) -> Arc:
     if -dot > abs(cross):
         return Arc.ASTERN
     return Arc.SIDE
+
+
+def sighting(dx: int, dy: int, facing: int, size: int, other_facing: int, other_size: int) -> tuple[int, Arc, Arc]:
+    """(gap, the arc of the other ship from this one, the arc of this ship from the other) for a ship whose
+    bow lies (dx, dy) from the other's bow.
+
+    Gaps and arcs depend on the two bows' offset only, not on where on the map they lie, and turning both
+    ships a quarter turn changes neither: the pair is turned until this ship faces N or NE, and the few
+    thousand such layouts met in play are worked out once each."""
+    turns = facing >> 1
+    if turns == 1:
+        dx, dy = dy, -dx
+    elif turns == 2:
+        dx, dy = -dx, -dy
+    elif turns == 3:
+        dx, dy = -dy, dx
+    return _upright_sighting(dx, dy, facing & 1, size, (other_facing - 2 * turns) & 7, other_size)
+
+
+@lru_cache(maxsize=1 << 16)
+def _upright_sighting(dx: int, dy: int, facing: int, size: int, other_facing: int, other_size: int
+                      ) -> tuple[int, Arc, Arc]:
+    squares, other = footprint(dx, dy, facing, size), footprint(0, 0, other_facing, other_size)
+    distance, nearest_other, nearest = facing_pair(squares, other)
+    return distance, arc_of(squares, facing, nearest_other), arc_of(other, other_facing, nearest)
 
 
 def starboard_of(squares: tuple[Square, ...], facing: int, target: Square) -> bool:

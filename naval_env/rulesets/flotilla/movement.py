@@ -4,18 +4,23 @@ Every maneuver first turns the ship on its stern square (the bow swings round),
 then sails straight ahead; a path is legal when every square the ship would take
 is on the map and free of other ships. The base move instead stops short of
 anything in its way. Routes are precomputed per (turn, squares, facing, size) as
-offsets from the bow, so a legality check is a handful of dictionary lookups.
+offsets from the bow, and every maneuver's route is kept per (facing, size, movement)
+in a :class:`RouteTable`, so the legality of each maneuver is a few comparisons and
+one set test against the other ships seen from the bow.
 """
 
 from __future__ import annotations
 
 from functools import cache
+from typing import TYPE_CHECKING, NamedTuple
 
 from naval_env.core.grid import STEP, points_between
-from naval_env.rulesets.flotilla.actions import Maneuver
 from naval_env.rulesets.flotilla.config import HouseRules
 from naval_env.rulesets.flotilla.geometry import Square, footprint, pivot
 from naval_env.rulesets.flotilla.state import CALM, GameState, Ship
+
+if TYPE_CHECKING:  # actions builds its route table from this module
+    from naval_env.rulesets.flotilla.actions import Maneuver
 
 
 def wind_modifier(ship: Ship, wind: int, rules: HouseRules) -> int:
@@ -85,26 +90,62 @@ def can_sail(state: GameState, ship: Ship, maneuver: Maneuver, movement: int) ->
     return True
 
 
-def sail_end(state: GameState, ship: Ship, maneuver: Maneuver, movement: int) -> tuple[int, int, int] | None:
-    """Where the maneuver leaves the bow, and the facing: (x, y, facing); None when it cannot be sailed."""
-    _, offsets, facing = route(maneuver.turn, maneuver.squares(movement), ship.facing, ship.size)
-    if maneuver.base:
-        x, y, me = ship.x, ship.y, ship.id
-        width, height, occupancy = state.width, state.height, state.occupancy
-        end = (x, y)
-        for dx, dy in offsets[1:]:
-            sx, sy = x + dx, y + dy
-            if not (0 <= sx < width and 0 <= sy < height):
-                break
-            occupant = occupancy.get((sx, sy))
-            if occupant is not None and occupant != me:
-                break
-            end = (sx, sy)
-        return end[0], end[1], facing
-    if not can_sail(state, ship, maneuver, movement):
-        return None
-    dx, dy = offsets[-1]
-    return ship.x + dx, ship.y + dy, facing
+class SeaRoute(NamedTuple):
+    """One maneuver from a given facing and ship size over a given move, as offsets from the bow."""
+
+    clear: frozenset[Square]    # squares that must be open sea (the base move: those it may stop short of)
+    low_x: int                  # the bounding box of ``clear`` and the bow
+    low_y: int
+    high_x: int
+    high_y: int
+    path: tuple[Square, ...]    # the bow's path, start first
+    facing: int                 # the facing at the end
+    base: bool                  # the base move: stops short of the first blocked square
+
+
+def sea_route(maneuver: Maneuver, movement: int, facing: int, size: int) -> SeaRoute:
+    """:func:`route` with the bounding box of its squares, for a map-edge test without visiting each square."""
+    checks, path, end = route(maneuver.turn, maneuver.squares(movement), facing, size)
+    xs, ys = [0, *(x for x, _ in checks)], [0, *(y for _, y in checks)]
+    return SeaRoute(frozenset(checks), min(xs), min(ys), max(xs), max(ys), path, end, maneuver.base)
+
+
+class RouteTable:
+    """Every maneuver's :class:`SeaRoute` by (facing, ship size, movement), worked out on first use."""
+
+    def __init__(self, maneuvers: tuple[Maneuver, ...]) -> None:
+        self.maneuvers = maneuvers
+        self._routes: dict[tuple[int, int, int], tuple[SeaRoute, ...]] = {}
+
+    def routes(self, facing: int, size: int, movement: int) -> tuple[SeaRoute, ...]:
+        key = (facing, size, movement)
+        found = self._routes.get(key)
+        if found is None:
+            found = self._routes[key] = tuple(sea_route(m, movement, facing, size) for m in self.maneuvers)
+        return found
+
+
+def sail_ends(state: GameState, ship: Ship, routes: tuple[SeaRoute, ...]) -> list[tuple[int, int, int] | None]:
+    """Where each route leaves the bow, and the facing: (x, y, facing); None when it cannot be sailed."""
+    x, y, me = ship.x, ship.y, ship.id
+    # The other ships and the map's edges seen from the bow: a route is then four comparisons and one set test.
+    blocked = {(sx - x, sy - y) for (sx, sy), owner in state.occupancy.items() if owner != me}
+    left, top, right, bottom = -x, -y, state.width - 1 - x, state.height - 1 - y
+    ends: list[tuple[int, int, int] | None] = []
+    for clear, low_x, low_y, high_x, high_y, path, facing, base in routes:
+        if base:
+            end_x = end_y = 0
+            for dx, dy in path[1:]:
+                if not (left <= dx <= right and top <= dy <= bottom) or (dx, dy) in blocked:
+                    break
+                end_x, end_y = dx, dy
+            ends.append((x + end_x, y + end_y, facing))
+        elif left <= low_x and high_x <= right and top <= low_y and high_y <= bottom and blocked.isdisjoint(clear):
+            dx, dy = path[-1]
+            ends.append((x + dx, y + dy, facing))
+        else:
+            ends.append(None)
+    return ends
 
 
 def plan(state: GameState, ship: Ship, maneuver: Maneuver, movement: int) -> tuple[list[Square], int] | None:
@@ -144,18 +185,26 @@ def ram_line(state: GameState, ship: Ship, target: Ship, movement: int) -> int |
 def in_ram_line(state: GameState, rammer: Ship, squares: tuple[Square, ...], target_id: str, movement: int) -> bool:
     """Whether ``rammer`` could ram a ship standing on ``squares`` (``target_id``'s squares elsewhere count
     as open sea): one of them straight ahead within ``movement``, nothing between."""
+    return not ram_reach(state, rammer, target_id, movement).isdisjoint(squares)
+
+
+def ram_reach(state: GameState, rammer: Ship, target_id: str, movement: int) -> frozenset[Square]:
+    """The squares straight ahead of ``rammer`` where ``target_id`` could stand and be rammed: within
+    ``movement``, up to and including the first square off the map or held by a third ship (a target
+    there would be struck first). One walk serves every position the target might take."""
     dx, dy = STEP[rammer.facing]
     x, y = rammer.x, rammer.y
+    width, height, occupancy = state.width, state.height, state.occupancy
+    reach = []
     for _ in range(movement):
         x, y = x + dx, y + dy
-        if (x, y) in squares:
-            return True
-        if not (0 <= x < state.width and 0 <= y < state.height):
-            return False
-        occupant = state.occupancy.get((x, y))
-        if occupant is not None and occupant not in (rammer.id, target_id):
-            return False
-    return False
+        reach.append((x, y))
+        if not (0 <= x < width and 0 <= y < height):
+            break
+        occupant = occupancy.get((x, y))
+        if occupant is not None and occupant != rammer.id and occupant != target_id:
+            break
+    return frozenset(reach)
 
 
 def drift_path(state: GameState, ship: Ship, direction: int, squares: int) -> list[Square]:
