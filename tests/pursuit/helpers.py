@@ -19,13 +19,22 @@ import yaml
 
 from naval_env.core.config import validate
 from naval_env.core.dice import ScriptedDice
-from naval_env.core.events import DamageDealt, Event
+from naval_env.core.events import Event
 from naval_env.rulesets.pursuit import RULESET
 from naval_env.rulesets.pursuit.config import DEFAULT_CONFIG, PursuitConfig
 from naval_env.rulesets.pursuit.engine import PursuitGame, check_invariants
 from naval_env.rulesets.pursuit.state import Ship
+from naval_env.testing import (  # noqa: F401 - re-exported: the shared scripted-dice helpers
+    allowed,
+    allowed_labels,
+    damage_list,
+    events_of,
+    label_index,
+    script,
+)
 
 SCENARIO = "test"
+of = events_of
 
 #: A plain test hull: 40 Health, Size 4, oars 10, sails 8, no boons, radius 5, 10 crew (8 rowers, 2 for sails),
 #: ten deck spots so that a struck spot rarely holds a machine.
@@ -104,21 +113,6 @@ def make_game(red: list[dict[str, Any]], blue: list[dict[str, Any]], dice: list[
     return RULESET.new_game(make_config(red, blue, **kwargs), SCENARIO, dice=ScriptedDice(list(dice)))
 
 
-def script(game: PursuitGame, *faces: int) -> None:
-    """Append faces to the game's scripted dice."""
-    dice = game.dice
-    assert isinstance(dice, ScriptedDice)
-    dice._faces.extend(faces)
-
-
-def label_index(game: PursuitGame, component: str, label: str) -> int:
-    spec = game.action_spec
-    labels = spec.components[spec.index(component)].labels
-    if label not in labels:
-        raise KeyError(f"{component!r} has no value {label!r}; values: {labels}")
-    return labels.index(label)
-
-
 def action(game: PursuitGame, *, propulsion: str | None = None, command: str | None = None,
            maneuver: str | None = None, machines: list[str] | tuple[str, ...] = ()) -> np.ndarray:
     """An action vector; unnamed components stay 0 (their no-op)."""
@@ -142,32 +136,6 @@ def act(game: PursuitGame, **kwargs: Any) -> list[Event]:
     events = game.apply(agent, action(game, **kwargs))
     check_invariants(game)
     return events
-
-
-def allowed(game: PursuitGame, component: str, label: str) -> bool:
-    agent = game.current_agent
-    assert agent is not None
-    spec = game.action_spec
-    i = spec.index(component)
-    return bool(game.legal_mask(agent)[spec.offsets[i] + label_index(game, component, label)])
-
-
-def allowed_labels(game: PursuitGame, component: str) -> list[str]:
-    agent = game.current_agent
-    assert agent is not None
-    spec = game.action_spec
-    i = spec.index(component)
-    part = spec.split(game.legal_mask(agent))[i]
-    return [spec.components[i].labels[k] for k in np.flatnonzero(part)]
-
-
-def of(events: list[Event], cls: type) -> list[Any]:
-    return [e for e in events if isinstance(e, cls)]
-
-
-def damage_list(events: list[Event]) -> list[tuple[str, int, str | None, str]]:
-    """(target, amount, source, cause) of every DamageDealt, in order."""
-    return [(e.target, e.amount, e.source, e.cause) for e in events if isinstance(e, DamageDealt)]
 
 
 def ships(game: PursuitGame) -> dict[str, Ship]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import math
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -24,18 +25,16 @@ from naval_env.rulesets.pursuit import hull, propulsion
 from naval_env.rulesets.pursuit.actions import PursuitActions
 from naval_env.rulesets.pursuit.config import PursuitConfig, Scenario, mounts_of
 from naval_env.rulesets.pursuit.events import Escaped, RoundEnded, TurnStarted
-from naval_env.rulesets.pursuit.geometry import COMPASS_DEGREES, direction
+from naval_env.rulesets.pursuit.geometry import ACROSS, COMPASS_DEGREES, direction, relation
 from naval_env.rulesets.pursuit.machines import (
-    OrderKind,
+    IDLE,
+    aims_and_fires,
     can_aim,
     can_fire,
-    can_load,
-    can_repair,
-    can_shoot,
     give_order,
     usable,
 )
-from naval_env.rulesets.pursuit.maneuvers import ManeuverKind, gap, hold, maneuver
+from naval_env.rulesets.pursuit.maneuvers import HOLD, gap, hold, maneuver
 from naval_env.rulesets.pursuit.propulsion import (
     Command,
     PropulsionOrder,
@@ -45,9 +44,16 @@ from naval_env.rulesets.pursuit.propulsion import (
     can_switch,
     can_tend,
     order_crew,
-    speed_along,
+    relation_speeds,
 )
 from naval_env.rulesets.pursuit.state import (
+    AFLOAT,
+    COMMAND,
+    ESCAPED,
+    GUNS,
+    MANEUVER,
+    ROWED,
+    SAILED,
     Controller,
     Drive,
     GameState,
@@ -55,12 +61,14 @@ from naval_env.rulesets.pursuit.state import (
     Phase,
     Propulsion,
     Ship,
-    Status,
 )
 from naval_env.rulesets.pursuit.table import Table
 
 A = PursuitActions
 _NO_WAY = (0, 0, 0, 0, 0, 0)
+_PROPULSION_ORDERS = tuple(PropulsionOrder)  # by value: cheaper than the enum's constructor
+_COMMANDS = tuple(Command)
+_PHASE_CONTEXTS = tuple(f"in phase {phase.name}" for phase in Phase)
 
 
 class PursuitGame(ShipBattle):
@@ -79,7 +87,15 @@ class PursuitGame(ShipBattle):
         self.state = self._set_up()
         self.table = Table(dice, config, self.scenario, self.state)
         self._index_ships()
-        self._n_components = len(self.action_spec.components)
+        self._no_op = (0,) * len(self.action_spec.components)
+        offsets = self.action_spec.offsets
+        self._command_options = (
+            (can_row, offsets[A.PROPULSION] + PropulsionOrder.ROW),
+            (can_tend, offsets[A.PROPULSION] + PropulsionOrder.TEND_SAILS),
+            (can_switch, offsets[A.PROPULSION] + PropulsionOrder.SWITCH),
+            (can_force, offsets[A.COMMAND] + Command.FORCE_ROWING),
+            (can_inspire, offsets[A.COMMAND] + Command.INSPIRE),
+        )
         cos, sin = math.cos(math.radians(self.rules.veer_degrees)), math.sin(math.radians(self.rules.veer_degrees))
         self._veers = ((1.0, 0.0), (cos, sin), (cos, -sin))  # straight, port, starboard (as in maneuver order)
         self._mask: np.ndarray | None = None
@@ -170,67 +186,83 @@ class PursuitGame(ShipBattle):
         return render_rgb(self)
 
     # ------------------------------------------------------------------ masks
+    # Each phase's ``_*_mask`` lists the flat mask indices it allows besides the no-ops (always allowed):
+    # an empty list is a decision without a choice, which the engine plays without building a mask.
     def legal_mask(self, agent: str) -> np.ndarray:
         if self.state.ended or agent != self.state.current:
             return self.action_spec.noop_mask()
-        if self._mask is None:
-            self._mask = self._build_mask(self.state.ships[agent])
-        return self._mask.copy()
+        return self._current_mask().copy()
 
-    def _build_mask(self, ship: Ship) -> np.ndarray:
+    def _current_mask(self) -> np.ndarray:
+        """The current decision's mask, built once per decision (``_mask`` is cleared on every state change)."""
+        if self._mask is None:
+            self._mask = self._mask_of(self._choices(self.state.ships[self.state.current]))
+        return self._mask
+
+    def _mask_of(self, allowed: list[int]) -> np.ndarray:
         mask = self.action_spec.noop_mask()
-        phase = self.state.phase
-        if phase is Phase.COMMAND:
-            self._command_mask(ship, mask)
-        elif phase is Phase.MANEUVER:
-            self._maneuver_mask(ship, mask)
-        else:
-            self._guns_mask(ship, mask)
+        for index in allowed:
+            mask[index] = True
         return mask
 
-    def _command_mask(self, ship: Ship, mask: np.ndarray) -> None:
-        t, offsets = self.table, self.action_spec.offsets
-        base = offsets[A.PROPULSION]
-        mask[base + PropulsionOrder.ROW] = can_row(t, ship)
-        mask[base + PropulsionOrder.TEND_SAILS] = can_tend(t, ship)
-        mask[base + PropulsionOrder.SWITCH] = can_switch(t, ship)
-        base = offsets[A.COMMAND]
-        mask[base + Command.FORCE_ROWING] = can_force(t, ship)
-        mask[base + Command.INSPIRE] = can_inspire(t, ship)
+    def _choices(self, ship: Ship) -> list[int]:
+        phase = self.state.phase
+        if phase is COMMAND:
+            return self._command_mask(ship)
+        if phase is MANEUVER:
+            return self._maneuver_mask(ship)
+        return self._guns_mask(ship)
+
+    def _command_mask(self, ship: Ship) -> list[int]:
+        t = self.table
+        return [index for allowed, index in self._command_options if allowed(t, ship)]
 
     def maneuver_speeds(self, ship: Ship, target: Ship, drive: Drive | None = None) -> tuple[int, ...]:
         """Speed along each maneuver at ``target``: flee (straight, port, starboard), then pursue.
 
         ``drive``: how the ship is driven (default: as ordered this round)."""
-        t = self.table
         drive = ship.drive if drive is None else drive
-        if drive is not Drive.ROWED and drive is not Drive.SAILED:
-            return _NO_WAY
-        if drive is Drive.ROWED and not t.has_current:
-            speed = speed_along(t, ship, 1.0, 0.0, drive)   # the same on every heading
-            return (speed,) * 6
+        if drive is ROWED and not self.table.has_current:
+            return self.line_speeds(ship, 1.0, 0.0, drive)  # the same on every heading: no need for the line
         ux, uy, _ = direction(ship.x, ship.y, target.x, target.y)
-        speeds = []
-        for sign in (-1.0, 1.0):
-            hx, hy = sign * ux, sign * uy
+        return self.line_speeds(ship, ux, uy, drive)
+
+    def line_speeds(self, ship: Ship, ux: float, uy: float, drive: Drive) -> tuple[int, ...]:
+        """:meth:`maneuver_speeds` for the unit vector (ux, uy) toward the target."""
+        t = self.table
+        if drive is ROWED:
+            speeds = relation_speeds(t, ship, drive)
+            if not t.has_current:
+                return (speeds[ACROSS],) * 6
+            wx, wy = t.current_x, t.current_y
+        elif drive is SAILED:
+            speeds = relation_speeds(t, ship, drive)
+            wx, wy = t.wind_x, t.wind_y
+        else:
+            return _NO_WAY
+        cos_arc = t.cos_arc
+        result = []
+        for hx, hy in ((-ux, -uy), (ux, uy)):
             for c, s in self._veers:
-                speeds.append(speed_along(t, ship, hx * c - hy * s, hx * s + hy * c, drive))
-        return tuple(speeds)
+                result.append(speeds[relation(hx * c - hy * s, hx * s + hy * c, wx, wy, cos_arc)])
+        return tuple(result)
 
-    def _maneuver_mask(self, ship: Ship, mask: np.ndarray) -> None:
+    def _maneuver_mask(self, ship: Ship) -> list[int]:
+        allowed: list[int] = []
         if ship.helm_jammed:
-            return
-        base = self.action_spec.offsets[A.MANEUVER]
-        for slot, enemy in enumerate(self._enemies[ship.id]):
-            if enemy.status is not Status.AFLOAT:
-                continue
-            first = base + 1 + 7 * slot
-            speeds = self.maneuver_speeds(ship, enemy)
-            for j, speed in enumerate(speeds):
-                mask[first + j] = speed > 0
-            mask[first + 6] = speeds[3] > 0 and gap(ship, enemy) <= speeds[3]
+            return allowed
+        first = self.action_spec.offsets[A.MANEUVER] + 1
+        for enemy in self._enemies[ship.id]:
+            if enemy.status is AFLOAT:
+                speeds = self.maneuver_speeds(ship, enemy)
+                allowed += [first + j for j, speed in enumerate(speeds) if speed > 0]
+                if speeds[3] > 0 and gap(ship, enemy) <= speeds[3]:
+                    allowed.append(first + 6)
+            first += 7
+        return allowed
 
-    def _guns_mask(self, ship: Ship, mask: np.ndarray) -> None:
+    def _guns_mask(self, ship: Ship) -> list[int]:
+        allowed: list[int] = []
         offsets = self.action_spec.offsets
         classes = self.table.machine_classes
         enemies = self._enemies[ship.id]
@@ -240,13 +272,21 @@ class PursuitGame(ShipBattle):
                 continue  # destroyed, or no gunners left: only idle
             cls = classes[machine.kind]
             base = offsets[A.MACHINE + i]
-            mask[base + 1] = can_load(machine, ship)
-            mask[base + 2] = can_repair(machine, ship)
-            mask[base + 3] = can_fire(cls, machine, ship)
+            shoots = False  # fire@ needs a loaded machine that has not misfired
+            if machine.misfired:
+                allowed.append(base + 2)  # repair
+            elif not machine.loaded:
+                allowed.append(base + 1)  # load
+            else:
+                if can_fire(cls, machine, ship):
+                    allowed.append(base + 3)
+                shoots = aims_and_fires(cls, machine)
             for slot, enemy in enumerate(enemies):
                 if can_aim(cls, machine, ship, enemy):
-                    mask[base + 4 + slot] = True
-                    mask[base + 4 + n + slot] = can_shoot(cls, machine, ship, enemy)
+                    allowed.append(base + 4 + slot)
+                    if shoots:
+                        allowed.append(base + 4 + n + slot)
+        return allowed
 
     # ------------------------------------------------------------------ apply
     def apply(self, agent: str, action: Any) -> list[Event]:
@@ -255,37 +295,38 @@ class PursuitGame(ShipBattle):
             raise GameOverError(f"the game is over ({state.end_reason}); call reset() for a new one")
         if agent != state.current:
             raise NotYourTurnError(f"it is {state.current}'s decision ({state.phase.name}), not {agent}'s")
-        values = self.action_spec.check(action, self.legal_mask(agent), context=f"in phase {state.phase.name}")
+        values = self.action_spec.check(action, self._current_mask(), context=_PHASE_CONTEXTS[state.phase])
         events: list[Event] = []
         self._mask = None
-        self._apply_phase(state.ships[agent], values, events)
+        self._apply_phase(state.ships[agent], values.tolist(), events)
         self._advance(events)
         return events
 
-    def _apply_phase(self, ship: Ship, values: np.ndarray, events: list[Event]) -> None:
+    def _apply_phase(self, ship: Ship, values: Sequence[int], events: list[Event]) -> None:
         state, t = self.state, self.table
         phase = state.phase
-        if phase is Phase.COMMAND:
-            order_crew(t, ship, PropulsionOrder(int(values[A.PROPULSION])), Command(int(values[A.COMMAND])), events)
-            state.phase = Phase.MANEUVER
-        elif phase is Phase.MANEUVER:
-            choice = self.actions.maneuvers[int(values[A.MANEUVER])]
-            if choice.kind is ManeuverKind.HOLD:
+        if phase is COMMAND:
+            order_crew(t, ship, _PROPULSION_ORDERS[values[A.PROPULSION]], _COMMANDS[values[A.COMMAND]], events)
+            state.phase = MANEUVER
+        elif phase is MANEUVER:
+            choice = self.actions.maneuvers[values[A.MANEUVER]]
+            if choice.kind is HOLD:
                 hold(ship, events)
             else:
                 assert choice.target_slot is not None
                 maneuver(t, ship, choice, self._enemies[ship.id][choice.target_slot], events)
-            if ship.status.fighting:
-                state.phase = Phase.GUNS
+            if ship.status is AFLOAT:
+                state.phase = GUNS
             else:
                 self._turn_done = True
         else:
             enemies = self._enemies[ship.id]
+            orders = self.actions.orders
             for i in range(len(ship.machines)):
-                if not ship.status.fighting:
+                if ship.status is not AFLOAT:
                     break
-                order = self.actions.orders[int(values[A.MACHINE + i])]
-                if order.kind is OrderKind.IDLE:
+                order = orders[values[A.MACHINE + i]]
+                if order.kind is IDLE:
                     continue
                 give_order(t, ship, i, order,
                            enemies[order.target_slot] if order.target_slot is not None else None, events)
@@ -303,11 +344,11 @@ class PursuitGame(ShipBattle):
                 self._next_turn(events)
                 continue
             ship = state.ships[state.current]
-            mask = self._build_mask(ship)
-            if np.count_nonzero(mask) > self._n_components:
-                self._mask = mask
+            allowed = self._choices(ship)
+            if allowed:
+                self._mask = self._mask_of(allowed)
                 return
-            self._apply_phase(ship, self.action_spec.noop(), events)
+            self._apply_phase(ship, self._no_op, events)
 
     def _next_turn(self, events: list[Event]) -> None:
         state = self.state
@@ -327,7 +368,7 @@ class PursuitGame(ShipBattle):
         if not ship.status.fighting:
             return  # _turn_done stays True: the next ship
         self._turn_done = False
-        state.phase = Phase.COMMAND
+        state.phase = COMMAND
         events.append(TurnStarted(ship.id, state.round))
 
     def _end_round(self, events: list[Event]) -> None:
@@ -351,7 +392,7 @@ class PursuitGame(ShipBattle):
                 continue
             nearest = min(math.hypot(e.x - ship.x, e.y - ship.y) for e in enemies)
             if nearest > escape.distance:
-                ship.status = Status.ESCAPED
+                ship.status = ESCAPED
                 events.append(Escaped(ship.id, nearest))
 
     def _check_end(self, events: list[Event]) -> None:
@@ -359,7 +400,7 @@ class PursuitGame(ShipBattle):
         if state.ended:
             return
         for ship in self._ships:
-            if ship.status is not Status.AFLOAT:
+            if ship.status is not AFLOAT:
                 break
         else:
             return  # everyone is still fighting
@@ -367,7 +408,7 @@ class PursuitGame(ShipBattle):
                     for side in state.sides}
         if all(fighting.values()):
             return
-        escaped = {side: any(s.status is Status.ESCAPED for s in state.ships.values() if s.side == side)
+        escaped = {side: any(s.status is ESCAPED for s in state.ships.values() if s.side == side)
                    for side in state.sides}
         first, second = state.sides
         if not fighting[first] and not fighting[second]:

@@ -20,7 +20,7 @@ from naval_env.rulesets.pursuit.events import (
     roll_event,
 )
 from naval_env.rulesets.pursuit.rolls import challenge_roll
-from naval_env.rulesets.pursuit.state import Ship, Status
+from naval_env.rulesets.pursuit.state import SINKING, SUNK, Ship
 from naval_env.rulesets.pursuit.table import Table
 
 
@@ -54,7 +54,7 @@ def destroy(t: Table, ship: Ship, events: list[Event]) -> None:
     roll = challenge_roll(t.dice, ship.controller.intellect, boons, f"{ship.id} keeps afloat")
     events.append(roll_event(ship.id, "keep afloat", roll))
     if roll.succeeded:
-        ship.status = Status.SINKING
+        ship.status = SINKING
         ship.sinking_rounds = 0
         events.append(Destroyed(ship.id, ship.size))
     else:
@@ -71,7 +71,7 @@ def sink(t: Table, ship: Ship, events: list[Event]) -> None:
                               f"{ship.id} crew escapes the wreck")
         lost += not roll.succeeded
     ship.crew -= lost
-    ship.status = Status.SUNK
+    ship.status = SUNK
     events.append(Sank(ship.id, aboard, lost))
 
 
@@ -162,7 +162,7 @@ def end_of_round(t: Table, ship: Ship, events: list[Event]) -> None:
         ship.aground_rounds += 1
         if ship.aground_rounds % rules.rounds_per_hour == 0:
             strike(t, ship, roll_damage(t, rules.rocks_dice, f"{ship.id} grinds on rocks"), None, "rocks", events)
-    if ship.status is Status.SINKING:
+    if ship.status is SINKING:
         ship.sinking_rounds += 1
         if ship.sinking_rounds % rules.rounds_per_minute == 0:
             sliding_debris(t, ship, events)

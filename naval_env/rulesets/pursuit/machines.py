@@ -36,7 +36,7 @@ from naval_env.rulesets.pursuit.hull import (
     strike,
 )
 from naval_env.rulesets.pursuit.rolls import challenge_roll
-from naval_env.rulesets.pursuit.state import Machine, Ship, Status
+from naval_env.rulesets.pursuit.state import AFLOAT, Machine, Ship
 from naval_env.rulesets.pursuit.table import Table
 
 CONE_HALF_ANGLE_COS = math.cos(math.atan(0.5))  # a cone as wide at its end as it is long
@@ -51,6 +51,12 @@ class OrderKind(str, Enum):
     SHOOT = "fire@"   # aim and fire at a ship in one round
 
 
+# OrderKind: members as module constants for the hot paths (see ``state.py``: an Enum member lookup on its
+# class is slow in Python 3.11).
+IDLE, LOAD, REPAIR = OrderKind.IDLE, OrderKind.LOAD, OrderKind.REPAIR
+FIRE, AIM, SHOOT = OrderKind.FIRE, OrderKind.AIM, OrderKind.SHOOT
+
+
 @dataclass(frozen=True, slots=True)
 class MachineOrder:
     kind: OrderKind
@@ -60,16 +66,16 @@ class MachineOrder:
     def label(self) -> str:
         if self.target_slot is None:
             return self.kind.value
-        name = "fire" if self.kind is OrderKind.SHOOT else self.kind.value
+        name = "fire" if self.kind is SHOOT else self.kind.value
         return f"{name}@enemy{self.target_slot}"
 
 
 def machine_orders(max_enemies: int) -> tuple[MachineOrder, ...]:
     return (
-        MachineOrder(OrderKind.IDLE), MachineOrder(OrderKind.LOAD), MachineOrder(OrderKind.REPAIR),
-        MachineOrder(OrderKind.FIRE),
-        *(MachineOrder(OrderKind.AIM, k) for k in range(max_enemies)),
-        *(MachineOrder(OrderKind.SHOOT, k) for k in range(max_enemies)),
+        MachineOrder(IDLE), MachineOrder(LOAD), MachineOrder(REPAIR),
+        MachineOrder(FIRE),
+        *(MachineOrder(AIM, k) for k in range(max_enemies)),
+        *(MachineOrder(SHOOT, k) for k in range(max_enemies)),
     )
 
 
@@ -79,7 +85,7 @@ def max_range(cls: MachineClass, machine: Machine) -> int:
 
 
 def usable(machine: Machine, ship: Ship) -> bool:
-    return not machine.destroyed and machine.gunners > 0 and ship.status is Status.AFLOAT
+    return not machine.destroyed and machine.gunners > 0 and ship.status is AFLOAT
 
 
 def target_in_range(cls: MachineClass, machine: Machine, ship: Ship, target: Ship) -> bool:
@@ -103,14 +109,6 @@ def point_in_range(cls: MachineClass, machine: Machine, ship: Ship, point: tuple
     return True
 
 
-def can_load(machine: Machine, ship: Ship) -> bool:
-    return usable(machine, ship) and not machine.loaded and not machine.misfired
-
-
-def can_repair(machine: Machine, ship: Ship) -> bool:
-    return usable(machine, ship) and machine.misfired
-
-
 def can_fire(cls: MachineClass, machine: Machine, ship: Ship) -> bool:
     point = machine.point
     return (usable(machine, ship) and machine.loaded and not machine.misfired and point is not None
@@ -118,12 +116,12 @@ def can_fire(cls: MachineClass, machine: Machine, ship: Ship) -> bool:
 
 
 def can_aim(cls: MachineClass, machine: Machine, ship: Ship, target: Ship) -> bool:
-    return usable(machine, ship) and target.status is Status.AFLOAT and target_in_range(cls, machine, ship, target)
+    return usable(machine, ship) and target.status is AFLOAT and target_in_range(cls, machine, ship, target)
 
 
-def can_shoot(cls: MachineClass, machine: Machine, ship: Ship, target: Ship) -> bool:
-    return (machine.loaded and not machine.misfired and machine.gunners >= cls.aim + 1
-            and can_aim(cls, machine, ship, target))
+def aims_and_fires(cls: MachineClass, machine: Machine) -> bool:
+    """Whether its gunners are enough to aim and fire in one round (``fire@``, when loaded and not misfired)."""
+    return machine.gunners >= cls.aim + 1
 
 
 def give_order(t: Table, ship: Ship, index: int, order: MachineOrder, target: Ship | None,
@@ -133,12 +131,12 @@ def give_order(t: Table, ship: Ship, index: int, order: MachineOrder, target: Sh
     cls = t.machine_classes[machine.kind]
     actions = machine.gunners
     kind = order.kind
-    if kind is OrderKind.IDLE or not usable(machine, ship):
+    if kind is IDLE or not usable(machine, ship):
         return
-    if kind is OrderKind.LOAD:
+    if kind is LOAD:
         _load(cls, machine, actions)
         events.append(MachineOrdered(ship.id, index, "load", None, _progress(cls, machine)))
-    elif kind is OrderKind.REPAIR:
+    elif kind is REPAIR:
         machine.repair_progress += actions
         if machine.repair_progress >= 2 * cls.load:
             machine.misfired = False
@@ -146,7 +144,7 @@ def give_order(t: Table, ship: Ship, index: int, order: MachineOrder, target: Sh
         events.append(MachineOrdered(ship.id, index, "repair",
                                      None, "repaired" if not machine.misfired else
                                      f"repair {machine.repair_progress}/{2 * cls.load}"))
-    elif kind is OrderKind.FIRE:
+    elif kind is FIRE:
         point = machine.point
         assert point is not None
         events.append(MachineOrdered(ship.id, index, "fire", None, "fires"))
@@ -156,7 +154,7 @@ def give_order(t: Table, ship: Ship, index: int, order: MachineOrder, target: Sh
         if not target.status.fighting:
             events.append(MachineOrdered(ship.id, index, order.label, target.id, "target gone: holds"))
             return
-        if kind is OrderKind.AIM:
+        if kind is AIM:
             if machine.aim_target != target.id or machine.aim_point is not None:
                 machine.aim_target, machine.aim_progress, machine.aim_point = target.id, 0, None
             machine.aim_progress += actions

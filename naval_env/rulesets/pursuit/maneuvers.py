@@ -25,7 +25,14 @@ from naval_env.rulesets.pursuit.hull import (
     strike,
 )
 from naval_env.rulesets.pursuit.propulsion import speed_along
-from naval_env.rulesets.pursuit.rolls import Band, attack_roll
+from naval_env.rulesets.pursuit.rolls import (
+    FAILURE,
+    SUCCESS,
+    TWENTY_PLUS,
+    ZERO_OR_LESS,
+    Band,
+    attack_roll,
+)
 from naval_env.rulesets.pursuit.state import Ship
 from naval_env.rulesets.pursuit.table import Table
 
@@ -37,6 +44,9 @@ class ManeuverKind(str, Enum):
     RAM = "ram"
 
 
+# ManeuverKind: members as module constants for the hot paths (see ``state.py``: an Enum member lookup on
+# its class is slow in Python 3.11).
+HOLD, FLEE, PURSUE, RAM = ManeuverKind.HOLD, ManeuverKind.FLEE, ManeuverKind.PURSUE, ManeuverKind.RAM
 VEER_NAMES = {0: "", 1: "_port", -1: "_starboard"}
 
 
@@ -48,17 +58,17 @@ class ManeuverChoice:
 
     @property
     def label(self) -> str:
-        if self.kind is ManeuverKind.HOLD:
+        if self.kind is HOLD:
             return "hold"
         return f"{self.kind.value}{VEER_NAMES[self.veer]}@enemy{self.target_slot}"
 
 
 def maneuver_choices(max_enemies: int) -> tuple[ManeuverChoice, ...]:
-    choices = [ManeuverChoice(ManeuverKind.HOLD)]
+    choices = [ManeuverChoice(HOLD)]
     for slot in range(max_enemies):
-        for kind in (ManeuverKind.FLEE, ManeuverKind.PURSUE):
+        for kind in (FLEE, PURSUE):
             choices += [ManeuverChoice(kind, veer, slot) for veer in (0, 1, -1)]
-        choices.append(ManeuverChoice(ManeuverKind.RAM, 0, slot))
+        choices.append(ManeuverChoice(RAM, 0, slot))
     return tuple(choices)
 
 
@@ -66,7 +76,7 @@ def heading(t: Table, ship: Ship, target: Ship, kind: ManeuverKind, veer: int) -
     """Unit heading of a maneuver: away from (flee) or toward (pursue, ram) the target, veered to port (+1)
     or starboard (-1)."""
     ux, uy, _ = direction(ship.x, ship.y, target.x, target.y)
-    if kind is ManeuverKind.FLEE:
+    if kind is FLEE:
         ux, uy = -ux, -uy
     if veer:
         ux, uy = rotate(ux, uy, veer * t.rules.veer_degrees)
@@ -79,7 +89,7 @@ def gap(a: Ship, b: Ship) -> float:
 
 
 def ram_speed(t: Table, ship: Ship, target: Ship) -> int:
-    ux, uy = heading(t, ship, target, ManeuverKind.RAM, 0)
+    ux, uy = heading(t, ship, target, RAM, 0)
     return speed_along(t, ship, ux, uy, ship.drive)
 
 
@@ -91,11 +101,11 @@ def can_ram(t: Table, ship: Ship, target: Ship) -> bool:
 
 def distance_moved(band: Band, speed: int) -> int:
     """20 or higher: Speed + 3; success: Speed; failure: half; 0 or lower: a quarter (rounded down)."""
-    if band is Band.TWENTY_PLUS:
+    if band is TWENTY_PLUS:
         return speed + 3
-    if band is Band.SUCCESS:
+    if band is SUCCESS:
         return speed
-    if band is Band.FAILURE:
+    if band is FAILURE:
         return speed // 2
     return speed // 4
 
@@ -113,20 +123,20 @@ def maneuver(t: Table, ship: Ship, choice: ManeuverChoice, target: Ship, events:
     ship.slowed = False
     start = (ship.x, ship.y)
     name = choice.label.split("@")[0]
-    if kind is ManeuverKind.RAM:
+    if kind is RAM:
         travel(t, ship, ux, uy, float(speed), target, events)
         events.append(Maneuvered(ship.id, name, target.id, roll.band.label, speed,
                                  math.hypot(ship.x - start[0], ship.y - start[1]), start, (ship.x, ship.y)))
         if roll.succeeded and not ship.grounded and gap(ship, target) <= 1e-6:
             extra = roll_damage(t, t.rules.ram_extra_dice, f"{ship.id} ram: extra damage") \
-                if roll.band is Band.TWENTY_PLUS else 0
+                if roll.band is TWENTY_PLUS else 0
             crash(t, ship, target, extra, events)
     else:
-        stop_at = target if kind is ManeuverKind.PURSUE else None
+        stop_at = target if kind is PURSUE else None
         travel(t, ship, ux, uy, float(distance_moved(roll.band, speed)), stop_at, events)
         events.append(Maneuvered(ship.id, name, target.id, roll.band.label, speed,
                                  math.hypot(ship.x - start[0], ship.y - start[1]), start, (ship.x, ship.y)))
-    if roll.band is Band.ZERO_OR_LESS and ship.status.fighting:
+    if roll.band is ZERO_OR_LESS and ship.status.fighting:
         mishap(t, ship, events)
 
 

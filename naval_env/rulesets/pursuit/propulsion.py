@@ -21,9 +21,9 @@ from naval_env.rulesets.pursuit.events import (
     SpeedBoost,
     roll_event,
 )
-from naval_env.rulesets.pursuit.geometry import Relation, relation
+from naval_env.rulesets.pursuit.geometry import ACROSS, AGAINST, WITH, Relation, relation
 from naval_env.rulesets.pursuit.rolls import attack_roll, challenge_roll
-from naval_env.rulesets.pursuit.state import Drive, Propulsion, Ship
+from naval_env.rulesets.pursuit.state import OARS, ROWED, SAILED, SAILS, Drive, Ship
 from naval_env.rulesets.pursuit.table import Table
 
 
@@ -40,8 +40,13 @@ class Command(IntEnum):
     INSPIRE = 2
 
 
+# PropulsionOrder and Command: members as module constants for the hot paths (see ``state.py``: an Enum
+# member lookup on its class is slow in Python 3.11).
+ROW, TEND_SAILS, SWITCH = PropulsionOrder.ROW, PropulsionOrder.TEND_SAILS, PropulsionOrder.SWITCH
+FORCE_ROWING, INSPIRE = Command.FORCE_ROWING, Command.INSPIRE
 PROPULSION_LABELS = ("none", "row", "tend_sails", "switch")
 COMMAND_LABELS = ("none", "force_rowing", "inspire")
+_NO_SPEED = (0, 0, 0)
 
 
 def wind_modifier(t: Table, rel: Relation) -> int:
@@ -51,29 +56,44 @@ def wind_modifier(t: Table, rel: Relation) -> int:
 
 def speed_along(t: Table, ship: Ship, ux: float, uy: float, drive: Drive) -> int:
     """Speed of ``ship`` moving along the heading (ux, uy) when driven by ``drive`` (see the module doc)."""
-    if drive is Drive.ROWED:
+    if drive is ROWED:
+        if not t.has_current:
+            return relation_speeds(t, ship, drive)[ACROSS]  # the same on every heading
+        wx, wy = t.current_x, t.current_y
+    elif drive is SAILED:
+        wx, wy = t.wind_x, t.wind_y
+    else:
+        return 0
+    return relation_speeds(t, ship, drive)[relation(ux, uy, wx, wy, t.cos_arc)]
+
+
+def relation_speeds(t: Table, ship: Ship, drive: Drive) -> tuple[int, int, int]:
+    """Speed heading against, across and with what drives the ship: the current when rowed (the same three
+    without a fast current), the wind when sailed. Callers with several headings pay for the Speed once."""
+    if drive is ROWED:
         speed = ship.oars + ship.inspire_bonus
         if ship.crew < ship.rowers:
             speed = speed * ship.crew // ship.rowers
         speed += ship.forced_bonus
         if t.has_current:
-            rel = relation(ux, uy, t.current_x, t.current_y, t.cos_arc)
-            if rel is Relation.WITH:
-                speed = math.floor(speed * t.rules.current_with_factor)
-            elif rel is Relation.AGAINST:
-                speed = math.floor(speed * t.rules.current_against_factor)
-    elif drive is Drive.SAILED:
+            rules = t.rules
+            speeds = (math.floor(speed * rules.current_against_factor), speed,
+                      math.floor(speed * rules.current_with_factor))
+        else:
+            speeds = (speed, speed, speed)
+    elif drive is SAILED:
         if t.wind.becalmed:
-            return 0
-        rel = relation(ux, uy, t.wind_x, t.wind_y, t.cos_arc)
-        speed = max(0, ship.sails + ship.inspire_bonus + wind_modifier(t, rel))
+            return _NO_SPEED
+        base = ship.sails + ship.inspire_bonus
+        speeds = (max(0, base + wind_modifier(t, AGAINST)), max(0, base + wind_modifier(t, ACROSS)),
+                  max(0, base + wind_modifier(t, WITH)))
     else:
-        return 0
+        return _NO_SPEED
     if ship.scuttled:
-        speed //= 2
+        speeds = (speeds[0] // 2, speeds[1] // 2, speeds[2] // 2)
     if ship.slowed:
-        speed //= 2
-    return speed
+        speeds = (speeds[0] // 2, speeds[1] // 2, speeds[2] // 2)
+    return speeds
 
 
 def switching(t: Table, ship: Ship) -> bool:
@@ -86,18 +106,18 @@ def working_drive(t: Table, ship: Ship) -> Drive:
         return Drive.AGROUND
     if switching(t, ship):
         return Drive.SWITCHING
-    if ship.propulsion is Propulsion.OARS:
-        return Drive.ROWED if can_row(t, ship) else Drive.NONE
-    return Drive.SAILED if can_tend(t, ship) else Drive.NONE
+    if ship.propulsion is OARS:
+        return ROWED if can_row(t, ship) else Drive.NONE
+    return SAILED if can_tend(t, ship) else Drive.NONE
 
 
 def can_row(t: Table, ship: Ship) -> bool:
-    return (ship.oars > 0 and ship.propulsion is Propulsion.OARS and not ship.grounded and not switching(t, ship)
+    return (ship.oars > 0 and ship.propulsion is OARS and not ship.grounded and not switching(t, ship)
             and ship.crew > 0 and ship.crew_effective_health > 0)
 
 
 def can_tend(t: Table, ship: Ship) -> bool:
-    return (ship.sails > 0 and ship.propulsion is Propulsion.SAILS and not ship.grounded
+    return (ship.sails > 0 and ship.propulsion is SAILS and not ship.grounded
             and not switching(t, ship) and ship.crew >= ship.sail_crew)
 
 
@@ -106,7 +126,7 @@ def can_switch(t: Table, ship: Ship) -> bool:
 
 
 def can_force(t: Table, ship: Ship) -> bool:
-    return (ship.controller.is_captain and ship.oars > 0 and ship.propulsion is Propulsion.OARS
+    return (ship.controller.is_captain and ship.oars > 0 and ship.propulsion is OARS
             and not ship.forced_locked and ship.forced_bonus == 0 and not ship.grounded and ship.crew > 0)
 
 
@@ -118,16 +138,16 @@ def order_crew(t: Table, ship: Ship, order: PropulsionOrder, command: Command, e
     """Apply the COMMAND phase: the crew's propulsion order first, then the captain's command roll."""
     state = t.state
     events.append(CrewOrdered(ship.id, PROPULSION_LABELS[order], COMMAND_LABELS[command]))
-    if order is PropulsionOrder.SWITCH:
+    if order is SWITCH:
         minutes = t.dice.d(6, f"{ship.id} changes propulsion: minutes")
         ship.switching_until = state.round + minutes * t.rules.rounds_per_minute - 1
-        ship.propulsion = Propulsion.SAILS if ship.propulsion is Propulsion.OARS else Propulsion.OARS
+        ship.propulsion = SAILS if ship.propulsion is OARS else OARS
         events.append(PropulsionChanged(ship.id, ship.propulsion.value, ship.switching_until))
-    if order is PropulsionOrder.ROW:
-        ship.drive = Drive.ROWED
+    if order is ROW:
+        ship.drive = ROWED
         ship.rowed_this_round = True
-    elif order is PropulsionOrder.TEND_SAILS:
-        ship.drive = Drive.SAILED
+    elif order is TEND_SAILS:
+        ship.drive = SAILED
     elif ship.grounded:
         ship.drive = Drive.AGROUND
     elif switching(t, ship):
@@ -135,7 +155,7 @@ def order_crew(t: Table, ship: Ship, order: PropulsionOrder, command: Command, e
     else:
         ship.drive = Drive.NONE
     hour = t.rules.rounds_per_hour
-    if command is Command.FORCE_ROWING:
+    if command is FORCE_ROWING:
         roll = attack_roll(t.dice, ship.controller.will, ship.crew_will, 0, f"{ship.id} goads the crew")
         events.append(roll_event(ship.id, "forced rowing", roll))
         if roll.succeeded:
@@ -145,7 +165,7 @@ def order_crew(t: Table, ship: Ship, order: PropulsionOrder, command: Command, e
         else:
             ship.forced_locked = True
             events.append(SpeedBoost(ship.id, "forced rowing", 0, -1))
-    elif command is Command.INSPIRE:
+    elif command is INSPIRE:
         roll = challenge_roll(t.dice, ship.controller.will, 0, f"{ship.id} inspires the crew")
         events.append(roll_event(ship.id, "inspire", roll))
         if roll.succeeded:

@@ -25,13 +25,16 @@ class Band(IntEnum):
 
     @property
     def succeeded(self) -> bool:
-        return self >= Band.SUCCESS
+        return self >= SUCCESS
 
     @property
     def label(self) -> str:
         return _LABELS[self]
 
 
+# Band: members as module constants for the rules' hot paths; Python 3.11 looks a member up on its
+# Enum class through EnumType.__getattr__, several times slower than a global.
+ZERO_OR_LESS, FAILURE, SUCCESS, TWENTY_PLUS = Band.ZERO_OR_LESS, Band.FAILURE, Band.SUCCESS, Band.TWENTY_PLUS
 _LABELS = {Band.ZERO_OR_LESS: "0 or lower", Band.FAILURE: "failure", Band.SUCCESS: "success",
            Band.TWENTY_PLUS: "20 or higher"}
 
@@ -48,7 +51,7 @@ class RollResult:
 
     @property
     def succeeded(self) -> bool:
-        return self.band >= Band.SUCCESS
+        return self.band >= SUCCESS
 
 
 def boon_die(dice: Dice, net: int, reason: str) -> int:
@@ -61,10 +64,10 @@ def boon_die(dice: Dice, net: int, reason: str) -> int:
 
 def band_of(total: int, target: int) -> Band:
     if total <= 0:
-        return Band.ZERO_OR_LESS
+        return ZERO_OR_LESS
     if total < target:
-        return Band.FAILURE
-    return Band.TWENTY_PLUS if total >= 20 else Band.SUCCESS
+        return FAILURE
+    return TWENTY_PLUS if total >= 20 else SUCCESS
 
 
 def d20_roll(dice: Dice, score: int, target: int, boons: int, reason: str) -> RollResult:

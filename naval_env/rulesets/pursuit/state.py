@@ -21,7 +21,7 @@ class Status(str, Enum):
 
     @property
     def fighting(self) -> bool:
-        return self is Status.AFLOAT
+        return self is AFLOAT
 
 
 class Phase(IntEnum):
@@ -43,6 +43,14 @@ class Drive(IntEnum):
     SAILED = 2
     SWITCHING = 3   # changing from oars to sails or back
     AGROUND = 4
+
+
+# Status, Phase, Propulsion and Drive: members as module constants for the rules' hot paths; Python 3.11
+# looks a member up on its Enum class through EnumType.__getattr__, several times slower than a global.
+AFLOAT, SINKING, SUNK, ESCAPED = Status.AFLOAT, Status.SINKING, Status.SUNK, Status.ESCAPED
+COMMAND, MANEUVER, GUNS = Phase.COMMAND, Phase.MANEUVER, Phase.GUNS
+OARS, SAILS = Propulsion.OARS, Propulsion.SAILS
+ROWED, SAILED = Drive.ROWED, Drive.SAILED
 
 
 @dataclass(slots=True)

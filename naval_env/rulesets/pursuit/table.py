@@ -33,6 +33,7 @@ class Table:
     current_x: float = field(init=False)
     current_y: float = field(init=False)
     cos_arc: float = field(init=False)
+    has_current: bool = field(init=False)  # a fast current (a slow one changes nothing)
 
     def __post_init__(self) -> None:
         self.rules = self.config.house_rules
@@ -42,7 +43,4 @@ class Table:
         current = self.scenario.current
         self.current_x, self.current_y = unit(COMPASS_DEGREES[current.toward]) if current else (0.0, 0.0)
         self.cos_arc = math.cos(math.radians(self.rules.wind_arc_degrees))
-
-    @property
-    def has_current(self) -> bool:
-        return self.scenario.current is not None and self.scenario.current.fast
+        self.has_current = current is not None and current.fast
