@@ -84,6 +84,10 @@ class ScriptedDice(Dice):
         self._next += 1
         return face
 
+    def extend(self, faces: Iterable[int]) -> None:
+        """Append faces for rolls made later (tests script a game decision by decision)."""
+        self._faces.extend(faces)
+
     @property
     def remaining(self) -> int:
         return len(self._faces) - self._next

@@ -17,13 +17,22 @@ import yaml
 
 from naval_env.core.config import validate
 from naval_env.core.dice import ScriptedDice
-from naval_env.core.events import DamageDealt, Event
+from naval_env.core.events import Event
 from naval_env.rulesets.broadside import RULESET
 from naval_env.rulesets.broadside.config import DEFAULT_CONFIG, BroadsideConfig
 from naval_env.rulesets.broadside.engine import BroadsideGame, check_invariants
 from naval_env.rulesets.broadside.state import Phase
+from naval_env.testing import (  # noqa: F401 - re-exported: the shared scripted-dice helpers
+    allowed,
+    allowed_labels,
+    damage_list,
+    events_of,
+    label_index,
+    script,
+)
 
 SCENARIO = "test"
+of = events_of
 
 
 def base_data() -> dict[str, Any]:
@@ -64,20 +73,6 @@ def make_game(red: list[dict[str, Any]], blue: list[dict[str, Any]], dice: list[
     return RULESET.new_game(make_config(red, blue, **kwargs), SCENARIO, dice=ScriptedDice(list(dice)))
 
 
-def script(game: BroadsideGame, *faces: int) -> None:
-    """Append faces to the game's scripted dice."""
-    assert isinstance(game.dice, ScriptedDice)
-    game.dice._faces.extend(faces)
-
-
-def label_index(game: BroadsideGame, component: str, label: str) -> int:
-    spec = game.action_spec
-    labels = spec.components[spec.index(component)].labels
-    if label not in labels:
-        raise KeyError(f"{component!r} has no value {label!r}; values: {labels}")
-    return labels.index(label)
-
-
 def action(game: BroadsideGame, **choices: str) -> np.ndarray:
     """An action vector from component=label keywords; unnamed components stay 0 (their no-op)."""
     values = game.action_spec.noop()
@@ -108,31 +103,6 @@ def pass_until(game: BroadsideGame, agent: str, phase: Phase, limit: int = 50) -
             return events
         events += act(game)
     raise AssertionError(f"{agent} never got a {phase.name} decision; now {decision(game)}")
-
-
-def allowed(game: BroadsideGame, component: str, label: str) -> bool:
-    agent = game.current_agent
-    assert agent is not None
-    spec = game.action_spec
-    i = spec.index(component)
-    return bool(game.legal_mask(agent)[spec.offsets[i] + label_index(game, component, label)])
-
-
-def allowed_labels(game: BroadsideGame, component: str) -> list[str]:
-    agent = game.current_agent
-    assert agent is not None
-    spec = game.action_spec
-    i = spec.index(component)
-    part = spec.split(game.legal_mask(agent))[i]
-    return [spec.components[i].labels[k] for k in np.flatnonzero(part)]
-
-
-def of(events: list[Event], cls: type) -> list[Any]:
-    return [e for e in events if isinstance(e, cls)]
-
-
-def damage_list(events: list[Event]) -> list[tuple[str, int, str | None, str]]:
-    return [(e.target, e.amount, e.source, e.cause) for e in events if isinstance(e, DamageDealt)]
 
 
 def pose(game: BroadsideGame, ship_id: str) -> tuple[float, float, float]:

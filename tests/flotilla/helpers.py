@@ -23,13 +23,22 @@ import yaml
 
 from naval_env.core.config import validate
 from naval_env.core.dice import ScriptedDice
-from naval_env.core.events import DamageDealt, Event
+from naval_env.core.events import Event
 from naval_env.rulesets.flotilla import RULESET
 from naval_env.rulesets.flotilla.config import DEFAULT_CONFIG, FlotillaConfig
 from naval_env.rulesets.flotilla.engine import FlotillaGame, check_invariants
 from naval_env.rulesets.flotilla.events import Contest
+from naval_env.testing import (  # noqa: F401 - re-exported: the shared scripted-dice helpers
+    allowed,
+    allowed_labels,
+    damage_list,
+    events_of,
+    label_index,
+    script,
+)
 
 SCENARIO = "test"
+of = events_of
 TEST_HOUSE_RULES = {"captains_choose_facing": False, "min_attacker_distance": 1}
 TEST_SITUATIONS = {"wind": "calm", "wind_each_round": False, "character_fate": False}
 
@@ -89,21 +98,6 @@ def make_game(red: list[dict[str, Any]], blue: list[dict[str, Any]], dice: list[
     return game
 
 
-def script(game: FlotillaGame, *faces: int) -> None:
-    """Append faces to the game's scripted dice (for rolls made later in the game)."""
-    dice = game.dice
-    assert isinstance(dice, ScriptedDice)
-    dice._faces.extend(faces)
-
-
-def label_index(game: FlotillaGame, component: str, label: str) -> int:
-    spec = game.action_spec
-    labels = spec.components[spec.index(component)].labels
-    if label not in labels:
-        raise KeyError(f"{component!r} has no value {label!r}; values: {labels}")
-    return labels.index(label)
-
-
 def action(game: FlotillaGame, **labels: str) -> np.ndarray:
     """An action vector from component=label keywords; unnamed components stay 0 (their no-op)."""
     spec = game.action_spec
@@ -120,31 +114,6 @@ def act(game: FlotillaGame, **labels: str) -> list[Event]:
     events = game.apply(agent, action(game, **labels))
     check_invariants(game)
     return events
-
-
-def allowed(game: FlotillaGame, component: str, label: str) -> bool:
-    agent = game.current_agent
-    assert agent is not None
-    spec = game.action_spec
-    return bool(game.legal_mask(agent)[spec.offsets[spec.index(component)] + label_index(game, component, label)])
-
-
-def allowed_labels(game: FlotillaGame, component: str) -> list[str]:
-    agent = game.current_agent
-    assert agent is not None
-    spec = game.action_spec
-    i = spec.index(component)
-    part = spec.split(game.legal_mask(agent))[i]
-    return [spec.components[i].labels[k] for k in np.flatnonzero(part)]
-
-
-def of(events: list[Event], cls: type) -> list[Any]:
-    return [e for e in events if isinstance(e, cls)]
-
-
-def damage_list(events: list[Event]) -> list[tuple[str, int, str | None, str]]:
-    """(target, amount, source, cause) of every DamageDealt, in order."""
-    return [(e.target, e.amount, e.source, e.cause) for e in events if isinstance(e, DamageDealt)]
 
 
 def contests(events: list[Event]) -> list[tuple[str, tuple[int, ...], tuple[int, ...], str]]:

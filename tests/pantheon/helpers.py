@@ -22,12 +22,21 @@ import yaml
 
 from naval_env.core.config import validate
 from naval_env.core.dice import ScriptedDice
-from naval_env.core.events import DamageDealt, Event
+from naval_env.core.events import Event
 from naval_env.rulesets.pantheon import RULESET
 from naval_env.rulesets.pantheon.config import DEFAULT_CONFIG, PantheonConfig
 from naval_env.rulesets.pantheon.engine import PantheonGame, check_invariants
+from naval_env.testing import (  # noqa: F401 - re-exported: the shared scripted-dice helpers
+    allowed,
+    allowed_labels,
+    damage_list,
+    events_of,
+    label_index,
+    script,
+)
 
 SCENARIO = "test"
+of = events_of
 
 
 def base_data() -> dict[str, Any]:
@@ -92,21 +101,6 @@ def make_game(red: list[dict[str, Any]], blue: list[dict[str, Any]], dice: list[
     return RULESET.new_game(config, SCENARIO, dice=ScriptedDice(list(dice)))
 
 
-def script(game: PantheonGame, *faces: int) -> None:
-    """Append faces to the game's scripted dice (for rolls made later in the game)."""
-    dice = game.dice
-    assert isinstance(dice, ScriptedDice)
-    dice._faces.extend(faces)
-
-
-def label_index(game: PantheonGame, component: str, label: str) -> int:
-    spec = game.action_spec
-    labels = spec.components[spec.index(component)].labels
-    if label not in labels:
-        raise KeyError(f"{component!r} has no value {label!r}; values: {labels[:20]}...")
-    return labels.index(label)
-
-
 def action(game: PantheonGame, *, turn_order: str | None = None, maneuver: str | None = None,
            attack: str | None = None, crew: list[str] | tuple[str, ...] = (),
            retest_on_failure: bool = False, retest_when_hit: bool = False,
@@ -138,33 +132,6 @@ def act(game: PantheonGame, **kwargs: Any) -> list[Event]:
     events = game.apply(agent, action(game, **kwargs))
     check_invariants(game)
     return events
-
-
-def allowed(game: PantheonGame, component: str, label: str) -> bool:
-    """Whether the current captain may choose ``label`` for ``component`` now."""
-    agent = game.current_agent
-    assert agent is not None
-    spec = game.action_spec
-    i = spec.index(component)
-    return bool(game.legal_mask(agent)[spec.offsets[i] + label_index(game, component, label)])
-
-
-def allowed_labels(game: PantheonGame, component: str) -> list[str]:
-    agent = game.current_agent
-    assert agent is not None
-    spec = game.action_spec
-    i = spec.index(component)
-    part = spec.split(game.legal_mask(agent))[i]
-    return [spec.components[i].labels[k] for k in np.flatnonzero(part)]
-
-
-def of(events: list[Event], cls: type) -> list[Any]:
-    return [e for e in events if isinstance(e, cls)]
-
-
-def damage_list(events: list[Event]) -> list[tuple[str, int, str | None, str]]:
-    """(target, amount, source, cause) of every DamageDealt, in order."""
-    return [(e.target, e.amount, e.source, e.cause) for e in events if isinstance(e, DamageDealt)]
 
 
 def ships(game: PantheonGame) -> dict[str, Any]:
