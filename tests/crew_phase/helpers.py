@@ -30,12 +30,21 @@ import yaml
 
 from naval_env.core.config import validate
 from naval_env.core.dice import ScriptedDice
-from naval_env.core.events import DamageDealt, Event
+from naval_env.core.events import Event
 from naval_env.rulesets.crew_phase import RULESET
 from naval_env.rulesets.crew_phase.config import DEFAULT_CONFIG, CrewPhaseConfig
 from naval_env.rulesets.crew_phase.engine import CrewPhaseGame, check_invariants
+from naval_env.testing import (  # noqa: F401 - re-exported: the shared scripted-dice helpers
+    allowed,
+    allowed_labels,
+    damage_list,
+    events_of,
+    label_index,
+    script,
+)
 
 SCENARIO = "test"
+of = events_of
 
 
 def base_data() -> dict[str, Any]:
@@ -101,21 +110,6 @@ def duel(red_at: tuple[int, int] = (3, 8), blue_at: tuple[int, int] = (12, 8), r
     return make_game([ship(red, red_at, red_facing)], [ship(blue, blue_at, blue_facing)], dice=dice, **kwargs)
 
 
-def script(game: CrewPhaseGame, *faces: int) -> None:
-    """Append faces to the game's scripted dice (for rolls made later in the game)."""
-    dice = game.dice
-    assert isinstance(dice, ScriptedDice)
-    dice._faces.extend(faces)
-
-
-def label_index(game: CrewPhaseGame, component: str, label: str) -> int:
-    spec = game.action_spec
-    labels = spec.components[spec.index(component)].labels
-    if label not in labels:
-        raise KeyError(f"{component!r} has no value {label!r}; values: {labels[:30]}...")
-    return labels.index(label)
-
-
 def action(game: CrewPhaseGame, *, crew: list[str] | tuple[str, ...] | dict[int, str] = (),
            maneuver: str | None = None, ram: str | None = None,
            weapons: list[str] | tuple[str, ...] | dict[int, str] = ()) -> np.ndarray:
@@ -141,33 +135,6 @@ def act(game: CrewPhaseGame, **kwargs: Any) -> list[Event]:
     events = game.apply(agent, action(game, **kwargs))
     check_invariants(game)
     return events
-
-
-def allowed(game: CrewPhaseGame, component: str, label: str) -> bool:
-    """Whether the current captain may choose ``label`` for ``component`` now."""
-    agent = game.current_agent
-    assert agent is not None
-    spec = game.action_spec
-    i = spec.index(component)
-    return bool(game.legal_mask(agent)[spec.offsets[i] + label_index(game, component, label)])
-
-
-def allowed_labels(game: CrewPhaseGame, component: str) -> list[str]:
-    agent = game.current_agent
-    assert agent is not None
-    spec = game.action_spec
-    i = spec.index(component)
-    part = spec.split(game.legal_mask(agent))[i]
-    return [spec.components[i].labels[k] for k in np.flatnonzero(part)]
-
-
-def of(events: list[Event], cls: type) -> list[Any]:
-    return [e for e in events if isinstance(e, cls)]
-
-
-def damage_list(events: list[Event]) -> list[tuple[str, int, str | None, str]]:
-    """(target, amount, source, cause) of every DamageDealt, in order."""
-    return [(e.target, e.amount, e.source, e.cause) for e in events if isinstance(e, DamageDealt)]
 
 
 def where(game: CrewPhaseGame) -> tuple[str | None, str]:

@@ -55,6 +55,7 @@ class CrewPhaseActions:
     max_weapons: int
     max_enemies: int
     _tables: dict[Fraction | None, ManeuverTable] = field(default_factory=dict, repr=False)
+    _tables_by_ship: dict[tuple[bool, int, int], ManeuverTable] = field(default_factory=dict, repr=False)
 
     @property
     def MANEUVER(self) -> int:
@@ -70,10 +71,13 @@ class CrewPhaseActions:
 
     def table(self, agile: bool, speed_unit: int, cost: int) -> ManeuverTable:
         """Paths for a ship turning one point per ``speed_unit`` feet spent, paying ``cost`` feet a square."""
-        key = None if agile else Fraction(speed_unit, cost)
-        table = self._tables.get(key)
-        if table is None:
-            table = self._tables[key] = ManeuverTable(self.maneuvers, key)
+        table = self._tables_by_ship.get((agile, speed_unit, cost))
+        if table is None:  # building the Fraction key on every call costs more than the lookup itself
+            key = None if agile else Fraction(speed_unit, cost)
+            table = self._tables.get(key)
+            if table is None:
+                table = self._tables[key] = ManeuverTable(self.maneuvers, key)
+            self._tables_by_ship[(agile, speed_unit, cost)] = table
         return table
 
 

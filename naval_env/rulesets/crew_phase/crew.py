@@ -11,6 +11,7 @@ next free weapon.)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
@@ -88,26 +89,73 @@ class CrewCodec:
 def act(dice: Dice, rules: HouseRules, state: GameState, ship: Ship, member: CrewMember, action: CrewAction,
         events: list[Event]) -> None:
     """Carry out one crew member's action in the Character Phase (already known to be allowed)."""
-    kind = action.kind
     sinking = ship.status is Status.SINKING  # crew actions of a sinking ship are rolled at disadvantage
-    if kind is CrewKind.NAVIGATE:
-        navigate(dice, rules, ship, member, action.index or 0, sinking, events)
-    elif kind is CrewKind.STEER:
-        steer(dice, rules, state.rough, ship, member, sinking, events)
-    elif kind in (CrewKind.OPERATE, CrewKind.READY):
-        man_weapon(ship, member, action, events)
-    elif kind is CrewKind.COMMAND:
-        if check(dice, ship, member, "command (Charisma)", member.charisma, rules.command_dc, sinking, events):
-            ship.command_successes += 1
-    elif kind is CrewKind.REPAIR_HULL:
-        repair_hull(dice, rules, state, ship, member, events)
-    elif kind is CrewKind.REPAIR_PART:
-        repair_part(dice, rules, ship, member, action.index or 0, events)
-    elif kind is CrewKind.HEAL:
-        heal(dice, rules, ship, member, events)
-    elif kind is CrewKind.CUT:
-        ship.cut_lines = True
-        events.append(StationManned(ship.id, member.index, "axes to cut the grappling lines"))
+    _ACTS[action.kind](dice, rules, state, ship, member, action, sinking, events)
+
+
+# One handler per kind, looked up by kind: an if-chain on ``CrewKind.X`` pays for an Enum class
+# attribute lookup (slow in Python 3.11) per branch tried.
+_Act = Callable[[Dice, HouseRules, GameState, Ship, CrewMember, CrewAction, bool, list[Event]], None]
+
+
+def _navigate(dice: Dice, rules: HouseRules, state: GameState, ship: Ship, member: CrewMember,
+              action: CrewAction, sinking: bool, events: list[Event]) -> None:
+    navigate(dice, rules, ship, member, action.index or 0, sinking, events)
+
+
+def _steer(dice: Dice, rules: HouseRules, state: GameState, ship: Ship, member: CrewMember,
+           action: CrewAction, sinking: bool, events: list[Event]) -> None:
+    steer(dice, rules, state.rough, ship, member, sinking, events)
+
+
+def _man_weapon(dice: Dice, rules: HouseRules, state: GameState, ship: Ship, member: CrewMember,
+                action: CrewAction, sinking: bool, events: list[Event]) -> None:
+    man_weapon(ship, member, action, events)
+
+
+def _command(dice: Dice, rules: HouseRules, state: GameState, ship: Ship, member: CrewMember,
+             action: CrewAction, sinking: bool, events: list[Event]) -> None:
+    if check(dice, ship, member, "command (Charisma)", member.charisma, rules.command_dc, sinking, events):
+        ship.command_successes += 1
+
+
+def _repair_hull(dice: Dice, rules: HouseRules, state: GameState, ship: Ship, member: CrewMember,
+                 action: CrewAction, sinking: bool, events: list[Event]) -> None:
+    repair_hull(dice, rules, state, ship, member, events)
+
+
+def _repair_part(dice: Dice, rules: HouseRules, state: GameState, ship: Ship, member: CrewMember,
+                 action: CrewAction, sinking: bool, events: list[Event]) -> None:
+    repair_part(dice, rules, ship, member, action.index or 0, events)
+
+
+def _heal(dice: Dice, rules: HouseRules, state: GameState, ship: Ship, member: CrewMember,
+          action: CrewAction, sinking: bool, events: list[Event]) -> None:
+    heal(dice, rules, ship, member, events)
+
+
+def _cut_lines(dice: Dice, rules: HouseRules, state: GameState, ship: Ship, member: CrewMember,
+               action: CrewAction, sinking: bool, events: list[Event]) -> None:
+    ship.cut_lines = True
+    events.append(StationManned(ship.id, member.index, "axes to cut the grappling lines"))
+
+
+def _nothing(dice: Dice, rules: HouseRules, state: GameState, ship: Ship, member: CrewMember,
+             action: CrewAction, sinking: bool, events: list[Event]) -> None:
+    return None
+
+
+_ACTS: dict[CrewKind, _Act] = {
+    CrewKind.NONE: _nothing, CrewKind.NAVIGATE: _navigate, CrewKind.STEER: _steer,
+    CrewKind.OPERATE: _man_weapon, CrewKind.READY: _man_weapon, CrewKind.COMMAND: _command,
+    CrewKind.REPAIR_HULL: _repair_hull, CrewKind.REPAIR_PART: _repair_part, CrewKind.HEAL: _heal,
+    CrewKind.CUT: _cut_lines,
+}
+
+
+# Read once: Enum class attributes and ``.value`` are slow to read in Python 3.11.
+_READY = CrewKind.READY
+_KIND_VALUE = {kind: kind.value for kind in CrewKind}
 
 
 def navigate(dice: Dice, rules: HouseRules, ship: Ship, member: CrewMember, section: int, sinking: bool,
@@ -117,17 +165,18 @@ def navigate(dice: Dice, rules: HouseRules, ship: Ship, member: CrewMember, sect
     Each section takes one crew member: one sent to a section already worked takes the first free
     one instead; with every section manned the action is wasted.
     """
-    free = [s for s in [section, *range(ship.sections)] if not ship.sections_manned & (1 << s)]
-    if not free:
+    for worked in (section, *range(ship.sections)):
+        if not ship.sections_manned & (1 << worked):
+            break
+    else:
         events.append(CrewActionWasted(ship.id, member.index, f"navigate@s{section}", "every section is manned"))
         return
-    section = free[0]
-    ship.sections_manned |= 1 << section
+    ship.sections_manned |= 1 << worked
     success = check(dice, ship, member, "navigate (Water Vehicles, Strength)",
                     water_vehicles(member, member.strength), rules.navigate_dc, sinking, events)
     feet = ship.speed_unit if success else ship.speed_unit // 2
     ship.speed_ft += feet
-    events.append(SpeedGained(ship.id, member.index, section, feet))
+    events.append(SpeedGained(ship.id, member.index, worked, feet))
 
 
 def steer(dice: Dice, rules: HouseRules, rough: bool, ship: Ship, member: CrewMember, sinking: bool,
@@ -154,18 +203,22 @@ def man_weapon(ship: Ship, member: CrewMember, action: CrewAction, events: list[
     action is wasted.
     """
     chosen = action.index or 0
-    count = len(ship.weapons)
-    weapon = next((w for w in (ship.weapons[(chosen + k) % count] for k in range(count))
-                   if w.operator is None and w.readied_by is None and w.hp > 0 and w.ammo > 0
-                   and w.holding is None), None)
-    if weapon is None:
+    weapons = ship.weapons
+    count = len(weapons)
+    for k in range(count):
+        weapon = weapons[(chosen + k) % count]
+        if (weapon.operator is None and weapon.readied_by is None and weapon.hp > 0 and weapon.ammo > 0
+                and weapon.holding is None):
+            break
+    else:
         events.append(CrewActionWasted(ship.id, member.index, action.label, "every weapon is manned"))
         return
-    if action.kind is CrewKind.READY:
+    kind = action.kind
+    if kind is _READY:
         weapon.readied_by = member.index
     else:
         weapon.operator = member.index
-    events.append(StationManned(ship.id, member.index, f"{action.kind.value} weapon {weapon.index}"))
+    events.append(StationManned(ship.id, member.index, f"{_KIND_VALUE[kind]} weapon {weapon.index}"))
 
 
 def heal(dice: Dice, rules: HouseRules, ship: Ship, member: CrewMember, events: list[Event]) -> None:

@@ -21,8 +21,7 @@ from naval_env.core.game import ShipBattle
 from naval_env.core.grid import Compass
 from naval_env.rulesets.crew_phase import crew as crew_rules
 from naval_env.rulesets.crew_phase.actions import CrewPhaseActions
-from naval_env.rulesets.crew_phase.arcs import covers as arc_covers
-from naval_env.rulesets.crew_phase.arcs import directly_ahead
+from naval_env.rulesets.crew_phase.arcs import covers_square, directly_ahead
 from naval_env.rulesets.crew_phase.combat import TargetKind, ram, weapon_attack
 from naval_env.rulesets.crew_phase.config import ARCS, SIZES, CrewPhaseConfig, Scenario, parse_dice
 from naval_env.rulesets.crew_phase.events import (
@@ -39,7 +38,8 @@ from naval_env.rulesets.crew_phase.grapple import (
     towed_by,
 )
 from naval_env.rulesets.crew_phase.hull import damage_hull, sinking_damage
-from naval_env.rulesets.crew_phase.movement import speed_allowance, tow_multiplier
+from naval_env.rulesets.crew_phase.movement import bits_to_bytes, speed_allowance, tow_multiplier
+from naval_env.rulesets.crew_phase.observer import ObserverConstants, observe
 from naval_env.rulesets.crew_phase.state import (
     CrewMember,
     GameState,
@@ -48,6 +48,9 @@ from naval_env.rulesets.crew_phase.state import (
     Status,
     WeaponState,
 )
+
+#: Where an illegal action was tried, per phase (built once: an Enum's ``name`` is slow to read).
+_CONTEXT = {phase: f"in phase {phase.name}" for phase in Phase}
 
 
 class CrewPhaseGame(ShipBattle):
@@ -63,9 +66,9 @@ class CrewPhaseGame(ShipBattle):
         self.actions = actions
         self.action_spec = actions.spec
         self.observation_spec = observation_spec
-        self._pad = config.max_forward + 1
         self._mask: np.ndarray | None = None
-        self._noop_count = len(actions.spec.components)
+        self._noop_bytes = self.action_spec.noop_mask().tobytes()
+        self.observer_constants: ObserverConstants | None = None  # built by the observer on first use
         self.state = self._set_up()
         self._index_ships()
         self._enemy_slot = {s: {o.id: i for i, o in enumerate(self._enemies[s])} for s in self._agents}
@@ -148,8 +151,6 @@ class CrewPhaseGame(ShipBattle):
         return copy.deepcopy(self, memo)
 
     def observe(self, agent: str) -> np.ndarray:
-        from naval_env.rulesets.crew_phase.observer import observe
-
         return observe(self, agent)
 
     def render_ansi(self, events: list[Event] | None = None) -> str:
@@ -166,28 +167,31 @@ class CrewPhaseGame(ShipBattle):
     def legal_mask(self, agent: str) -> np.ndarray:
         if self.state.ended or agent != self.state.current:
             return self.action_spec.noop_mask()
-        if self._mask is None:
-            self._mask = self._build_mask(self.state.ships[agent])
-        return self._mask.copy()
+        return self._current_mask().copy()
 
+    def _current_mask(self) -> np.ndarray:
+        """The mask of the decision held now, built once per decision (every state change resets ``_mask``)."""
+        if self._mask is None:
+            self._mask = self._build_mask(self.state.ships[self.state.current])
+        return self._mask
+
+    # Masks are filled as a bytearray copy of the no-op mask (one byte per value) and handed to numpy
+    # once: numpy calls cost more than the Python item assignments on so few values.
     def _build_mask(self, ship: Ship) -> np.ndarray:
-        mask = self.action_spec.noop_mask()
         phase = self.state.phase
         if phase is Phase.CREW:
-            self._crew_mask(ship, mask)
-        elif phase is Phase.MOVE:
-            self._move_mask(ship, mask)
-        else:
-            self._attack_mask(ship, mask)
-        return mask
+            return self._crew_mask(ship)
+        if phase is Phase.MOVE:
+            return self._maneuver_mask(self._maneuver_bits(ship))
+        return self._attack_mask(self._attack_choices(ship))
 
-    def _crew_mask(self, ship: Ship, mask: np.ndarray) -> None:
+    def _crew_mask(self, ship: Ship) -> np.ndarray:
         codec = self.actions.crew
-        row = np.zeros(codec.size, dtype=bool)
+        row = bytearray(codec.size)  # what any conscious crew member may do
         row[0] = row[codec.command] = True
         afloat = ship.status is Status.AFLOAT
         if afloat and not held_by_larger(self.state, ship):
-            row[codec.navigate: codec.navigate + ship.sections] = True
+            row[codec.navigate: codec.navigate + ship.sections] = b"\x01" * ship.sections
         row[codec.steer] = afloat
         dice_left = ship.hull_dice_left > 0
         for j, weapon in enumerate(ship.weapons):
@@ -196,42 +200,53 @@ class CrewPhaseGame(ShipBattle):
             row[codec.repair_part + j] = dice_left and weapon.hp < weapon.max_hp
         row[codec.repair_hull] = dice_left and ship.hp < ship.max_hp
         row[codec.cut] = in_weapon_grapple(self.state, ship.id)
-        someone_down = any(c.hp <= 0 for c in ship.crew)
+        mask = bytearray(self._noop_bytes)
         offsets = self.action_spec.offsets
+        healers: list[int] = []
+        someone_down = False
         for i, member in enumerate(ship.crew):
-            if member.hp <= 0:
-                continue
-            base = offsets[i]
-            mask[base: base + codec.size] = row
-            mask[base + codec.heal] = someone_down and member.heals_left > 0
+            if member.hp > 0:
+                mask[offsets[i]: offsets[i] + codec.size] = row
+                if member.heals_left > 0:
+                    healers.append(offsets[i] + codec.heal)
+            else:
+                someone_down = True
+        if someone_down:  # healing needs a patient
+            for position in healers:
+                mask[position] = True
+        return np.frombuffer(mask, dtype=bool)
 
     def move_cost(self, ship: Ship) -> tuple[int, list[Ship]]:
         """Feet of speed one square costs this ship now, and the ships it would tow."""
         towed = towed_by(self.state, ship)
+        if not towed:  # the common case, without tow_multiplier's generator
+            return self.rules.square_feet, towed
         return self.rules.square_feet * tow_multiplier(ship.size, [s.size for s in towed]), towed
 
-    def blocked_grid(self, moving: list[Ship], pad: int) -> np.ndarray:
-        """Board padded with ``pad`` blocked squares; ships not in ``moving`` block."""
-        state = self.state
-        grid = np.ones((state.height + 2 * pad, state.width + 2 * pad), dtype=bool)
-        grid[pad: pad + state.height, pad: pad + state.width] = False
-        ids = {s.id for s in moving}
-        for (x, y), other in state.occupancy.items():
-            if other not in ids:
-                grid[y + pad, x + pad] = True
-        return grid
+    def _maneuver_mask(self, bits: int) -> np.ndarray:
+        mask = bytearray(self._noop_bytes)
+        size = len(self.actions.maneuvers)
+        base = self.action_spec.offsets[self.actions.MANEUVER]
+        mask[base: base + size] = bits_to_bytes(bits, size)
+        return np.frombuffer(mask, dtype=bool)
 
-    def _move_mask(self, ship: Ship, mask: np.ndarray) -> None:
+    def _maneuver_bits(self, ship: Ship) -> int:
+        """Bit set of the legal values of the ``maneuver`` component."""
         if ship.status is not Status.AFLOAT:
-            return
+            return 1  # hold only
+        state = self.state
         cost, towed = self.move_cost(ship)
         table = self.actions.table(ship.agile, ship.speed_unit, cost)
-        group = [ship, *towed]
-        members = [(s.x - ship.x, s.y - ship.y) for s in group]
-        legal = table.legal(ship.x, ship.y, ship.facing, ship.movement_left // cost, ship.can_turn,
-                            self.blocked_grid(group, self._pad), self._pad, members)
-        base = self.action_spec.offsets[self.actions.MANEUVER]
-        mask[base: base + legal.size] = legal
+        max_squares = ship.movement_left // cost
+        if max_squares <= 0:  # the usual skipped decision: no square entered, so nothing can block
+            return table.within_reach(max_squares, ship.can_turn)
+        movers = [(ship.x, ship.y)]
+        moving = {ship.id}
+        for other in towed:
+            movers.append((other.x, other.y))
+            moving.add(other.id)
+        return table.legal(ship.facing, max_squares, ship.can_turn, movers, state.width, state.height,
+                           [square for square, other in state.occupancy.items() if other not in moving])
 
     def ram_target(self, ship: Ship) -> Ship | None:
         """The enemy ship this ship may ram now: directly ahead, with a square of movement left to enter it."""
@@ -249,14 +264,22 @@ class CrewPhaseGame(ShipBattle):
         dx, dy = target.x - ship.x, target.y - ship.y
         if max(abs(dx), abs(dy)) * self.rules.square_feet > weapon.long_range_ft:
             return False
-        return bool(arc_covers(weapon.arc, ship.facing, dx, dy))
+        return covers_square(weapon.arc, ship.facing, dx, dy)
 
-    def _attack_mask(self, ship: Ship, mask: np.ndarray) -> None:
+    def _attack_mask(self, choices: list[int]) -> np.ndarray:
+        mask = bytearray(self._noop_bytes)
+        for position in choices:
+            mask[position] = True
+        return np.frombuffer(mask, dtype=bool)
+
+    def _attack_choices(self, ship: Ship) -> list[int]:
+        """Positions in the flat mask of the ATTACK values allowed beyond the no-ops."""
         offsets = self.action_spec.offsets
         actions = self.actions
+        choices: list[int] = []
         target = self.ram_target(ship)
         if target is not None:
-            mask[offsets[actions.RAM] + 1 + self._enemy_slot[ship.id][target.id]] = True
+            choices.append(offsets[actions.RAM] + 1 + self._enemy_slot[ship.id][target.id])
         enemies = self._enemies[ship.id]
         n_enemies, n_crew, n_weapons = actions.max_enemies, actions.max_crew, actions.max_weapons
         for j, weapon in enumerate(ship.weapons):
@@ -266,20 +289,25 @@ class CrewPhaseGame(ShipBattle):
             for e, enemy in enumerate(enemies):
                 if enemy.status is Status.SUNK or not self.covers(ship, weapon, enemy):
                     continue
-                mask[base + 1 + e] = True
+                choices.append(base + 1 + e)
                 if weapon.grapples:
                     continue  # a grappling weapon is aimed at ships only
                 crew_base = base + 1 + n_enemies + e * n_crew
-                for m, member in enumerate(enemy.crew):
-                    mask[crew_base + m] = member.hp > 0
+                choices += [crew_base + m for m, member in enumerate(enemy.crew) if member.hp > 0]
                 part_base = base + 1 + n_enemies * (1 + n_crew) + e * n_weapons
-                for k, part in enumerate(enemy.weapons):
-                    mask[part_base + k] = part.hp > 0
+                choices += [part_base + k for k, part in enumerate(enemy.weapons) if part.hp > 0]
+        return choices
 
     def _has_choice(self, ship: Ship) -> bool:
-        """Build and keep the mask of the phase just entered; False when only the no-op is allowed."""
-        self._mask = self._build_mask(ship)
-        return int(self._mask.sum()) > self._noop_count
+        """Whether the Ship Phase decision just entered allows more than the no-ops; keeps its mask if so.
+        Most of these decisions are skipped, and never need a numpy mask."""
+        if self.state.phase is Phase.MOVE:
+            bits = self._maneuver_bits(ship)
+            self._mask = self._maneuver_mask(bits) if bits >> 1 else None  # a maneuver other than hold
+        else:
+            choices = self._attack_choices(ship)
+            self._mask = self._attack_mask(choices) if choices else None
+        return self._mask is not None
 
     # ------------------------------------------------------------------ apply
     def apply(self, agent: str, action: Any) -> list[Event]:
@@ -288,7 +316,7 @@ class CrewPhaseGame(ShipBattle):
             raise GameOverError(f"the game is over ({state.end_reason}); call reset() for a new one")
         if agent != state.current:
             raise NotYourTurnError(f"it is {state.current}'s decision ({state.phase.name}), not {agent}'s")
-        values = self.action_spec.check(action, self.legal_mask(agent), context=f"in phase {state.phase.name}")
+        values = self.action_spec.check(action, self._current_mask(), context=_CONTEXT[state.phase])
         ship = state.ships[agent]
         events: list[Event] = []
         self._mask = None
@@ -307,8 +335,9 @@ class CrewPhaseGame(ShipBattle):
 
     def _apply_crew(self, ship: Ship, values: np.ndarray, events: list[Event]) -> None:
         actions = self.actions.crew.actions
+        codes = values.tolist()  # plain ints: indexing numpy item by item costs more
         for i, member in enumerate(ship.crew):
-            code = int(values[i])
+            code = codes[i]
             if code:
                 member.action = code
                 crew_rules.act(self.dice, self.rules, self.state, ship, member, actions[code], events)
@@ -451,7 +480,7 @@ class CrewPhaseGame(ShipBattle):
             if ship.status is Status.SUNK:
                 continue
             if not state.ship_phase:
-                if ship.conscious_crew():
+                if ship.has_conscious_crew():
                     state.phase = Phase.CREW
                     self._mask = None
                     return
@@ -487,10 +516,10 @@ class CrewPhaseGame(ShipBattle):
         state = self.state
         if state.ended:
             return
-        standing = [side for side in state.sides
-                    if any(s.status is not Status.SUNK for s in state.ships.values() if s.side == side)]
+        sunk = Status.SUNK  # read once, not per ship: Enum class attributes are slow to read
+        standing = {s.side for s in state.ships.values() if s.status is not sunk}
         if len(standing) == 1:
-            self._finish(standing[0], "the other side's ships are sunk", events)
+            self._finish(standing.pop(), "the other side's ships are sunk", events)
         elif not standing:
             self._finish(None, "every ship sunk", events)
 
@@ -498,10 +527,10 @@ class CrewPhaseGame(ShipBattle):
         """At the end of a Character Phase a side whose every ship is sinking or sunk (its crews had their
         chance to repair) loses; both at once is a draw."""
         state = self.state
-        afloat = [side for side in state.sides
-                  if any(s.status is Status.AFLOAT for s in state.ships.values() if s.side == side)]
+        afloat_status = Status.AFLOAT  # read once, not per ship: Enum class attributes are slow to read
+        afloat = {s.side for s in state.ships.values() if s.status is afloat_status}
         if len(afloat) == 1:
-            self._finish(afloat[0], "the other side has no ship afloat", events)
+            self._finish(afloat.pop(), "the other side has no ship afloat", events)
         elif not afloat:
             self._finish(None, "no ship afloat", events)
 
@@ -512,6 +541,11 @@ class CrewPhaseGame(ShipBattle):
         events.append(GameEnded(winner, reason))
 
     # ---------------------------------------------------------- for captains
+    def legal_maneuvers(self) -> np.ndarray:
+        """Values of the ``maneuver`` component allowed in the decision held now, ascending."""
+        base = self.action_spec.offsets[self.actions.MANEUVER]
+        return np.flatnonzero(self._current_mask()[base: base + len(self.actions.maneuvers)])
+
     def maneuver_outcomes(self, agent: str) -> ManeuverOutcomes | None:
         """Where each legal maneuver of the current MOVE decision ends (for scripted captains)."""
         if self.state.phase is not Phase.MOVE or agent != self.current_agent:
@@ -519,7 +553,7 @@ class CrewPhaseGame(ShipBattle):
         ship = self.state.ships[agent]
         cost, _ = self.move_cost(ship)
         table = self.actions.table(ship.agile, ship.speed_unit, cost)
-        index = np.flatnonzero(self.action_spec.split(self.legal_mask(agent))[self.actions.MANEUVER])
+        index = self.legal_maneuvers()
         f = ship.facing
         forward = table.forward[index]
         return ManeuverOutcomes(index, ship.x + table.end_dx[f, index], ship.y + table.end_dy[f, index],

@@ -39,6 +39,8 @@ def end_grapple_of_weapon(state: GameState, ship: Ship, weapon: int, reason: str
 
 def held_by_larger(state: GameState, ship: Ship) -> bool:
     """Held by a ship of a larger size class (a ram's grapple holds both ways)."""
+    if not state.grapples:  # the common case, without building a generator
+        return False
     return any(
         (g.held == ship.id or (g.from_ram and g.holder == ship.id)) and state.ships[g.other(ship.id)].size > ship.size
         for g in state.grapples
@@ -46,10 +48,14 @@ def held_by_larger(state: GameState, ship: Ship) -> bool:
 
 
 def in_weapon_grapple(state: GameState, ship_id: str) -> bool:
+    if not state.grapples:  # the common case, without building a generator
+        return False
     return any(g.involves(ship_id) and not g.from_ram for g in state.grapples)
 
 
 def grappled_with(state: GameState, a: str, b: str) -> bool:
+    if not state.grapples:  # the common case, without building a generator
+        return False
     return any(g.involves(a) and g.involves(b) for g in state.grapples)
 
 

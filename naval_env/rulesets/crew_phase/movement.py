@@ -5,8 +5,8 @@ never moves backwards and, unless Agile, turns only while moving: each point of
 turn needs one speed unit of movement spent first. "Early" turns each point as
 soon as it is paid for, "late" turns every point after the last square. Agile
 ships turn freely: early is before moving (in place when not moving), late after.
-Paths for all eight facings are precomputed per turn rate, so the legal-move
-mask is one numpy gather per decision.
+Paths for all eight facings are precomputed per turn rate, as bit sets of the
+maneuvers crossing each square, so the legal-move mask is a few integer ANDs.
 """
 
 from __future__ import annotations
@@ -106,22 +106,27 @@ def plan(maneuver: Maneuver, facing: int, squares_per_point: Fraction | None
 
 
 class ManeuverTable:
-    """Every maneuver's path from every facing, for one turn rate (squares of movement per turn point)."""
+    """Every maneuver's path from every facing, for one turn rate (squares of movement per turn point).
+
+    Sets of maneuvers are Python ints used as bit sets (bit ``i``: maneuver ``i``): a legal-move
+    mask is then a few integer ANDs per moving ship instead of numpy calls on a padded board.
+    """
 
     def __init__(self, maneuvers: tuple[Maneuver, ...], squares_per_point: Fraction | None) -> None:
         self.maneuvers = maneuvers
         n = len(maneuvers)
         self.max_path = max(1, max(m.forward for m in maneuvers))
         self.forward = np.array([m.forward for m in maneuvers], dtype=np.int64)
-        self.turning = np.array([m.points != 0 for m in maneuvers], dtype=bool)
         self.within = [int(np.searchsorted(self.forward, a, side="right")) for a in range(self.max_path + 1)]
-        self.feasible = np.zeros(n, dtype=bool)
-        self.dx = np.zeros((8, n, self.max_path), dtype=np.int64)
-        self.dy = np.zeros((8, n, self.max_path), dtype=np.int64)
         self.end_facing = np.zeros((8, n), dtype=np.int64)
         self.end_dx = np.zeros((8, n), dtype=np.int64)
         self.end_dy = np.zeros((8, n), dtype=np.int64)
         self.paths: list[list[list[tuple[int, int]]]] = []
+        self.ends: list[list[tuple[int, int, int]]] = []   # per facing and maneuver: end offset and facing
+        self._feasible = 0
+        self._straight = sum(1 << i for i, m in enumerate(maneuvers) if m.points == 0)
+        self._through: list[dict[tuple[int, int], int]] = []
+        self._fits: list[tuple[list[int], list[int], list[int], list[int]]] = []
         for facing in range(8):
             per_facing: list[list[tuple[int, int]]] = []
             for i, m in enumerate(maneuvers):
@@ -131,34 +136,66 @@ class ManeuverTable:
                     self.end_facing[facing, i] = facing
                     continue
                 cells, heading = planned
-                self.feasible[i] = True
+                self._feasible |= 1 << i
                 per_facing.append(cells)
                 self.end_facing[facing, i] = heading
                 self.end_dx[facing, i], self.end_dy[facing, i] = cells[-1] if cells else (0, 0)
-                # Unused path slots repeat the last square (or the start) so they never block.
-                padded = cells + [cells[-1] if cells else (0, 0)] * (self.max_path - len(cells))
-                self.dx[facing, i] = [c[0] for c in padded]
-                self.dy[facing, i] = [c[1] for c in padded]
             self.paths.append(per_facing)
+            self.ends.append([(int(self.end_dx[facing, i]), int(self.end_dy[facing, i]),
+                               int(self.end_facing[facing, i])) for i in range(n)])
+            self._through.append(_cells_crossed(per_facing))
+            self._fits.append(_edge_fits(per_facing, self.max_path))
 
-    def legal(self, x: int, y: int, facing: int, max_squares: int, can_turn: bool,
-              blocked: np.ndarray, pad: int, members: list[tuple[int, int]]) -> np.ndarray:
-        """Mask of maneuvers within ``max_squares`` whose paths stay on the board and off other ships.
+    def legal(self, facing: int, max_squares: int, can_turn: bool, movers: list[tuple[int, int]],
+              width: int, height: int, blockers: list[tuple[int, int]]) -> int:
+        """Bit set of the maneuvers within ``max_squares`` whose paths stay on the board and off other ships.
 
-        ``members`` are the offsets from the mover of every ship moving with it (itself first,
-        then the ships it tows); ``blocked`` is the board padded by ``pad`` blocked squares,
-        with the moving ships' own squares free.
+        ``movers`` are the squares of every ship moving along (the mover first, then the ships it
+        tows; each follows the same path from its own square); ``blockers`` are the squares of the
+        other ships on the board.
         """
-        count = self.within[min(max(max_squares, 0), self.max_path)]
-        depth = max(min(max_squares, self.max_path), 1)
-        dx = self.dx[facing, :count, :depth]
-        dy = self.dy[facing, :count, :depth]
-        hit = np.zeros(count, dtype=bool)
-        for ox, oy in members:
-            hit |= blocked[dy + (y + oy + pad), dx + (x + ox + pad)].any(axis=1)
-        legal = np.zeros(len(self.maneuvers), dtype=bool)
-        ok = self.feasible[:count] & ~hit
-        if not can_turn:
-            ok &= ~self.turning[:count]
-        legal[:count] = ok
+        top = self.max_path
+        legal = self.within_reach(max_squares, can_turn)
+        through = self._through[facing]
+        north, east, south, west = self._fits[facing]
+        for x, y in movers:
+            legal &= (north[min(y, top)] & east[min(width - 1 - x, top)] & south[min(height - 1 - y, top)]
+                      & west[min(x, top)])
+            for bx, by in blockers:
+                legal &= ~through.get((bx - x, by - y), 0)
         return legal
+
+    def within_reach(self, max_squares: int, can_turn: bool) -> int:
+        """Bit set of the maneuvers paid for by ``max_squares`` of movement, board and ships aside
+        (with no square of movement, all that is left: hold and turning in place, which nothing blocks)."""
+        reach = ((1 << self.within[min(max(max_squares, 0), self.max_path)]) - 1) & self._feasible
+        return reach if can_turn else reach & self._straight
+
+
+def _cells_crossed(paths: list[list[tuple[int, int]]]) -> dict[tuple[int, int], int]:
+    """For each square offset, the bit set of the maneuvers whose path enters it."""
+    crossed: dict[tuple[int, int], int] = {}
+    for i, cells in enumerate(paths):
+        for cell in cells:
+            crossed[cell] = crossed.get(cell, 0) | 1 << i
+    return crossed
+
+
+def _edge_fits(paths: list[list[tuple[int, int]]], top: int) -> tuple[list[int], list[int], list[int], list[int]]:
+    """Per edge (north, east, south, west), indexed by the squares of sea room on that side (capped at
+    ``top``): the bit set of the maneuvers whose path stays within it."""
+    reach = [(max([0, *(-y for _, y in cells)]), max([0, *(x for x, _ in cells)]),
+              max([0, *(y for _, y in cells)]), max([0, *(-x for x, _ in cells)])) for cells in paths]
+    return tuple(  # type: ignore[return-value]
+        [sum(1 << i for i, r in enumerate(reach) if r[edge] <= room) for room in range(top + 1)]
+        for edge in range(4)
+    )
+
+
+_BINARY_DIGITS_TO_BYTES = bytes.maketrans(b"01", b"\x00\x01")
+
+
+def bits_to_bytes(bits: int, size: int) -> bytes:
+    """A bit set of ``size`` values as one byte 0 or 1 per value (bit ``i`` -> byte ``i``), all in C
+    through the binary digits as text."""
+    return format(bits, f"0{size}b")[::-1].encode().translate(_BINARY_DIGITS_TO_BYTES)

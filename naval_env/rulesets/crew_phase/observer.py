@@ -10,6 +10,8 @@ holds its MOVE decision, the ``move.*`` slices preview every value of the
 from __future__ import annotations
 
 import math
+import struct
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -18,7 +20,7 @@ from naval_env.core.grid import STEP
 from naval_env.core.spaces import ObservationField as F
 from naval_env.core.spaces import ObservationSpec, group_fields
 from naval_env.rulesets.crew_phase import preview
-from naval_env.rulesets.crew_phase.arcs import directly_ahead
+from naval_env.rulesets.crew_phase.arcs import covers_square
 from naval_env.rulesets.crew_phase.config import ARCS, CrewPhaseConfig
 from naval_env.rulesets.crew_phase.crew import CrewKind
 from naval_env.rulesets.crew_phase.grapple import grappled_with, held_by_larger
@@ -152,147 +154,220 @@ def observation_spec(config: CrewPhaseConfig) -> ObservationSpec:
 
 _ONE_HOT8 = [tuple(1.0 if i == k else 0.0 for i in range(8)) for k in range(8)]
 _PHASES = [tuple(1.0 if i == k else 0.0 for i in range(3)) for k in range(3)]
+_NOT_DECIDING = (0.0, 0.0, 0.0)
 _ARC_HOT = [tuple(1.0 if i == k else 0.0 for i in range(len(ARCS))) for k in range(len(ARCS))]
 _KIND_HOT = {kind: tuple(1.0 if k is kind else 0.0 for k in KINDS) for kind in KINDS}
 _STATUS = {Status.AFLOAT: (1.0, 0.0), Status.SINKING: (0.0, 1.0)}
+_NO_STATUS = (0.0, 0.0)
 _UNIT = [(dx / math.hypot(dx, dy), dy / math.hypot(dx, dy)) for dx, dy in STEP]
 _CREW_SIZE = sum(f.size for f in CREW_FIELDS)
 _OTHER_HEAD = sum(f.size for f in OTHER_FIELDS if f.name not in ("crew", "weapons"))
-_WEAPON_HEAD = sum(f.size for f in WEAPON_FIELDS)
+
+
+@dataclass(frozen=True, slots=True)
+class ShipConstants:
+    """The values of one ship's blocks that never change in a battle."""
+
+    traits: tuple[float, ...]            # own block: hull die, AC, size, speed unit, sections, traits
+    max_hull: float
+    crew: list[tuple[float, ...]]        # per crew member: abilities, proficiency, proficient
+    weapons: list[tuple[float, ...]]     # per weapon: arc, ranges, mean damage, grappling
+    as_other: tuple[float, ...]          # seen from another ship: max hull, AC, speeds, agile
+
+
+class ObserverConstants:
+    """What the observer works out once per game: block offsets, padding, one-hots by action code and
+    each ship's constant values."""
+
+    def __init__(self, game: CrewPhaseGame) -> None:
+        actions = game.actions
+        self.square_feet: int = game.rules.square_feet
+        self.command_bonus: int = game.rules.command_bonus
+        self.max_enemies = actions.max_enemies
+        self.action_hot = tuple(_KIND_HOT[a.kind] for a in actions.crew.actions)
+        self.crew_padding = [[0.0] * (_CREW_SIZE * (actions.max_crew - n)) for n in range(actions.max_crew + 1)]
+        offsets = game.observation_spec.offsets
+        self.size = game.observation_spec.size
+        self.other_size = _OTHER_HEAD + 3 * actions.max_crew + 6 * actions.max_weapons
+        self.ally_offset = offsets["ally0.present"] if actions.max_enemies > 1 else self.size
+        self.enemy_offset = offsets["enemy0.present"]
+        self.preview_offset = offsets["move.cover"]
+        self.crew_left = [[0.0] * (3 * (actions.max_crew - n)) for n in range(actions.max_crew + 1)]
+        self.ships = {ship.id: _ship_constants(ship) for ship in game.state.ships.values()}
+
+
+def _ship_constants(ship: Ship) -> ShipConstants:
+    weapons: list[tuple[float, ...]] = []
+    for w in ship.weapons:
+        count, sides, bonus = w.dice
+        weapons.append((*_ARC_HOT[w.arc], w.range_ft * FEET, w.long_range_ft * FEET,
+                        (count * (sides + 1) / 2 + bonus) / 40, float(w.grapples)))
+    return ShipConstants(
+        traits=(ship.hull_die / 20, ship.ac / 20, ship.size / 5, ship.speed_unit * FEET, ship.sections / 4,
+                float(ship.self_steering), float(ship.agile), float(ship.rails)),
+        max_hull=ship.max_hp * HULL,
+        crew=[(m.strength * MOD, m.dexterity * MOD, m.intelligence * MOD, m.charisma * MOD, m.proficiency * MOD,
+               float(m.water_vehicles), float(m.siege_weapons)) for m in ship.crew],
+        weapons=weapons,
+        as_other=(ship.max_hp * HULL, ship.ac / 20, ship.speed_unit * FEET, ship.normal_max_speed * FEET,
+                  float(ship.agile)),
+    )
+
+
+def _constants(game: CrewPhaseGame) -> ObserverConstants:
+    constants = game.observer_constants
+    if constants is None:
+        constants = game.observer_constants = ObserverConstants(game)
+    return constants
 
 
 def observe(game: CrewPhaseGame, agent: str) -> np.ndarray:
+    """The float32 vector of ``observation_spec``.
+
+    Each block is built as a Python list and written with one slice assignment (numpy per value
+    costs more); empty and sunk ship slots, and the empty weapon slots ending a block, are left as
+    the zeros they start as.
+    """
     state = game.state
-    rules = game.rules
+    constants = _constants(game)
     me = state.ships[agent]
-    out: list[float] = []
-    add = out.extend
     deciding = not state.ended and state.current == agent
-    add(_PHASES[state.phase] if deciding else (0.0, 0.0, 0.0))
-    add((float(state.ship_phase), me.x * LENGTH, me.y * LENGTH, me.y * LENGTH,
-         (state.width - 1 - me.x) * LENGTH, (state.height - 1 - me.y) * LENGTH, me.x * LENGTH))
-    add(_ONE_HOT8[me.facing])
-    add(_STATUS.get(me.status, (0.0, 0.0)))
+    enemies = game.enemies_of(me)
+    out: list[float] = []
+    _own_block(game, constants, out, me, deciding)
+    _crew_blocks(constants, out, me)
+    _weapon_blocks(constants, out, me, enemies)
+    obs = np.zeros(constants.size, dtype=np.float32)
+    _write(obs, 0, out)
+    rank = {ship_id: i for i, ship_id in enumerate(state.order)}
+    for group, start in ((game.allies_of(me), constants.ally_offset), (enemies, constants.enemy_offset)):
+        for slot, other in enumerate(group):
+            if other.status is not Status.SUNK:
+                block = _other_block(game, constants, me, other, rank)
+                at = start + slot * constants.other_size
+                _write(obs, at, block)
+    if deciding and state.phase is Phase.MOVE:
+        _fill_move_preview(game, me, obs[constants.preview_offset:])
+    return obs
+
+
+def _write(obs: np.ndarray, start: int, values: list[float]) -> None:
+    """``obs[start:...] = values``, packed as float32 by ``struct``: numpy and ``array`` convert a list
+    of Python floats item by item through generic paths, several times slower."""
+    packed = struct.pack(f"{len(values)}f", *values)
+    obs[start: start + len(values)] = np.frombuffer(packed, dtype=np.float32)
+
+
+def _own_block(game: CrewPhaseGame, constants: ObserverConstants, out: list[float], me: Ship,
+               deciding: bool) -> None:
+    state = game.state
     initiative = state.initiative.get(me.id) if state.ship_phase else None
     if initiative is None:
-        initiative = me.base_initiative + rules.command_bonus * me.command_successes
-    cost, _ = game.move_cost(me)
-    grappled = any(g.involves(me.id) for g in state.grapples)
+        initiative = me.base_initiative + constants.command_bonus * me.command_successes
+    if state.grapples:
+        cost, _ = game.move_cost(me)
+        grappled = any(g.involves(me.id) for g in state.grapples)
+        held = held_by_larger(state, me)
+    else:  # nothing towed, nobody held
+        cost, grappled, held = constants.square_feet, False, False
     can_ram = deciding and state.phase is Phase.ATTACK and game.ram_target(me) is not None
-    add((
-        me.hp * HULL, me.hp / me.max_hp, me.max_hp * HULL, float(me.below_half), me.hull_dice_left / 10,
-        me.hull_die / 20, me.ac / 20, me.size / 5, me.speed_unit * FEET, me.sections / 4,
-        float(me.self_steering), float(me.agile), float(me.rails), initiative / 20, me.speed_ft * FEET,
-        me.movement_left * FEET, float(me.helmsman is not None), float(me.can_turn), float(me.cut_lines),
-        float(grappled), float(held_by_larger(state, me)), cost / rules.square_feet / 4, float(can_ram),
-        state.round / 30,
-    ))
-    codec = game.actions.crew
-    crew_static, weapon_static = _static(game, me)
-    for member, fixed in zip(me.crew, crew_static):
-        add((1.0, float(member.hp > 0), member.hp / member.max_hp, float(member.prone)))
-        add(fixed)
+    own = constants.ships[me.id]
+    out += _PHASES[state.phase] if deciding else _NOT_DECIDING
+    out += (float(state.ship_phase), me.x * LENGTH, me.y * LENGTH, me.y * LENGTH,
+            (state.width - 1 - me.x) * LENGTH, (state.height - 1 - me.y) * LENGTH, me.x * LENGTH)
+    out += _ONE_HOT8[me.facing]
+    out += _STATUS.get(me.status, _NO_STATUS)
+    out += (me.hp * HULL, me.hp / me.max_hp, own.max_hull, float(me.below_half), me.hull_dice_left / 10)
+    out += own.traits
+    out += (initiative / 20, me.speed_ft * FEET, me.movement_left * FEET, float(me.helmsman is not None),
+            float(me.can_turn), float(me.cut_lines), float(grappled), float(held),
+            cost / constants.square_feet / 4, float(can_ram), state.round / 30)
+
+
+def _crew_blocks(constants: ObserverConstants, out: list[float], me: Ship) -> None:
+    action_hot = constants.action_hot
+    for member, fixed in zip(me.crew, constants.ships[me.id].crew):
+        out += (1.0, float(member.hp > 0), member.hp / member.max_hp, float(member.prone))
+        out += fixed
         out.append(member.heals_left / 3)
-        add(_KIND_HOT[codec.actions[member.action].kind])
-    out.extend([0.0] * (_CREW_SIZE * (game.actions.max_crew - len(me.crew))))
-    enemies = game.enemies_of(me)
-    n_enemies = game.actions.max_enemies
-    for weapon, fixed in zip(me.weapons, weapon_static):
+        out += action_hot[member.action]
+    out += constants.crew_padding[len(me.crew)]
+
+
+def _weapon_blocks(constants: ObserverConstants, out: list[float], me: Ship, enemies: list[Ship]) -> None:
+    square_feet = constants.square_feet
+    slots = constants.max_enemies
+    # Offset and distance in feet of each enemy on the board, shared by every weapon.
+    bearings: list[tuple[int, int, int, int]] = []
+    for e, enemy in enumerate(enemies):
+        if enemy.status is not Status.SUNK:
+            dx, dy = enemy.x - me.x, enemy.y - me.y
+            bearings.append((e, dx, dy, max(abs(dx), abs(dy)) * square_feet))
+    for weapon, fixed in zip(me.weapons, constants.ships[me.id].weapons):
         manned_by = weapon.operator if weapon.operator is not None else weapon.readied_by
         modifier = 0.0
         if manned_by is not None:
             op = me.crew[manned_by]
             modifier = ((op.dexterity if weapon.ability == "dexterity" else op.strength)
                         + (op.proficiency if op.siege_weapons else 0) + weapon.attack_bonus) / 10
-        add((1.0, float(weapon.hp > 0), weapon.hp / weapon.max_hp, weapon.ammo / 10))
-        add(fixed)
-        add((float(weapon.holding is not None), float(weapon.operator is not None),
-             float(weapon.readied_by is not None), modifier))
-        covers = [0.0] * (2 * n_enemies)
-        for e, enemy in enumerate(enemies):
-            if enemy.status is not Status.SUNK and game.covers(me, weapon, enemy):
+        out += (1.0, float(weapon.hp > 0), weapon.hp / weapon.max_hp, weapon.ammo / 10)
+        out += fixed
+        out += (float(weapon.holding is not None), float(weapon.operator is not None),
+                float(weapon.readied_by is not None), modifier)
+        covers = [0.0] * (2 * slots)
+        for e, dx, dy, feet in bearings:
+            if feet <= weapon.long_range_ft and covers_square(weapon.arc, me.facing, dx, dy):
                 covers[e] = 1.0
-                dist = max(abs(enemy.x - me.x), abs(enemy.y - me.y)) * rules.square_feet
-                covers[n_enemies + e] = float(dist <= weapon.range_ft)
-        add(covers)
-    out.extend([0.0] * ((_WEAPON_HEAD + 2 * n_enemies) * (game.actions.max_weapons - len(me.weapons))))
-
-    rank = {ship_id: i for i, ship_id in enumerate(state.order)}
-    allies = game.allies_of(me)
-    other_size = _OTHER_HEAD + 3 * game.actions.max_crew + 6 * game.actions.max_weapons
-    for group, size in ((allies, n_enemies - 1), (enemies, n_enemies)):
-        for other in group:
-            _other_block(game, out, me, other, rank)
-        out.extend([0.0] * (other_size * (size - len(group))))
-    head = np.array(out, dtype=np.float32)
-    return np.concatenate((head, _move_preview(game, me, agent) if deciding and state.phase is Phase.MOVE
-                           else np.zeros(4 * len(game.actions.maneuvers), dtype=np.float32)))
+                covers[slots + e] = float(feet <= weapon.range_ft)
+        out += covers
 
 
-def _static(game: CrewPhaseGame, ship: Ship) -> tuple[list[tuple[float, ...]], list[tuple[float, ...]]]:
-    """The values of a ship's crew and weapon slots that never change in a battle, built once per game."""
-    cache: dict[str, tuple[list[tuple[float, ...]], list[tuple[float, ...]]]] = game.__dict__.setdefault(
-        "_observer_static", {})
-    found = cache.get(ship.id)
-    if found is None:
-        crew: list[tuple[float, ...]] = [
-            (m.strength * MOD, m.dexterity * MOD, m.intelligence * MOD, m.charisma * MOD, m.proficiency * MOD,
-             float(m.water_vehicles), float(m.siege_weapons)) for m in ship.crew]
-        weapons: list[tuple[float, ...]] = []
-        for w in ship.weapons:
-            count, sides, bonus = w.dice
-            weapons.append((*_ARC_HOT[w.arc], w.range_ft * FEET, w.long_range_ft * FEET,
-                            (count * (sides + 1) / 2 + bonus) / 40, float(w.grapples)))
-        found = (crew, weapons)
-        cache[ship.id] = found
-    return found
-
-
-def _move_preview(game: CrewPhaseGame, me: Ship, agent: str) -> np.ndarray:
-    n = len(game.actions.maneuvers)
-    block = np.zeros((4, n), dtype=np.float32)
-    moves = game.maneuver_outcomes(agent)
-    enemies = [e for e in game.enemies_of(me) if e.status is not Status.SUNK]
-    if moves is None or not enemies:
-        return block.reshape(-1)
-    index = moves.index
-    block[0, index] = preview.coverage(game, me, moves) / 4
-    block[1, index] = np.min([preview.end_distance(moves, e) for e in enemies], axis=0) * LENGTH
-    block[2, index] = np.any([preview.ram_ready(moves, e) for e in enemies], axis=0)
-    block[3, index] = np.any([preview.in_its_bow(game, moves, e) for e in enemies], axis=0)
-    return block.reshape(-1)
-
-
-def _other_block(game: CrewPhaseGame, out: list[float], me: Ship, other: Ship, rank: dict[str, int]) -> None:
-    state = game.state
-    actions = game.actions
-    if other.status is Status.SUNK:
-        out.extend([0.0] * (_OTHER_HEAD + 3 * actions.max_crew + 6 * actions.max_weapons))
+def _fill_move_preview(game: CrewPhaseGame, me: Ship, rows: np.ndarray) -> None:
+    """Write the four ``move.*`` rows (zeros on entry) at the legal maneuvers."""
+    legal = game.legal_maneuvers().tolist()
+    seen = preview.outlook(game, me, legal)
+    if seen is None:
         return
+    n = rows.size // 4
+    rows[[row * n + i for row in range(4) for i in legal]] = [
+        *(c / 4 for c in seen.coverage), *(d * LENGTH for d in seen.nearest), *map(float, seen.ram),
+        *map(float, seen.exposed)]
+
+
+def _other_block(game: CrewPhaseGame, constants: ObserverConstants, me: Ship, other: Ship,
+                 rank: dict[str, int]) -> list[float]:
+    """An ally or enemy slot, up to its last weapon (empty weapon slots after it stay zero)."""
+    state = game.state
     dx, dy = other.x - me.x, other.y - me.y
     ux, uy = _UNIT[me.facing]
     initiative = state.initiative.get(other.id, other.base_initiative) if state.ship_phase else (
-        other.base_initiative + game.rules.command_bonus * other.command_successes)
-    out.append(1.0)
-    out.extend(_STATUS[other.status])
-    out.extend((dx * LENGTH, dy * LENGTH, (dx * ux + dy * uy) * LENGTH, (dx * -uy + dy * ux) * LENGTH,
-                max(abs(dx), abs(dy)) * LENGTH))
-    out.extend(_ONE_HOT8[(other.facing - me.facing) % 8])
-    grappled_me = grappled_with(state, me.id, other.id)
-    out.extend((
-        other.hp * HULL, other.hp / other.max_hp, other.max_hp * HULL, other.hull_dice_left / 10, other.ac / 20,
-        (other.size - me.size) / 5, other.speed_unit * FEET, other.normal_max_speed * FEET, float(other.agile),
+        other.base_initiative + constants.command_bonus * other.command_successes)
+    if state.grapples:
+        grappled_me = grappled_with(state, me.id, other.id)
+        grappled_else = not grappled_me and any(g.involves(other.id) for g in state.grapples)
+    else:
+        grappled_me = grappled_else = False
+    max_hull, ac, speed_unit, max_speed, agile = constants.ships[other.id].as_other
+    my_step, its_step = STEP[me.facing], STEP[other.facing]
+    out = [1.0]
+    out += _STATUS[other.status]
+    out += (dx * LENGTH, dy * LENGTH, (dx * ux + dy * uy) * LENGTH, (dx * -uy + dy * ux) * LENGTH,
+            max(abs(dx), abs(dy)) * LENGTH)
+    out += _ONE_HOT8[(other.facing - me.facing) % 8]
+    out += (
+        other.hp * HULL, other.hp / other.max_hp, max_hull, other.hull_dice_left / 10, ac,
+        (other.size - me.size) / 5, speed_unit, max_speed, agile,
         initiative / 20, float(rank.get(other.id, 99) < rank.get(me.id, 99)),
-        float(directly_ahead(me.x, me.y, me.facing) == (other.x, other.y)),
-        float(directly_ahead(other.x, other.y, other.facing) == (me.x, me.y)),
-        float(grappled_me), float(not grappled_me and any(g.involves(other.id) for g in state.grapples)),
-        other.speed_ft * FEET,
-    ))
+        float(my_step == (dx, dy)), float(its_step == (-dx, -dy)),
+        float(grappled_me), float(grappled_else), other.speed_ft * FEET,
+    )
     for member in other.crew:
-        out.extend((float(member.hp > 0), member.hp / member.max_hp, float(member.prone)))
-    out.extend([0.0] * (3 * (actions.max_crew - len(other.crew))))
+        out += (float(member.hp > 0), member.hp / member.max_hp, float(member.prone))
+    out += constants.crew_left[len(other.crew)]
+    # Whether each of its weapons bears on the observer: the offset seen from it is (-dx, -dy).
+    feet = max(abs(dx), abs(dy)) * constants.square_feet
     for weapon in other.weapons:
-        out.extend((float(weapon.hp > 0), weapon.hp / weapon.max_hp, float(weapon.ammo > 0),
-                    float(weapon.operator is not None), float(weapon.readied_by is not None),
-                    float(game.covers(other, weapon, me))))
-    out.extend([0.0] * (6 * (actions.max_weapons - len(other.weapons))))
+        bears = feet <= weapon.long_range_ft and covers_square(weapon.arc, other.facing, -dx, -dy)
+        out += (float(weapon.hp > 0), weapon.hp / weapon.max_hp, float(weapon.ammo > 0),
+                float(weapon.operator is not None), float(weapon.readied_by is not None), float(bears))
+    return out

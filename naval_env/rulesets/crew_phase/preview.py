@@ -1,16 +1,20 @@
 """What each legal maneuver of a MOVE decision would lead to, as numpy arrays over the maneuvers.
 
-Read by the observer (the ``move.*`` slices: a captain sees, for each maneuver, what would bear
-and how close it would end) and by the scripted captains' move scoring.
+Read by the scripted captains' move scoring and, through :func:`outlook` (the same values in plain
+Python: a MOVE decision has a handful of legal maneuvers, too few for numpy calls to pay off), by
+the observer's ``move.*`` slices: a captain sees, for each maneuver, what would bear and how close
+it would end. ``tests/crew_phase/test_preview.py`` checks that both forms agree exactly.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from naval_env.rulesets.crew_phase.arcs import covers
+from naval_env.core.grid import STEP
+from naval_env.rulesets.crew_phase.arcs import covers, covers_square
 from naval_env.rulesets.crew_phase.state import Ship, Status, WeaponState
 
 if TYPE_CHECKING:
@@ -79,3 +83,51 @@ def sea_room(game: CrewPhaseGame, moves: ManeuverOutcomes, depth: int) -> np.nda
     room = np.where(fx < 0, np.minimum(room, moves.x), room)
     room = np.where(fy > 0, np.minimum(room, state.height - 1 - moves.y), room)
     return np.where(fy < 0, np.minimum(room, moves.y), room)
+
+
+@dataclass(frozen=True, slots=True)
+class Outlook:
+    """Per legal maneuver, in the order asked: :func:`coverage`, the least :func:`end_distance` over the
+    enemies, and whether :func:`ram_ready` or :func:`in_its_bow` holds for any of them."""
+
+    coverage: list[float]
+    nearest: list[int]
+    ram: list[bool]
+    exposed: list[bool]
+
+
+def outlook(game: CrewPhaseGame, ship: Ship, legal: list[int]) -> Outlook | None:
+    """What the ``legal`` maneuvers of the MOVE decision held now lead to; None with no enemy on the board."""
+    square = game.rules.square_feet
+    enemies = [(e.x, e.y, *STEP[e.facing], max(2, e.normal_max_speed // square + 1))
+               for e in game.enemies_of(ship) if e.status is not Status.SUNK]
+    if not enemies:
+        return None
+    weapons = [(w.arc, w.range_ft, w.long_range_ft) for w in ship.weapons
+               if w.operator is not None and w.hp > 0 and w.ammo > 0]
+    cost, _ = game.move_cost(ship)
+    ends = game.actions.table(ship.agile, ship.speed_unit, cost).ends[ship.facing]
+    maneuvers = game.actions.maneuvers
+    result = Outlook([], [], [], [])
+    for i in legal:
+        dx, dy, facing = ends[i]
+        x, y = ship.x + dx, ship.y + dy
+        ahead_x, ahead_y = x + STEP[facing][0], y + STEP[facing][1]
+        ram_left = ship.movement_left - maneuvers[i].forward * cost >= cost
+        total, spans, ram, exposed = 0.0, [], False, False
+        for ex, ey, fx, fy, reach in enemies:
+            tx, ty = ex - x, ey - y
+            span = max(abs(tx), abs(ty))
+            feet = span * square
+            for arc, normal, long in weapons:  # summed in coverage()'s order, so the floats match
+                if covers_square(arc, facing, tx, ty):
+                    total += (2 / 3 if feet <= normal else 0.0) + (1 / 3 if feet <= long else 0.0)
+            spans.append(span)
+            ram = ram or (ram_left and (ahead_x, ahead_y) == (ex, ey))
+            # In its bow: from the enemy the end square is at least as far ahead as to the side.
+            exposed = exposed or (-tx * fx - ty * fy >= abs(tx * fy - ty * fx) and span <= reach)
+        result.coverage.append(total)
+        result.nearest.append(min(spans))
+        result.ram.append(ram)
+        result.exposed.append(exposed)
+    return result

@@ -149,6 +149,12 @@ class Ship:
     def conscious_crew(self) -> int:
         return sum(1 for c in self.crew if c.hp > 0)
 
+    def has_conscious_crew(self) -> bool:
+        for member in self.crew:  # a plain loop: any() over a generator costs several times more
+            if member.hp > 0:
+                return True
+        return False
+
 
 @dataclass(slots=True)
 class GameState:
