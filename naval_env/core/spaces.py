@@ -78,7 +78,7 @@ class ActionSpec:
 
         Plain Python over the allowed indices: a dozen numpy calls on ten-value arrays cost more.
         """
-        allowed = np.flatnonzero(flat_mask).tolist()
+        allowed = flat_mask.nonzero()[0].tolist()
         draws = rng.random(len(self.components)).tolist()
         values = []
         first = 0
