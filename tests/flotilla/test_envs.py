@@ -6,39 +6,12 @@ from __future__ import annotations
 import gymnasium as gym
 import numpy as np
 import pytest
-from gymnasium.utils.env_checker import check_env
-from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
 
-import naval_env
 from naval_env.core.errors import IllegalActionError
-from naval_env.rulesets import flotilla
 from naval_env.rulesets.flotilla.state import Phase
 
 SCENARIOS = ["duel", "squadron", "armada"]
 GYM_ID = "naval/Flotilla-v0"
-
-
-@pytest.mark.parametrize("scenario", SCENARIOS)
-def test_gymnasium_checker_passes(scenario):
-    check_env(gym.make(GYM_ID, scenario=scenario).unwrapped, skip_render_check=False)
-
-
-@pytest.mark.parametrize("scenario", ["duel", "armada"])
-def test_pettingzoo_aec_api_and_seed(scenario):
-    api_test(flotilla.env(scenario=scenario), num_cycles=300)
-    seed_test(lambda: flotilla.env(scenario=scenario), num_cycles=300)
-
-
-@pytest.mark.parametrize("scenario", ["duel", "squadron"])
-def test_pettingzoo_parallel_api_and_seed(scenario):
-    parallel_api_test(flotilla.parallel_env(scenario=scenario), num_cycles=300)
-    parallel_seed_test(lambda: flotilla.parallel_env(scenario=scenario), num_cycles=300)
-
-
-def test_spaces_are_fixed_per_config_not_per_scenario():
-    shapes = {s: gym.make(GYM_ID, scenario=s).unwrapped for s in SCENARIOS}
-    assert len({e.observation_space.shape for e in shapes.values()}) == 1
-    assert len({tuple(e.action_space.nvec) for e in shapes.values()}) == 1
 
 
 def play_random(env, seed, steps=400):
@@ -53,28 +26,6 @@ def play_random(env, seed, steps=400):
             obs, _ = env.reset()
             trace.append(obs.copy())
     return np.concatenate(trace)
-
-
-def test_same_seed_same_game_bit_for_bit():
-    a = play_random(gym.make(GYM_ID, scenario="squadron", opponent="random"), seed=11)
-    b = play_random(gym.make(GYM_ID, scenario="squadron", opponent="random"), seed=11)
-    c = play_random(gym.make(GYM_ID, scenario="squadron", opponent="random"), seed=12)
-    assert a.tobytes() == b.tobytes()
-    assert a.tobytes() != c.tobytes()
-
-
-def test_engine_state_same_seed_same_actions():
-    ruleset = naval_env.get_ruleset("flotilla")
-    config = ruleset.load_config()
-    rng_a, rng_b = np.random.default_rng(5), np.random.default_rng(5)
-    game_a, game_b = ruleset.new_game(config, "armada", seed=99), ruleset.new_game(config, "armada", seed=99)
-    assert game_a.state_dict() == game_b.state_dict()
-    while not game_a.is_over:
-        agent = game_a.current_agent
-        game_a.apply(agent, game_a.action_spec.sample(game_a.legal_mask(agent), rng_a))
-        game_b.apply(agent, game_b.action_spec.sample(game_b.legal_mask(agent), rng_b))
-        assert game_a.state_dict() == game_b.state_dict()
-    assert game_a.dice.history == game_b.dice.history
 
 
 def test_the_learner_answers_attacks_on_its_own_ship():

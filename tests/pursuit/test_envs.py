@@ -5,67 +5,12 @@ from __future__ import annotations
 import gymnasium as gym
 import numpy as np
 import pytest
-from gymnasium.utils.env_checker import check_env
-from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
 
 import naval_env
 from naval_env.core.errors import IllegalActionError
 from naval_env.core.events import EventCatalog
-from naval_env.rulesets import pursuit
 
 SCENARIOS = ["duel", "chase", "uneven"]
-
-
-@pytest.mark.parametrize("scenario", SCENARIOS)
-def test_gymnasium_checker_passes(scenario):
-    check_env(gym.make("naval/Pursuit-v0", scenario=scenario).unwrapped, skip_render_check=False)
-
-
-@pytest.mark.parametrize("scenario", SCENARIOS)
-def test_pettingzoo_aec_api_and_seed(scenario):
-    api_test(pursuit.env(scenario=scenario), num_cycles=200)
-    seed_test(lambda: pursuit.env(scenario=scenario), num_cycles=200)
-
-
-@pytest.mark.parametrize("scenario", SCENARIOS)
-def test_pettingzoo_parallel_api_and_seed(scenario):
-    parallel_api_test(pursuit.parallel_env(scenario=scenario), num_cycles=200)
-    parallel_seed_test(lambda: pursuit.parallel_env(scenario=scenario), num_cycles=200)
-
-
-def play_random(env, seed, steps=300):
-    obs, _ = env.reset(seed=seed)
-    trace = [obs.copy()]
-    env.action_space.seed(seed)
-    for _ in range(steps):
-        obs, reward, terminated, truncated, _ = env.step(env.action_space.sample())
-        trace.append(np.append(obs, [reward, terminated, truncated]))
-        if terminated or truncated:
-            obs, _ = env.reset()
-            trace.append(obs.copy())
-    return np.concatenate(trace)
-
-
-@pytest.mark.parametrize("scenario", ["uneven", "chase"])
-def test_same_seed_same_game_bit_for_bit(scenario):
-    a = play_random(gym.make("naval/Pursuit-v0", scenario=scenario, learner="random"), seed=11)
-    b = play_random(gym.make("naval/Pursuit-v0", scenario=scenario, learner="random"), seed=11)
-    c = play_random(gym.make("naval/Pursuit-v0", scenario=scenario, learner="random"), seed=12)
-    assert a.tobytes() == b.tobytes()
-    assert a.tobytes() != c.tobytes()
-
-
-def test_engine_state_and_dice_same_seed_same_actions():
-    ruleset = naval_env.get_ruleset("pursuit")
-    config = ruleset.load_config()
-    rng_a, rng_b = np.random.default_rng(5), np.random.default_rng(5)
-    game_a, game_b = ruleset.new_game(config, "uneven", seed=99), ruleset.new_game(config, "uneven", seed=99)
-    while not game_a.is_over:
-        agent = game_a.current_agent
-        game_a.apply(agent, game_a.action_spec.sample(game_a.legal_mask(agent), rng_a))
-        game_b.apply(agent, game_b.action_spec.sample(game_b.legal_mask(agent), rng_b))
-        assert game_a.state_dict() == game_b.state_dict()
-    assert game_a.dice.history == game_b.dice.history
 
 
 def test_observations_stay_within_bounds_and_match_the_spec():
