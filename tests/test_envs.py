@@ -77,3 +77,26 @@ def test_render_modes():
     rgb.reset(seed=0)
     frame = rgb.render()
     assert frame.dtype == np.uint8 and frame.ndim == 3 and frame.shape[2] == 3
+
+
+def test_reset_draws_another_game_when_the_learner_never_gets_a_decision(monkeypatch):
+    """A battle the other captains end before the learner's first decision is not an episode."""
+    from agents.base import RandomCaptain
+    from naval_env.envs.match import Match
+
+    env = gym.make("naval/Pantheon-v0", scenario="duel").unwrapped
+    real_play_until = Match.play_until
+    calls = []
+
+    def ends_the_first_game(match, captains, stop_at):
+        calls.append(stop_at)
+        if len(calls) == 1:  # everyone, the learner too, plays the first game out before its decision
+            everyone = {a: RandomCaptain(match.action_spec, seed=0) for a in match.agents}
+            return real_play_until(match, everyone, stop_at=None)
+        return real_play_until(match, captains, stop_at)
+
+    monkeypatch.setattr(Match, "play_until", ends_the_first_game)
+    obs, info = env.reset(seed=4)
+    assert len(calls) == 2 and not env.game.is_over
+    assert env.game.current_agent == env.learner and info["action_mask"].any()
+    env.step(env.action_space.sample())  # a real decision, not "step() called after the episode ended"

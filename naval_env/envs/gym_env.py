@@ -16,6 +16,9 @@ from naval_env.envs.spaces import action_space, observation_box
 
 CaptainSpec = str | Captain
 
+#: Games a reset may start before one gives the learner a decision (see ``reset``).
+MAX_GAMES_PER_RESET = 100
+
 
 class NavalEnv(gym.Env[np.ndarray, np.ndarray]):
     """One ship captain of a naval battle, under any registered ruleset.
@@ -41,6 +44,11 @@ class NavalEnv(gym.Env[np.ndarray, np.ndarray]):
     ``damage_dealt`` per point of damage this captain's ship deals and minus
     ``damage_taken`` per point it takes, read from the step's events.
     ``env.unwrapped.events`` holds the typed events of the last step.
+
+    ## Episode start
+    ``reset`` plays the other captains up to the learner's first decision. If they end the
+    battle before it (the learner's ship sunk on the opening move), that game is dropped
+    and another is drawn from the same seeded stream, so every episode holds a decision.
 
     ## Episode end
     Terminated when the battle ends by the rules, or when the learner's ship is out
@@ -117,7 +125,20 @@ class NavalEnv(gym.Env[np.ndarray, np.ndarray]):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
-        rng = self.np_random
+        for _ in range(MAX_GAMES_PER_RESET):
+            events = self._start_game(self.np_random)
+            if not self.match.game.is_over:
+                break
+            # The other captains ended the battle before the learner's first decision (its
+            # ship was sunk on the opening move): an episode with no decision, so draw another.
+        else:
+            raise RuntimeError(f"{MAX_GAMES_PER_RESET} games in a row ended before {self.learner!r} could "
+                               "act; check the scenario's set-up")
+        self._events = events
+        return self._observe(), self._info()
+
+    def _start_game(self, rng: np.random.Generator) -> list[Any]:
+        """A new game played by the other captains up to the learner's first decision (or its end)."""
         game_seed = int(rng.integers(2**31 - 1))
         self.learner = self._learner_choices[int(rng.integers(len(self._learner_choices)))]
         opponent = self._opponent_pool[int(rng.integers(len(self._opponent_pool)))]
@@ -131,9 +152,7 @@ class NavalEnv(gym.Env[np.ndarray, np.ndarray]):
         }
         for captain in {id(c): c for c in self.captains.values()}.values():
             captain.reset(int(rng.integers(2**31 - 1)))
-        events = events + self.match.play_until(self.captains, stop_at=self.learner)
-        self._events = events
-        return self._observe(), self._info()
+        return events + self.match.play_until(self.captains, stop_at=self.learner)
 
     def step(self, action: np.ndarray) -> tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]:
         game = self.match.game
