@@ -32,7 +32,7 @@ class Captain(ABC):
     #: Captains that decide from the engine alone set this False; they then get an empty observation.
     needs_observation: bool = True
 
-    def reset(self, seed: int | None = None) -> None:  # noqa: B027 - stateless captains need nothing
+    def reset(self, seed: int | None = None) -> None:
         """Prepare for a new game; captains with randomness re-seed here."""
 
     @abstractmethod

@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from agents.base import Captain, Decision
-from naval_env.rulesets.pantheon.actions import PantheonActions as A
 from naval_env.rulesets.pantheon.actions import AttackKind, TurnOrder
+from naval_env.rulesets.pantheon.actions import PantheonActions as A
 from naval_env.rulesets.pantheon.crew import CREW_LABELS, REPAIR_CODE
 from naval_env.rulesets.pantheon.engine import ManeuverOutcomes, PantheonGame
 from naval_env.rulesets.pantheon.state import Phase, Ship

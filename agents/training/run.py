@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import platform
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -68,7 +68,7 @@ def make_vec_env(config: TrainConfig) -> VecEnv:
 
 
 def create_run_folder(config: TrainConfig) -> Path:
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
     folder = Path(config.run_dir) / f"{config.name}-{stamp}"
     suffix = 1
     while folder.exists():
@@ -87,7 +87,7 @@ def write_manifest(folder: Path, config: TrainConfig, extra: dict[str, Any]) -> 
         "ruleset_version": ruleset.version,
         "scenario": config.scenario,
         "seed": config.seed,
-        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "created": datetime.now(UTC).isoformat(timespec="seconds"),
         "versions": library_versions(),
         "command": "python train.py --config " + str(folder / "config.yaml"),
         "train_config": config.model_dump(),

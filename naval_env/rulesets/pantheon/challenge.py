@@ -9,10 +9,10 @@ from __future__ import annotations
 from enum import Enum
 
 from naval_env.core.dice import Dice
+from naval_env.core.events import Event
 from naval_env.rulesets.pantheon.config import HouseRules
 from naval_env.rulesets.pantheon.events import TestThrown
 from naval_env.rulesets.pantheon.state import Ship
-from naval_env.core.events import Event
 
 
 class Result(str, Enum):

@@ -20,7 +20,12 @@ from naval_env.core.events import Event, GameEnded
 from naval_env.core.game import ShipBattle
 from naval_env.core.grid import Compass
 from naval_env.rulesets.pantheon import combat
-from naval_env.rulesets.pantheon.actions import MAX_CREW_SLOTS, AttackKind, PantheonActions, TurnOrder
+from naval_env.rulesets.pantheon.actions import (
+    MAX_CREW_SLOTS,
+    AttackKind,
+    PantheonActions,
+    TurnOrder,
+)
 from naval_env.rulesets.pantheon.config import PantheonConfig, Scenario
 from naval_env.rulesets.pantheon.crew import NONE_CODE, REPAIR_CODE
 from naval_env.rulesets.pantheon.events import (
