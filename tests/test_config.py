@@ -58,7 +58,7 @@ def test_too_many_ships_a_side(tmp_path):
     def six_ships(d):
         d["scenarios"]["duel"]["sides"][0]["ships"] = [{"vessel": "bireme"}] * 6
     message = refusal(tmp_path, six_ships)
-    assert "6 ships; at most 5 a side" in message
+    assert "6 ships; at most house_rules.max_ships_per_side = 5" in message
 
 
 def test_position_outside_zone(tmp_path):

@@ -79,7 +79,7 @@ def test_five_ships_a_side_are_allowed():
 
 def test_a_sixth_ship_on_a_side_is_refused():
     red = [ship("bireme", (0, y), wits=1 + y) for y in range(6)]
-    with pytest.raises(ConfigError, match="6 ships; at most 5 a side"):
+    with pytest.raises(ConfigError, match="6 ships; at most house_rules.max_ships_per_side = 5"):
         make_config(red, [ship("trireme", (11, 0))])
 
 

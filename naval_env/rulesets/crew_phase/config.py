@@ -16,6 +16,7 @@ from pydantic import Field, field_validator, model_validator
 from naval_env.core.config import REPO_CONFIGS, StrictModel, read_yaml, validate
 from naval_env.core.errors import ConfigError
 from naval_env.core.rewards import Rewards
+from naval_env.core.setup import Zone, check_grid_scenario
 
 DEFAULT_CONFIG = REPO_CONFIGS / "rulesets" / "crew_phase.yaml"
 
@@ -124,16 +125,6 @@ class ShipSetup(StrictModel):
     facing: Direction | None = None
 
 
-class Zone(StrictModel):
-    """Inclusive rectangle a side may enter from."""
-
-    x: tuple[int, int]
-    y: tuple[int, int]
-
-    def contains(self, x: int, y: int) -> bool:
-        return self.x[0] <= x <= self.x[1] and self.y[0] <= y <= self.y[1]
-
-
 class SideSetup(StrictModel):
     name: str = Field(pattern=r"^[a-z][a-z0-9]*$")
     zone: Zone
@@ -236,34 +227,12 @@ class CrewPhaseConfig(StrictModel):
 
 
 def _check_scenario(config: CrewPhaseConfig, name: str, scenario: Scenario) -> None:
-    width, height = scenario.board
-    if not (4 <= width <= 64 and 4 <= height <= 64):
-        raise ValueError(f"scenarios.{name}.board: {scenario.board} must be between 4x4 and 64x64")
-    names = [side.name for side in scenario.sides]
-    if len(set(names)) != len(names):
-        raise ValueError(f"scenarios.{name}.sides: side names must differ, got {names}")
-    taken: set[tuple[int, int]] = set()
-    rules = config.house_rules
-    for side in scenario.sides:
-        where = f"scenarios.{name}.sides[{side.name}]"
-        if not (0 <= side.zone.x[0] <= side.zone.x[1] < width and 0 <= side.zone.y[0] <= side.zone.y[1] < height):
-            raise ValueError(f"{where}.zone: {side.zone} does not fit the {width}x{height} board")
-        if len(side.ships) > rules.max_ships_per_side:
-            raise ValueError(f"{where}.ships: {len(side.ships)} ships; at most "
-                             f"house_rules.max_ships_per_side = {rules.max_ships_per_side}")
-        for i, ship in enumerate(side.ships):
-            if ship.vessel not in config.vessels:
-                raise ValueError(f"{where}.ships[{i}].vessel: unknown vessel {ship.vessel!r}; "
-                                 f"choose one of {sorted(config.vessels)}")
-            if ship.crew is not None:
-                config._check_crew(f"{where}.ships[{i}].crew", ship.crew)
-            if ship.position is not None:
-                x, y = ship.position
-                if not side.zone.contains(x, y):
-                    raise ValueError(f"{where}.ships[{i}].position {ship.position} is outside the zone {side.zone}")
-                if (x, y) in taken:
-                    raise ValueError(f"{where}.ships[{i}].position {ship.position} is already taken")
-                taken.add((x, y))
+    def check_ship(where: str, ship: ShipSetup) -> None:
+        if ship.crew is not None:
+            config._check_crew(f"{where}.crew", ship.crew)
+
+    check_grid_scenario(name, scenario.board, scenario.sides, config.vessels,
+                        config.house_rules.max_ships_per_side, check_ship)
 
 
 def load_config(path: str | Path | None = None) -> CrewPhaseConfig:

@@ -15,6 +15,7 @@ from pydantic import Field, model_validator
 from naval_env.core.config import REPO_CONFIGS, StrictModel, read_yaml, validate
 from naval_env.core.errors import ConfigError
 from naval_env.core.rewards import Rewards
+from naval_env.core.setup import Zone  # here: the rectangle of bow squares a side may start on
 
 DEFAULT_CONFIG = REPO_CONFIGS / "rulesets" / "flotilla.yaml"
 Direction = Literal["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
@@ -164,16 +165,6 @@ class ShipSetup(StrictModel):
     hero: bool = False
     position: tuple[int, int] | None = Field(default=None, description="bow square")
     facing: Direction | None = None
-
-
-class Zone(StrictModel):
-    """Inclusive rectangle of bow squares a side may start on."""
-
-    x: tuple[int, int]
-    y: tuple[int, int]
-
-    def contains(self, x: int, y: int) -> bool:
-        return self.x[0] <= x <= self.x[1] and self.y[0] <= y <= self.y[1]
 
 
 class SideSetup(StrictModel):

@@ -12,6 +12,7 @@ from naval_env.core.config import REPO_CONFIGS, StrictModel, read_yaml, validate
 from naval_env.core.errors import ConfigError
 from naval_env.core.grid import Compass
 from naval_env.core.rewards import Rewards
+from naval_env.core.setup import Zone, check_grid_scenario
 
 DEFAULT_CONFIG = REPO_CONFIGS / "rulesets" / "pantheon.yaml"
 DIRECTIONS = tuple(c.name for c in Compass)
@@ -54,16 +55,6 @@ class ShipSetup(StrictModel):
         if value.count("range") > 1:
             raise ValueError("'range' can be added to a ship only once")
         return value
-
-
-class Zone(StrictModel):
-    """Inclusive rectangle a side may enter from."""
-
-    x: tuple[int, int]
-    y: tuple[int, int]
-
-    def contains(self, x: int, y: int) -> bool:
-        return self.x[0] <= x <= self.x[1] and self.y[0] <= y <= self.y[1]
 
 
 class SideSetup(StrictModel):
@@ -136,38 +127,13 @@ class PantheonConfig(StrictModel):
 
 
 def _check_scenario(config: PantheonConfig, name: str, scenario: Scenario) -> None:
-    width, height = scenario.board
-    if not (4 <= width <= 64 and 4 <= height <= 64):
-        raise ValueError(f"scenarios.{name}.board: {scenario.board} must be between 4x4 and 64x64")
-    names = [side.name for side in scenario.sides]
-    if len(set(names)) != len(names):
-        raise ValueError(f"scenarios.{name}.sides: side names must differ, got {names}")
-    taken: set[tuple[int, int]] = set()
-    rules = config.house_rules
-    for side in scenario.sides:
-        where = f"scenarios.{name}.sides[{side.name}]"
-        if not (0 <= side.zone.x[0] <= side.zone.x[1] < width and 0 <= side.zone.y[0] <= side.zone.y[1] < height):
-            raise ValueError(f"{where}.zone: {side.zone} does not fit the {width}x{height} board")
-        if len(side.ships) > rules.max_ships_per_side:
-            raise ValueError(f"{where}.ships: {len(side.ships)} ships; at most {rules.max_ships_per_side} a side")
-        for i, ship in enumerate(side.ships):
-            if ship.vessel not in config.vessels:
-                raise ValueError(
-                    f"{where}.ships[{i}].vessel: unknown vessel {ship.vessel!r}; "
-                    f"choose one of {sorted(config.vessels)}"
-                )
-            if len(ship.enhancements) > rules.max_enhancements:
-                raise ValueError(
-                    f"{where}.ships[{i}].enhancements: {len(ship.enhancements)} upgrades; "
-                    f"at most {rules.max_enhancements}"
-                )
-            if ship.position is not None:
-                x, y = ship.position
-                if not side.zone.contains(x, y):
-                    raise ValueError(f"{where}.ships[{i}].position {ship.position} is outside the zone {side.zone}")
-                if (x, y) in taken:
-                    raise ValueError(f"{where}.ships[{i}].position {ship.position} is already taken")
-                taken.add((x, y))
+    def check_ship(where: str, ship: ShipSetup) -> None:
+        if len(ship.enhancements) > config.house_rules.max_enhancements:
+            raise ValueError(f"{where}.enhancements: {len(ship.enhancements)} upgrades; "
+                             f"at most {config.house_rules.max_enhancements}")
+
+    check_grid_scenario(name, scenario.board, scenario.sides, config.vessels,
+                        config.house_rules.max_ships_per_side, check_ship)
 
 
 def load_config(path: str | Path | None = None) -> PantheonConfig:

@@ -1,0 +1,65 @@
+"""Scenario set-up on a square grid, shared by the grid rulesets: entry zones and the checks every
+such scenario needs (board size, side names, zones on the board, ships per side, free squares)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
+
+from naval_env.core.config import StrictModel
+
+
+class Zone(StrictModel):
+    """Inclusive rectangle a side may enter from."""
+
+    x: tuple[int, int]
+    y: tuple[int, int]
+
+    def contains(self, x: int, y: int) -> bool:
+        return self.x[0] <= x <= self.x[1] and self.y[0] <= y <= self.y[1]
+
+
+class PlacedShip(Protocol):
+    vessel: str
+    position: tuple[int, int] | None
+
+
+class GridSide(Protocol):
+    name: str
+    zone: Zone
+    ships: Sequence[Any]
+
+
+def check_grid_scenario(name: str, board: tuple[int, int], sides: Sequence[GridSide], vessels: Mapping[str, Any],
+                        max_ships_per_side: int, check_ship: Callable[[str, Any], None]) -> None:
+    """Raise ``ValueError`` naming the field of scenario ``name`` that cannot be set up.
+
+    ``check_ship(where, ship)`` adds the ruleset's own checks of one ship (upgrades, crew).
+    """
+    width, height = board
+    if not (4 <= width <= 64 and 4 <= height <= 64):
+        raise ValueError(f"scenarios.{name}.board: {board} must be between 4x4 and 64x64")
+    names = [side.name for side in sides]
+    if len(set(names)) != len(names):
+        raise ValueError(f"scenarios.{name}.sides: side names must differ, got {names}")
+    taken: set[tuple[int, int]] = set()
+    for side in sides:
+        where = f"scenarios.{name}.sides[{side.name}]"
+        zone = side.zone
+        if not (0 <= zone.x[0] <= zone.x[1] < width and 0 <= zone.y[0] <= zone.y[1] < height):
+            raise ValueError(f"{where}.zone: {zone} does not fit the {width}x{height} board")
+        if len(side.ships) > max_ships_per_side:
+            raise ValueError(f"{where}.ships: {len(side.ships)} ships; at most "
+                             f"house_rules.max_ships_per_side = {max_ships_per_side}")
+        for i, ship in enumerate(side.ships):
+            if ship.vessel not in vessels:
+                raise ValueError(f"{where}.ships[{i}].vessel: unknown vessel {ship.vessel!r}; "
+                                 f"choose one of {sorted(vessels)}")
+            check_ship(f"{where}.ships[{i}]", ship)
+            if ship.position is not None:
+                x, y = ship.position
+                if not zone.contains(x, y):
+                    raise ValueError(f"{where}.ships[{i}].position {ship.position} is outside the zone {zone}")
+                if (x, y) in taken:
+                    raise ValueError(f"{where}.ships[{i}].position {ship.position} is already taken")
+                taken.add((x, y))
