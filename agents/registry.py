@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from agents.base import Captain, RandomCaptain
 from naval_env.core.spaces import ActionSpec
@@ -34,8 +35,11 @@ def default_opponent(ruleset_id: str) -> str:
 
 
 def make_captain(spec: str | Captain, ruleset_id: str, action_spec: ActionSpec,
-                 seed: int | None = None) -> Captain:
-    """A captain from a name (``random``, ``rammer``, ...) or an existing Captain object."""
+                 seed: int | None = None, config: Any = None) -> Captain:
+    """A captain from a name (``random``, ``rammer``, ...), a model path or an existing Captain object.
+
+    ``config``: the ruleset config of the games, checked against an ONNX export's layouts.
+    """
     if isinstance(spec, Captain):
         return spec
     if spec == "random":
@@ -47,7 +51,7 @@ def make_captain(spec: str | Captain, ruleset_id: str, action_spec: ActionSpec,
     if path.suffix in (".onnx", ".zip") or (path.is_dir() and (path / "run.json").is_file()):
         from agents.loading import load_model_captain
 
-        return load_model_captain(path, ruleset_id)
+        return load_model_captain(path, ruleset_id, config)
     raise ValueError(
         f"unknown captain {spec!r} for ruleset {ruleset_id!r}; use one of {scripted_names(ruleset_id)}, "
         "a trained run's model (.zip inside a runs/ folder) or an exported .onnx file"

@@ -266,3 +266,16 @@ def test_cli_reports_bad_input_without_a_traceback(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert done.stderr.startswith("error:") and "no such model file" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_layouts_are_checked_against_the_config_of_the_games(exported: Any) -> None:
+    from naval_env.core.ruleset import get_ruleset
+
+    ruleset = get_ruleset("pantheon")
+    default = ruleset.load_config()
+    OnnxCaptain(exported.onnx_path, expected_ruleset="pantheon", config=default)  # the config it was trained on
+    fewer_ships = default.model_copy(update={
+        "house_rules": default.house_rules.model_copy(update={"max_ships_per_side": 3})})
+    assert ruleset.observation_spec(fewer_ships).size != ruleset.observation_spec(default).size
+    with pytest.raises(ModelLoadError, match="observation size .* in the sidecar, but ruleset pantheon"):
+        OnnxCaptain(exported.onnx_path, expected_ruleset="pantheon", config=fewer_ships)

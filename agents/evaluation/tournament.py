@@ -148,7 +148,7 @@ def build_tournament(ruleset: str, captains: Sequence[str], games: int, *, scena
     if check_captains:
         action_spec = rules.action_spec(loaded)
         for entrant in entrants:
-            load_captain(entrant, ruleset, action_spec)
+            load_captain(entrant, ruleset, action_spec, config=loaded)
     return Tournament(ruleset, scenario, config, tuple(entrants), tuple(pairs), games, seed)
 
 
@@ -164,7 +164,7 @@ def _check_unique(entrants: Sequence[Entrant]) -> None:
         seen[entrant.label] = entrant.spec
 
 
-def load_captain(entrant: Entrant, ruleset: str, action_spec: Any, seed: int = 0) -> Captain:
+def load_captain(entrant: Entrant, ruleset: str, action_spec: Any, seed: int = 0, config: Any = None) -> Captain:
     """make_captain with input errors turned into one-line :class:`EvaluationInputError`."""
     spec = entrant.spec
     looks_like_path = Path(spec).suffix in (".onnx", ".zip") or os.sep in spec or "/" in spec
@@ -173,7 +173,7 @@ def load_captain(entrant: Entrant, ruleset: str, action_spec: Any, seed: int = 0
             f"captain {spec!r}: no such file or folder; use one of {scripted_names(ruleset)}, "
             "a training run folder, a model .zip inside one, or an .onnx export")
     try:
-        return make_captain(spec, ruleset, action_spec, seed=seed)
+        return make_captain(spec, ruleset, action_spec, seed=seed, config=config)
     except (ValueError, OSError, ImportError) as exc:
         raise EvaluationInputError(_one_line(str(exc) if not looks_like_path
                                              else f"cannot load captain {spec!r}: {exc}")) from None
@@ -217,7 +217,8 @@ class _Worker:
         key = (label, slot)
         if key not in self._captains:
             t = self.setup.tournament
-            self._captains[key] = load_captain(Entrant(label, t.specs[label]), t.ruleset, self.match.action_spec)
+            self._captains[key] = load_captain(Entrant(label, t.specs[label]), t.ruleset, self.match.action_spec,
+                                               config=self.match.config)
         return self._captains[key]
 
     def play(self, task: GameTask) -> GameResult:

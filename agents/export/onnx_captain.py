@@ -47,7 +47,9 @@ class OnnxCaptain(Captain):
     needs_observation = True
 
     def __init__(self, path: str | Path, expected_ruleset: str | None = None,
-                 expected_version: str | None = None, *, threads: int = 1) -> None:
+                 expected_version: str | None = None, *, config: Any = None, threads: int = 1) -> None:
+        """``config``: the ruleset config (object or path) of the games it will play, whose
+        observation and action layouts the export must match; default: the ruleset's default."""
         path = Path(path)
         if not path.is_file():
             raise ModelLoadError(f"{path}: no such ONNX file")
@@ -78,7 +80,8 @@ class OnnxCaptain(Captain):
                 f"{path}: exported for {self.ruleset_id} ruleset version {self.ruleset_version!r}, "
                 f"but version {wanted_version!r} is expected; re-train or re-export for this version"
             )
-        config = ruleset.load_config()
+        if config is None or isinstance(config, (str, Path)):
+            config = ruleset.load_config(config)
         self._check_layout(sidecar, ruleset.observation_spec(config).to_json(),
                            ruleset.action_spec(config).to_json(), f"{self.ruleset_id} {ruleset.version}")
 
