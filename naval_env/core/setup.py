@@ -19,15 +19,17 @@ class Zone(StrictModel):
         return self.x[0] <= x <= self.x[1] and self.y[0] <= y <= self.y[1]
 
 
-class PlacedShip(Protocol):
-    vessel: str
-    position: tuple[int, int] | None
-
-
 class GridSide(Protocol):
-    name: str
-    zone: Zone
-    ships: Sequence[Any]
+    """What the checks read of a side; read-only, so each ruleset's own side model fits."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def zone(self) -> Zone: ...
+
+    @property
+    def ships(self) -> Sequence[Any]: ...
 
 
 def check_grid_scenario(name: str, board: tuple[int, int], sides: Sequence[GridSide], vessels: Mapping[str, Any],

@@ -74,6 +74,7 @@ def render_rgb(game: BroadsideGame) -> np.ndarray:
             continue
         colour = SIDE_COLOURS[state.sides.index(ship.side) % 2]
         image[_cells(ship.shape, width, height, scale)] = colour
-        bow = Hull(*ship.shape.to_world(ship.shape.length / 2 - 0.5, 0.0), ship.shape.heading, 1.0, ship.shape.beam)
+        bow_x, bow_y = ship.shape.to_world(ship.shape.length / 2 - 0.5, 0.0)
+        bow = Hull(bow_x, bow_y, ship.shape.heading, 1.0, ship.shape.beam)
         image[_cells(bow, width, height, scale)] = (250, 250, 250)
     return image
