@@ -96,7 +96,7 @@ def test_reset_draws_another_game_when_the_learner_never_gets_a_decision(monkeyp
         return real_play_until(match, captains, stop_at)
 
     monkeypatch.setattr(Match, "play_until", ends_the_first_game)
-    obs, info = env.reset(seed=4)
+    _, info = env.reset(seed=4)
     assert len(calls) == 2 and not env.game.is_over
     assert env.game.current_agent == env.learner and info["action_mask"].any()
     env.step(env.action_space.sample())  # a real decision, not "step() called after the episode ended"

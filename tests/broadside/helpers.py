@@ -22,14 +22,7 @@ from naval_env.rulesets.broadside import RULESET
 from naval_env.rulesets.broadside.config import DEFAULT_CONFIG, BroadsideConfig
 from naval_env.rulesets.broadside.engine import BroadsideGame, check_invariants
 from naval_env.rulesets.broadside.state import Phase
-from naval_env.testing import (  # noqa: F401 - re-exported: the shared scripted-dice helpers
-    allowed,
-    allowed_labels,
-    damage_list,
-    events_of,
-    label_index,
-    script,
-)
+from naval_env.testing import events_of, label_index
 
 SCENARIO = "test"
 of = events_of

@@ -7,8 +7,9 @@ import pytest
 
 from naval_env.rulesets.broadside.events import Casualties, Volley
 from naval_env.rulesets.broadside.state import Party, Phase
+from naval_env.testing import allowed_labels, script
 
-from .helpers import act, allowed_labels, decision, make_game, of, pass_until, script, ship
+from .helpers import act, decision, make_game, of, pass_until, ship
 
 RED = [ship("galley", (10, 20), 0)]
 BLUE = [ship("sailing_ship", (18, 20), 0)]

@@ -19,8 +19,9 @@ from naval_env.rulesets.broadside.events import (
 )
 from naval_env.rulesets.broadside.geometry import overlap
 from naval_env.rulesets.broadside.state import Phase
+from naval_env.testing import allowed_labels, damage_list
 
-from .helpers import act, allowed_labels, damage_list, decision, make_game, of, pose, ship
+from .helpers import act, decision, make_game, of, pose, ship
 
 approx = pytest.approx
 MOVER = [ship("sailing_ship", (10, 20), 90)]

@@ -9,8 +9,9 @@ from naval_env.core.errors import GameOverError, IllegalActionError, NotYourTurn
 from naval_env.core.events import GameEnded
 from naval_env.rulesets.broadside.events import BoardingAttempt, MeleeFought, RoundStarted, ShipLost
 from naval_env.rulesets.broadside.state import Phase
+from naval_env.testing import allowed_labels, script
 
-from .helpers import act, action, allowed_labels, decision, make_game, of, script, ship
+from .helpers import act, action, decision, make_game, of, ship
 
 FAR_RED = [ship("galley", (6, 6), 90), ship("galley", (6, 30), 90)]
 FAR_BLUE = [ship("sailing_ship", (42, 30), 270)]

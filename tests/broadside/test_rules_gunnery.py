@@ -10,18 +10,9 @@ import pytest
 
 from naval_env.rulesets.broadside.events import Casualties, CollateralDamage, OarsSwept, Volley
 from naval_env.rulesets.broadside.state import Phase
+from naval_env.testing import allowed_labels, damage_list, script
 
-from .helpers import (
-    act,
-    allowed_labels,
-    damage_list,
-    decision,
-    make_game,
-    of,
-    pass_until,
-    script,
-    ship,
-)
+from .helpers import act, decision, make_game, of, pass_until, ship
 
 GUNNER = [ship("sailing_ship", (20, 20), 0)]
 

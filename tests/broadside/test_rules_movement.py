@@ -10,8 +10,9 @@ import pytest
 from naval_env.rulesets.broadside.events import Moved, ShipLost, TurnBlocked
 from naval_env.rulesets.broadside.movement import leg_length, wind_factor
 from naval_env.rulesets.broadside.state import Phase, Speed
+from naval_env.testing import allowed, allowed_labels
 
-from .helpers import act, allowed, allowed_labels, decision, make_game, of, pose, ship
+from .helpers import act, decision, make_game, of, pose, ship
 
 approx = pytest.approx
 FAR = [ship("sailing_ship", (40, 30), 270)]

@@ -14,8 +14,9 @@ from naval_env.rulesets.broadside.events import (
     ShipLost,
 )
 from naval_env.rulesets.broadside.state import Phase
+from naval_env.testing import damage_list
 
-from .helpers import act, damage_list, decision, make_game, of, pass_until, pose, ship
+from .helpers import act, decision, make_game, of, pass_until, pose, ship
 
 approx = pytest.approx
 GALLEY = [ship("galley", (10, 20), 90)]

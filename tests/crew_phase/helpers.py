@@ -34,14 +34,7 @@ from naval_env.core.events import Event
 from naval_env.rulesets.crew_phase import RULESET
 from naval_env.rulesets.crew_phase.config import DEFAULT_CONFIG, CrewPhaseConfig
 from naval_env.rulesets.crew_phase.engine import CrewPhaseGame, check_invariants
-from naval_env.testing import (  # noqa: F401 - re-exported: the shared scripted-dice helpers
-    allowed,
-    allowed_labels,
-    damage_list,
-    events_of,
-    label_index,
-    script,
-)
+from naval_env.testing import events_of, label_index
 
 SCENARIO = "test"
 of = events_of

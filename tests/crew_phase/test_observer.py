@@ -5,7 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from .helpers import act, duel, label_index, pass_crew, where
+from naval_env.testing import label_index
+
+from .helpers import act, duel, pass_crew, where
 
 
 def field(game, agent, name):

@@ -13,19 +13,9 @@ from naval_env.rulesets.crew_phase.events import (
     StationManned,
 )
 from naval_env.rulesets.crew_phase.state import Status
+from naval_env.testing import allowed, allowed_labels, damage_list
 
-from .helpers import (
-    act,
-    allowed,
-    allowed_labels,
-    damage_list,
-    duel,
-    make_game,
-    of,
-    pass_crew,
-    ship,
-    where,
-)
+from .helpers import act, duel, make_game, of, pass_crew, ship, where
 
 
 def fire_starboard(game, target="ship@e0", before=None):

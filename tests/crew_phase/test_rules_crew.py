@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from naval_env.rulesets.crew_phase.events import CrewActionWasted, CrewHealed
+from naval_env.testing import allowed, allowed_labels
 
-from .helpers import act, allowed, allowed_labels, duel, of, where
+from .helpers import act, duel, of, where
 
 
 def test_any_character_can_take_a_crew_action():

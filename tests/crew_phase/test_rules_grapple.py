@@ -11,18 +11,9 @@ from naval_env.rulesets.crew_phase.events import (
     PartDamaged,
     TurnStarted,
 )
+from naval_env.testing import allowed, allowed_labels, damage_list
 
-from .helpers import (
-    act,
-    allowed,
-    allowed_labels,
-    damage_list,
-    make_game,
-    of,
-    pass_crew,
-    ship,
-    where,
-)
+from .helpers import act, make_game, of, pass_crew, ship, where
 
 SAIL3 = ["navigate@s0", "navigate@s1", "navigate@s2"]
 

@@ -7,19 +7,9 @@ from naval_env.core.events import DamageDealt, GameEnded
 from naval_env.rulesets.crew_phase.events import CheckRolled, StatusChanged
 from naval_env.rulesets.crew_phase.hull import damage_hull, restore_hull
 from naval_env.rulesets.crew_phase.state import Status
+from naval_env.testing import allowed, allowed_labels, damage_list
 
-from .helpers import (
-    act,
-    allowed,
-    allowed_labels,
-    damage_list,
-    duel,
-    make_game,
-    of,
-    pass_crew,
-    ship,
-    where,
-)
+from .helpers import act, duel, make_game, of, pass_crew, ship, where
 
 SAIL3 = ["navigate@s0", "navigate@s1", "navigate@s2"]
 

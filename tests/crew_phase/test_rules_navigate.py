@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from naval_env.rulesets.crew_phase.events import CheckRolled, CrewActionWasted, Moved, SpeedGained
+from naval_env.testing import allowed, allowed_labels
 
-from .helpers import act, allowed, allowed_labels, duel, of, pass_crew, where
+from .helpers import act, duel, of, pass_crew, where
 
 
 @pytest.mark.parametrize("face, success, feet", [(6, True, 20), (5, False, 10), (20, True, 20), (1, False, 10)])

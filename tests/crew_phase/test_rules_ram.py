@@ -14,8 +14,9 @@ from naval_env.rulesets.crew_phase.events import (
     RamRolled,
 )
 from naval_env.rulesets.crew_phase.state import Status
+from naval_env.testing import allowed, damage_list
 
-from .helpers import act, allowed, damage_list, make_game, of, pass_crew, ship, where
+from .helpers import act, make_game, of, pass_crew, ship, where
 
 FULL_SAIL_AND_HELM = {0: "navigate@s0", 1: "navigate@s1", 2: "navigate@s2", 5: "steer"}   # the officer steers
 

@@ -4,8 +4,9 @@ in the declared (weapon) order; lost at the end of the round; no opportunity att
 from __future__ import annotations
 
 from naval_env.rulesets.crew_phase.events import AttackRolled, GrappleStarted, Moved, StationManned
+from naval_env.testing import damage_list
 
-from .helpers import act, damage_list, duel, of, pass_crew, where
+from .helpers import act, duel, of, pass_crew, where
 
 SAIL3 = ["navigate@s0", "navigate@s1", "navigate@s2"]
 

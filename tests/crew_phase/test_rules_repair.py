@@ -9,8 +9,9 @@ from naval_env.rulesets.crew_phase.config import HouseRules
 from naval_env.rulesets.crew_phase.events import CheckRolled, CrewActionWasted, Repaired
 from naval_env.rulesets.crew_phase.repair import DockRepair, dock_repair
 from naval_env.rulesets.crew_phase.state import Status
+from naval_env.testing import allowed
 
-from .helpers import act, allowed, duel, make_game, of, pass_crew, ship, where
+from .helpers import act, duel, make_game, of, pass_crew, ship, where
 
 
 def test_repair_spends_and_rolls_a_hull_die_on_a_dc_10_check():

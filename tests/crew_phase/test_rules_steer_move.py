@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from naval_env.rulesets.crew_phase.events import CheckRolled, CrewActionWasted, Moved, StationManned
+from naval_env.testing import allowed, allowed_labels
 
-from .helpers import act, allowed, allowed_labels, duel, make_game, of, pass_crew, ship, where
+from .helpers import act, duel, make_game, of, pass_crew, ship, where
 
 SAIL3 = ["navigate@s0", "navigate@s1", "navigate@s2"]
 BRIG = {"brig": {"size": "medium", "speed_unit": 10, "sections": 4, "hull_points": 40,

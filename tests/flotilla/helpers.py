@@ -28,14 +28,7 @@ from naval_env.rulesets.flotilla import RULESET
 from naval_env.rulesets.flotilla.config import DEFAULT_CONFIG, FlotillaConfig
 from naval_env.rulesets.flotilla.engine import FlotillaGame, check_invariants
 from naval_env.rulesets.flotilla.events import Contest
-from naval_env.testing import (  # noqa: F401 - re-exported: the shared scripted-dice helpers
-    allowed,
-    allowed_labels,
-    damage_list,
-    events_of,
-    label_index,
-    script,
-)
+from naval_env.testing import events_of, label_index
 
 SCENARIO = "test"
 of = events_of

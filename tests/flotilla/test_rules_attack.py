@@ -14,8 +14,9 @@ import pytest
 
 from naval_env.rulesets.flotilla.events import AttackDeclared, HitLocation, Reacted
 from naval_env.rulesets.flotilla.state import Phase
+from naval_env.testing import allowed, allowed_labels, damage_list
 
-from .helpers import act, allowed, allowed_labels, contests, damage_list, make_game, of, ship, ships
+from .helpers import act, contests, make_game, of, ship, ships
 
 GUNBOAT = {"gunboat": {"cost": 1, "steering": 2, "combat": 3, "range": 3, "boarding": 2, "size": 1, "cohesion": 4,
                        "movement": 0}}

@@ -17,18 +17,9 @@ from naval_env.rulesets.flotilla.events import (
     Sunk,
 )
 from naval_env.rulesets.flotilla.state import Phase
+from naval_env.testing import allowed, allowed_labels, damage_list
 
-from .helpers import (
-    act,
-    allowed,
-    allowed_labels,
-    contests,
-    damage_list,
-    make_game,
-    of,
-    ship,
-    ships,
-)
+from .helpers import act, contests, make_game, of, ship, ships
 
 RED_FIRST = [6, 1, 1, 1]
 

@@ -11,8 +11,9 @@ import pytest
 
 from naval_env.rulesets.flotilla.events import Held, HitLocation, Moved, Rammed
 from naval_env.rulesets.flotilla.state import Phase
+from naval_env.testing import allowed, damage_list, script
 
-from .helpers import act, allowed, contests, damage_list, make_game, of, script, ship, ships
+from .helpers import act, contests, make_game, of, ship, ships
 
 RED_FIRST = [6, 1, 1, 1]
 

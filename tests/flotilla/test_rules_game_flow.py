@@ -8,8 +8,9 @@ import pytest
 from naval_env.core.errors import GameOverError, IllegalActionError, NotYourTurnError
 from naval_env.rulesets.flotilla.events import Held
 from naval_env.rulesets.flotilla.state import Phase
+from naval_env.testing import allowed_labels
 
-from .helpers import act, action, allowed_labels, make_game, of, ship
+from .helpers import act, action, make_game, of, ship
 from .test_rules_attack import duel
 
 

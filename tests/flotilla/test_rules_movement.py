@@ -11,8 +11,9 @@ from __future__ import annotations
 import pytest
 
 from naval_env.rulesets.flotilla.events import Contest, ManeuverFailed, Moved, WindChanged
+from naval_env.testing import allowed, allowed_labels
 
-from .helpers import act, allowed, allowed_labels, contests, make_game, of, ship, ships
+from .helpers import act, contests, make_game, of, ship, ships
 
 FAR_BLUE = [ship("brig", (12, 1), "W")]
 RED_FIRST = [6, 1, 1, 1]

@@ -18,8 +18,9 @@ from naval_env.rulesets.flotilla.events import (
 )
 from naval_env.rulesets.flotilla.geometry import footprint, gap
 from naval_env.rulesets.flotilla.state import CALM, Phase
+from naval_env.testing import allowed_labels
 
-from .helpers import act, allowed_labels, make_config, make_game, of, ship, ships
+from .helpers import act, make_config, make_game, of, ship, ships
 
 RED = [ship("brig", (2, 7), "E")]
 BLUE = [ship("brig", (9, 7), "W")]

@@ -11,8 +11,9 @@ import pytest
 from naval_env.core.events import GameEnded
 from naval_env.rulesets.flotilla import RULESET
 from naval_env.rulesets.flotilla.events import CharacterFate, HitLocation, Sunk
+from naval_env.testing import damage_list
 
-from .helpers import act, damage_list, make_game, of, ship, ships
+from .helpers import act, make_game, of, ship, ships
 from .test_rules_attack import duel
 
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from naval_env.rulesets.flotilla.events import AttackDeclared, MagesHit, Reacted
 from naval_env.rulesets.flotilla.state import Phase
+from naval_env.testing import allowed, allowed_labels, damage_list
 
-from .helpers import act, allowed, allowed_labels, contests, damage_list, make_game, of, ship, ships
+from .helpers import act, contests, make_game, of, ship, ships
 from .test_rules_attack import duel
 
 BOW = {"red_kw": {"upgrades": {"bow_guns": 1}}}

@@ -26,14 +26,7 @@ from naval_env.core.events import Event
 from naval_env.rulesets.pantheon import RULESET
 from naval_env.rulesets.pantheon.config import DEFAULT_CONFIG, PantheonConfig
 from naval_env.rulesets.pantheon.engine import PantheonGame, check_invariants
-from naval_env.testing import (  # noqa: F401 - re-exported: the shared scripted-dice helpers
-    allowed,
-    allowed_labels,
-    damage_list,
-    events_of,
-    label_index,
-    script,
-)
+from naval_env.testing import events_of, label_index
 
 SCENARIO = "test"
 of = events_of

@@ -11,8 +11,9 @@ import pytest
 from naval_env.rulesets.pantheon.events import AttackDeclared, BoardingTied, TieBroken
 from naval_env.rulesets.pantheon.events import TestThrown as Thrown
 from naval_env.rulesets.pantheon.state import Phase, Status
+from naval_env.testing import allowed, allowed_labels, damage_list, script
 
-from .helpers import act, allowed, allowed_labels, damage_list, make_game, of, script, ship
+from .helpers import act, make_game, of, ship
 
 RAFT = {"raft": {"speed": 3, "health": 1, "damage": 1, "maneuverability": 1, "pc_capacity": 0}}
 

@@ -13,8 +13,9 @@ from naval_env.core.dice import DiceExhaustedError, ScriptedDice
 from naval_env.rulesets.pantheon.challenge import Result, throw
 from naval_env.rulesets.pantheon.config import HouseRules
 from naval_env.rulesets.pantheon.events import TestThrown as Thrown
+from naval_env.testing import allowed, damage_list, script
 
-from .helpers import act, allowed, damage_list, make_game, of, script, ship
+from .helpers import act, make_game, of, ship
 
 
 def fire_once(dice, red=None, blue=None, house_rules=None, **act_kw):

@@ -10,8 +10,9 @@ import pytest
 from naval_env.rulesets.pantheon.events import CrewActed, Healed, StatusChanged
 from naval_env.rulesets.pantheon.events import TestThrown as Thrown
 from naval_env.rulesets.pantheon.state import Status
+from naval_env.testing import allowed, damage_list, script
 
-from .helpers import act, allowed, damage_list, make_game, of, script, ship
+from .helpers import act, make_game, of, ship
 
 
 def red_first(dice=(), red_vessel="trireme", blue_at=(5, 5), **red_kw):

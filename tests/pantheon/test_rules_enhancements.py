@@ -6,8 +6,9 @@ import pytest
 
 from naval_env.core.errors import ConfigError
 from naval_env.rulesets.pantheon.events import InitiativeRolled
+from naval_env.testing import allowed
 
-from .helpers import act, allowed, make_config, make_game, of, ship
+from .helpers import act, make_config, make_game, of, ship
 
 
 def one_ship(enhancements, **kw):

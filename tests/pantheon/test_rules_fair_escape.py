@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from naval_env.rulesets.pantheon.events import FairEscape, StatusChanged
 from naval_env.rulesets.pantheon.state import Phase, Status
+from naval_env.testing import allowed
 
-from .helpers import act, allowed, make_game, of, ship
+from .helpers import act, make_game, of, ship
 
 
 def edge_game(red_at=(0, 5), blue_at=(11, 5), second_red=False, dice=(), red_facing="E"):

@@ -12,8 +12,9 @@ import pytest
 from naval_env.rulesets.pantheon.events import AttackDeclared
 from naval_env.rulesets.pantheon.events import TestThrown as Thrown
 from naval_env.rulesets.pantheon.state import Status
+from naval_env.testing import allowed, damage_list
 
-from .helpers import act, allowed, damage_list, make_game, of, ship
+from .helpers import act, make_game, of, ship
 
 
 def fire_game(blue_at, dice=(), enhancements=(), red_at=(2, 5)):

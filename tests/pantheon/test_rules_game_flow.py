@@ -8,8 +8,9 @@ import pytest
 from naval_env.core.errors import GameOverError, IllegalActionError, NotYourTurnError
 from naval_env.core.events import GameEnded
 from naval_env.rulesets.pantheon.state import Status
+from naval_env.testing import damage_list
 
-from .helpers import act, action, damage_list, make_game, of, ship
+from .helpers import act, action, make_game, of, ship
 
 SLOOP = {"sloop": {"speed": 3, "health": 1, "damage": 2, "maneuverability": 1, "pc_capacity": 0}}
 

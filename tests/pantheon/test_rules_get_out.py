@@ -6,8 +6,9 @@ from naval_env.core.grid import Compass
 from naval_env.rulesets.pantheon.events import AttackDeclared, Moved, TieBroken
 from naval_env.rulesets.pantheon.events import TestThrown as Thrown
 from naval_env.rulesets.pantheon.state import Phase
+from naval_env.testing import allowed, allowed_labels, damage_list, script
 
-from .helpers import act, allowed, allowed_labels, damage_list, make_game, of, script, ship
+from .helpers import act, make_game, of, ship
 
 
 def free_game():

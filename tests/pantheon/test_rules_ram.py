@@ -11,8 +11,9 @@ import pytest
 from naval_env.core.events import DamageDealt
 from naval_env.rulesets.pantheon.events import AttackDeclared
 from naval_env.rulesets.pantheon.events import TestThrown as Thrown
+from naval_env.testing import allowed, damage_list
 
-from .helpers import act, allowed, damage_list, make_game, of, ship
+from .helpers import act, make_game, of, ship
 
 
 def ram_game(blue_at=(6, 5), red_at=(2, 5), dice=()):

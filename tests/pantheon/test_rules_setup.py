@@ -9,8 +9,9 @@ from naval_env.core.errors import ConfigError
 from naval_env.rulesets.pantheon.engine import check_invariants
 from naval_env.rulesets.pantheon.events import InitiativeRolled, Moved, TurnStarted
 from naval_env.rulesets.pantheon.state import Phase
+from naval_env.testing import allowed, allowed_labels
 
-from .helpers import act, allowed, allowed_labels, make_config, make_game, of, ship
+from .helpers import act, make_config, make_game, of, ship
 
 SMALL_ZONE = {"x": [0, 1], "y": [0, 1]}
 FAR_ZONE = {"x": [10, 11], "y": [10, 11]}

@@ -9,8 +9,9 @@ from __future__ import annotations
 from naval_env.core.events import DamageDealt
 from naval_env.rulesets.pantheon.events import SinkingProgress, StatusChanged, TurnStarted
 from naval_env.rulesets.pantheon.state import Status
+from naval_env.testing import allowed, damage_list
 
-from .helpers import act, allowed, damage_list, make_game, of, ship
+from .helpers import act, make_game, of, ship
 
 RAFT = {"raft": {"speed": 3, "health": 2, "damage": 1, "maneuverability": 1, "pc_capacity": 0}}
 

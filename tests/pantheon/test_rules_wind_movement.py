@@ -10,8 +10,9 @@ from naval_env.rulesets.pantheon.events import Moved
 from naval_env.rulesets.pantheon.events import TestThrown as Thrown
 from naval_env.rulesets.pantheon.movement import speed_with_wind, wind_modifier
 from naval_env.rulesets.pantheon.state import Phase
+from naval_env.testing import allowed, allowed_labels
 
-from .helpers import act, allowed, allowed_labels, make_game, of, ship
+from .helpers import act, make_game, of, ship
 
 # Wind blows toward N; the modifier depends only on the angle between facing and wind.
 EXPECTED = {"N": 2, "NE": 1, "E": 0, "SE": -1, "S": -2, "SW": -1, "W": 0, "NW": 1}

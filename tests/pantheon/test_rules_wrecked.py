@@ -12,8 +12,9 @@ from naval_env.core.events import DamageDealt
 from naval_env.rulesets.pantheon.events import Repaired, StatusChanged, TurnStarted
 from naval_env.rulesets.pantheon.events import TestThrown as Thrown
 from naval_env.rulesets.pantheon.state import Phase, Status
+from naval_env.testing import allowed, allowed_labels, damage_list, script
 
-from .helpers import act, allowed, allowed_labels, damage_list, make_game, of, script, ship
+from .helpers import act, make_game, of, ship
 
 
 def wrecked_game(red_vessel="trireme", red_health=3, blue_at=(5, 5), **red_kw):

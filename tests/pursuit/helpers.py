@@ -24,14 +24,7 @@ from naval_env.rulesets.pursuit import RULESET
 from naval_env.rulesets.pursuit.config import DEFAULT_CONFIG, PursuitConfig
 from naval_env.rulesets.pursuit.engine import PursuitGame, check_invariants
 from naval_env.rulesets.pursuit.state import Ship
-from naval_env.testing import (  # noqa: F401 - re-exported: the shared scripted-dice helpers
-    allowed,
-    allowed_labels,
-    damage_list,
-    events_of,
-    label_index,
-    script,
-)
+from naval_env.testing import events_of, label_index
 
 SCENARIO = "test"
 of = events_of

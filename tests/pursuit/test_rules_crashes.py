@@ -17,8 +17,9 @@ from naval_env.rulesets.pursuit.events import (
     RollMade,
     Scuttled,
 )
+from naval_env.testing import damage_list, script
 
-from .helpers import act, damage_list, make_game, of, script, ship, ships
+from .helpers import act, make_game, of, ship, ships
 
 TOUGH = {"health": 60}
 

@@ -17,8 +17,9 @@ from naval_env.rulesets.pursuit.events import (
     Scuttled,
 )
 from naval_env.rulesets.pursuit.state import Status
+from naval_env.testing import allowed_labels, damage_list, script
 
-from .helpers import act, allowed_labels, damage_list, make_game, of, script, ship, ships
+from .helpers import act, make_game, of, ship, ships
 
 
 def two_ships(red=None, blue=None, dice=(), **kw):

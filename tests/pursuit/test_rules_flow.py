@@ -9,8 +9,9 @@ from naval_env.core.errors import GameOverError, IllegalActionError, NotYourTurn
 from naval_env.core.events import GameEnded
 from naval_env.rulesets.pursuit.events import Escaped, RoundEnded, TurnStarted
 from naval_env.rulesets.pursuit.state import Status
+from naval_env.testing import allowed_labels
 
-from .helpers import act, action, allowed_labels, make_game, of, ship, ships
+from .helpers import act, action, make_game, of, ship, ships
 
 
 def test_player_side_first_then_the_other_side_then_the_end_of_the_round():

@@ -20,8 +20,9 @@ from naval_env.rulesets.pursuit.events import (
     Misfired,
     RollMade,
 )
+from naval_env.testing import allowed, allowed_labels, damage_list, script
 
-from .helpers import act, allowed, allowed_labels, damage_list, make_game, of, script, ship, ships
+from .helpers import act, make_game, of, ship, ships
 
 STOUT = {"hulk": {"health": 101}}
 SPOT_AND_CREW = [10, 1]     # struck spot 10 (empty), 5% of the crew near it
