@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import json
+from functools import cache
 
 import gymnasium as gym
 import numpy as np
@@ -22,11 +23,13 @@ from naval_env.core.errors import GameOverError, IllegalActionError, NotYourTurn
 from naval_env.core.ruleset import get_ruleset, ruleset_ids
 
 
-def scenarios(ruleset_id: str) -> list[str]:
+@cache
+def scenarios(ruleset_id: str) -> tuple[str, ...]:
     ruleset = get_ruleset(ruleset_id)
-    return ruleset.scenarios(ruleset.load_config())
+    return tuple(ruleset.scenarios(ruleset.load_config()))
 
 
+@cache  # read at collection and by several tests: load the YAML and set up each scenario once
 def largest_scenario(ruleset_id: str) -> str:
     """The scenario with the most ships: the one that exercises the most turn-order paths."""
     ruleset = get_ruleset(ruleset_id)
