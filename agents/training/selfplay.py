@@ -2,8 +2,9 @@
 
 Anchors keep the learner from forgetting how to beat the simple tactics while it
 chases its own past selves. With ``allies_are_snapshots`` the newest snapshot also
-captains the learner's other ships, as the trained captain will when it commands a fleet. Snapshots travel to env workers as plain tensors
-(state dicts), so this works with DummyVecEnv and SubprocVecEnv alike.
+captains the learner's other ships, as the trained captain will when it commands a
+fleet. Snapshots travel to env workers as plain tensors (state dicts), so this works
+with DummyVecEnv and SubprocVecEnv alike.
 """
 
 from __future__ import annotations

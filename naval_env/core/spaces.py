@@ -92,41 +92,45 @@ class ActionSpec:
             first = end
         return np.array(values, dtype=np.int64)
 
-    def _allows(self, values: list[int], flat_mask: np.ndarray) -> bool:
-        for value, (offset, size) in zip(values, self._checks):
-            if not (0 <= value < size and flat_mask[offset + value]):
-                return False
-        return True
-
     def split(self, flat_mask: np.ndarray) -> list[np.ndarray]:
         return [flat_mask[o : o + c.size] for o, c in zip(self.offsets, self.components)]
 
     def check(self, action: Any, flat_mask: np.ndarray, context: str = "") -> np.ndarray:
         """Return ``action`` as an int64 vector, or raise naming the component that is not allowed."""
-        if (isinstance(action, np.ndarray) and action.dtype == np.int64
-                and action.shape == self._shape and self._allows(action.tolist(), flat_mask)):
-            return action  # the common case, checked in plain Python: numpy calls cost more on a few values
+        plain = isinstance(action, np.ndarray) and action.dtype == np.int64 and action.shape == self._shape
+        values = action if plain else self._as_int_vector(action)
+        if self._allows(values.tolist(), flat_mask):
+            return values
+        raise self._refusal(values.tolist(), flat_mask, context)
+
+    def _as_int_vector(self, action: Any) -> np.ndarray:
         try:
             values = np.asarray(action).reshape(-1)
         except Exception as exc:  # noqa: BLE001 - any unconvertible input is the caller's error
             raise IllegalActionError(f"action {action!r} is not an array of integers: {exc}") from None
-        if values.shape != (len(self.components),):
+        if values.shape != self._shape:
             raise IllegalActionError(
                 f"action has shape {np.asarray(action).shape}; expected ({len(self.components)},) "
                 f"for components {[c.name for c in self.components]}"
             )
         if values.dtype.kind not in "iu":
             if values.dtype.kind == "f" and np.all(np.mod(values, 1) == 0):
-                values = values.astype(np.int64)
-            else:
-                raise IllegalActionError(f"action {values.tolist()} must hold integers")
-        values = values.astype(np.int64, copy=False)
-        if bool(((values >= 0) & (values < self.nvec)).all()) and bool(flat_mask[self._offset_array + values].all()):
-            return values
-        for i, (component, offset) in enumerate(zip(self.components, self.offsets)):
-            v = int(values[i])
+                return values.astype(np.int64)
+            raise IllegalActionError(f"action {values.tolist()} must hold integers")
+        return values.astype(np.int64, copy=False)
+
+    def _allows(self, values: list[int], flat_mask: np.ndarray) -> bool:
+        # Plain Python: on a few values it is cheaper than the numpy calls (this runs every decision).
+        for value, (offset, size) in zip(values, self._checks):
+            if not (0 <= value < size and flat_mask[offset + value]):
+                return False
+        return True
+
+    def _refusal(self, values: list[int], flat_mask: np.ndarray, context: str) -> IllegalActionError:
+        """The error for the first component ``_allows`` refuses."""
+        for component, offset, v in zip(self.components, self.offsets, values):
             if not 0 <= v < component.size:
-                raise IllegalActionError(
+                return IllegalActionError(
                     f"component {component.name!r}: value {v} is out of range 0..{component.size - 1}"
                 )
             if not flat_mask[offset + v]:
@@ -134,11 +138,11 @@ class ActionSpec:
                 names = ", ".join(f"{a}={component.labels[a]}" for a in allowed[:12])
                 more = f" (+{len(allowed) - 12} more)" if len(allowed) > 12 else ""
                 where = f" {context}" if context else ""
-                raise IllegalActionError(
+                return IllegalActionError(
                     f"component {component.name!r}: value {v} ({component.labels[v]}) is not allowed"
                     f"{where}; allowed now: {names}{more}"
                 )
-        return values
+        raise AssertionError(f"_refusal called for the allowed action {values}")
 
     def to_json(self) -> list[dict[str, Any]]:
         return [
