@@ -9,7 +9,7 @@ external front end can drive them with nothing but the export's JSON spec.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -17,8 +17,9 @@ from naval_env.core.game import Game
 from naval_env.core.spaces import ActionSpec
 
 
-@dataclass(frozen=True)
-class Decision:
+class Decision(NamedTuple):
+    """What a captain decides from (a named tuple: one is built for every decision of every game)."""
+
     agent: str
     observation: np.ndarray
     action_mask: np.ndarray

@@ -37,6 +37,7 @@ class ActionComponent:
 class ActionSpec:
     components: tuple[ActionComponent, ...]
     nvec: np.ndarray = field(init=False, repr=False, compare=False)
+    flat_size: int = field(init=False, repr=False, compare=False)
     offsets: tuple[int, ...] = field(init=False, repr=False, compare=False)
     _offset_array: np.ndarray = field(init=False, repr=False, compare=False)
     _noop_mask: np.ndarray = field(init=False, repr=False, compare=False)
@@ -47,6 +48,7 @@ class ActionSpec:
     def __post_init__(self) -> None:
         sizes = [c.size for c in self.components]
         object.__setattr__(self, "nvec", np.asarray(sizes, dtype=np.int64))
+        object.__setattr__(self, "flat_size", sum(sizes))  # a field: every sample checks the mask against it
         object.__setattr__(self, "offsets", tuple(int(x) for x in np.cumsum([0, *sizes[:-1]])))
         object.__setattr__(self, "_offset_array", np.asarray(self.offsets, dtype=np.int64))
         noop = np.zeros(sum(sizes), dtype=bool)
@@ -55,10 +57,6 @@ class ActionSpec:
         object.__setattr__(self, "_shape", (len(sizes),))
         object.__setattr__(self, "_checks", tuple(zip(self.offsets, sizes)))
         object.__setattr__(self, "_ends", tuple(o + n for o, n in zip(self.offsets, sizes)))
-
-    @property
-    def flat_size(self) -> int:
-        return int(self.nvec.sum())
 
     def index(self, name: str) -> int:
         for i, component in enumerate(self.components):
