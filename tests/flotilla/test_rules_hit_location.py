@@ -17,7 +17,7 @@ from naval_env.rulesets.flotilla.events import (
     InitiativeRolled,
     Moved,
 )
-from naval_env.testing import damage_list
+from naval_env.testing import damage_list, script
 
 from .helpers import act, make_game, of, ship, ships
 from .test_rules_attack import GUNBOAT, RED_FIRST, duel
@@ -64,7 +64,6 @@ def test_crew_hit_makes_every_steering_roll_a_die_harder():
     blue throws 2 - 1 = 1 die."""
     game, _ = blue_hit(2)
     assert ships(game)["blue_0"].crew_hits == 1
-    from naval_env.testing import script
 
     script(game, 4, 1, 1)   # round 2 initiative: red 2 dice, blue 1 die (blue's attack: red is in range)
     act(game, target="hold")

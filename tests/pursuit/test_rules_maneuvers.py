@@ -12,7 +12,7 @@ import pytest
 
 from naval_env.core.events import DamageDealt
 from naval_env.rulesets.pursuit.events import Crashed, Maneuvered, MishapSuffered, RollMade
-from naval_env.testing import allowed, allowed_labels, damage_list
+from naval_env.testing import allowed, allowed_labels, damage_list, script
 
 from .helpers import act, make_game, of, ship, ships
 
@@ -172,7 +172,6 @@ def test_mishap_cargo_shifts_unloads_a_war_machine():
     game = make_game([ship((0, 0), intellect=1, machines=["ballista"])], [ship((100, 0))], dice=[])
     game.state.ships["red_0"].machines[0].loaded = True
     act(game, propulsion="row")
-    from naval_env.testing import script
     script(game, 9, 6)
     act(game, maneuver="flee@enemy0")
     assert not ships(game)["red_0"].machines[0].loaded
@@ -186,7 +185,6 @@ def test_mishap_effects_play_out_next_round():
     while game.current_agent == "blue_0":
         act(game)
     act(game, propulsion="row")
-    from naval_env.testing import script
     script(game, 20)
     events = act(game, maneuver="flee@enemy0")
     assert of(events, Maneuvered)[0].speed == 5 and not ships(game)["red_0"].slowed

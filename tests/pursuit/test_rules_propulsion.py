@@ -19,7 +19,7 @@ from naval_env.rulesets.pursuit.events import (
 from naval_env.rulesets.pursuit.geometry import unit
 from naval_env.rulesets.pursuit.propulsion import speed_along
 from naval_env.rulesets.pursuit.state import Drive
-from naval_env.testing import allowed, allowed_labels
+from naval_env.testing import allowed, allowed_labels, script
 
 from .helpers import act, make_game, of, ship, ships
 
@@ -171,7 +171,6 @@ def test_forced_rowing_adds_1d6_speed_for_an_hour_then_the_crew_rolls_with_a_ban
     assert not allowed(game, "command", "force_rowing")          # already in force
     act(game, propulsion="row")
     act(game)                                                    # hold
-    from naval_env.testing import script
     script(game, 5, 3)                                           # end of hour: Strength 12, 5 + 2 - 3 = 4: failure
     events = []
     while game.current_agent == "blue_0":
@@ -234,7 +233,6 @@ def test_rowing_endurance_one_plus_strength_modifier_hours_then_a_challenge_each
     creature was already fatigued, it takes a -1d6 penalty to Health. A fatigued creature adds 1d6 to this
     penalty for each subsequent failure.' Strength 11 rows 2 hours; an hour is 1 round here."""
     game = duel(red=ship((0, 0), crew={"strength": 11}), house_rules={"rounds_per_hour": 1})
-    from naval_env.testing import script
     rolls = []
     script(game, 2,          # end of round 2 (2 hours rowed): 2 + 1 = 3, failure: fatigued
            5, 1,             # end of round 3: fatigued, so 1 bane: 5 + 1 - 1 = 5, failure: penalty +1d6
