@@ -7,7 +7,9 @@ validates an action and returns typed events. Engines import no RL library.
 
 from __future__ import annotations
 
+import copy
 from abc import ABC, abstractmethod
+from importlib import import_module
 from typing import Any
 
 import numpy as np
@@ -85,6 +87,10 @@ class Game(ABC):
         """The whole state as JSON-ready data; equal games give equal dicts."""
 
     @abstractmethod
+    def clone(self) -> Game:
+        """An independent copy, dice included: playing on the copy leaves this game untouched (for search)."""
+
+    @abstractmethod
     def render_ansi(self, events: list[Event] | None = None) -> str: ...
 
     @abstractmethod
@@ -94,15 +100,34 @@ class Game(ABC):
 class ShipBattle(Game):
     """The parts of :class:`Game` every ship-captain engine implements the same way.
 
-    Subclasses keep their state in ``self.state`` with ``sides``, ``ships`` (each with a
-    ``side``), ``ended``, ``winner``, ``end_reason``, ``round`` and ``to_dict()``, and set
-    ``self._agents`` once the ships are placed.
+    Subclasses call :meth:`_bind` first, keep their state in ``self.state`` with ``sides``,
+    ``ships`` (each with a ``side``), ``ended``, ``winner``, ``end_reason``, ``round`` and
+    ``to_dict()``, set ``self._agents`` once the ships are placed (:meth:`_index_ships`), and
+    name their ``render_module``.
     """
 
     state: Any
+    config: Any
+    rules: Any
+    scenario_name: str
+    actions: Any
+    #: Module holding ``render_ansi(game, events)`` and ``render_rgb(game)``, imported on the first render.
+    render_module: str
     _agents: tuple[str, ...]
     _enemies: dict[str, list[Any]]
     _allies: dict[str, list[Any]]
+
+    def _bind(self, config: Any, scenario_name: str | None, dice: Dice, actions: Any,
+              observation_spec: ObservationSpec) -> None:
+        """Keep what every engine reads: the config and its house rules, the scenario's name, the dice and
+        the action and observation specs (the subclass resolves ``self.scenario`` to its own type)."""
+        self.config = config
+        self.rules = config.house_rules
+        self.scenario_name = scenario_name or config.default_scenario
+        self.dice = dice
+        self.actions = actions
+        self.action_spec = actions.spec
+        self.observation_spec = observation_spec
 
     def _index_ships(self) -> None:
         """Fix the agent order and each ship's enemies and allies (in side order) once the ships exist.
@@ -153,6 +178,23 @@ class ShipBattle(Game):
     def state_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = self.state.to_dict()
         return data
+
+    def is_active(self, agent: str) -> bool:
+        return bool(self.state.ships[agent].status.fighting)
+
+    def clone(self) -> Any:  # Any: each engine's clone is its own class
+        """A deep copy (state, dice, caches) that shares the immutable config, action tables and
+        observation spec: copying those would cost more than the game itself."""
+        memo = {id(shared): shared for shared in (self.config, self.actions, self.observation_spec)}
+        return copy.deepcopy(self, memo)
+
+    def render_ansi(self, events: list[Event] | None = None) -> str:
+        text: str = import_module(self.render_module).render_ansi(self, events or [])
+        return text
+
+    def render_rgb(self) -> np.ndarray:
+        image: np.ndarray = import_module(self.render_module).render_rgb(self)
+        return image
 
 
 #: ``end_reason`` of a game stopped by the round limit (a draw, reported as truncation).

@@ -8,7 +8,6 @@ attack) and ESCAPE (the extra move of Get Us Out Of Here!).
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,17 +44,12 @@ A = PantheonActions
 
 class PantheonGame(ShipBattle):
     ruleset_id = "pantheon"
+    render_module = "naval_env.rulesets.pantheon.render"
 
     def __init__(self, config: PantheonConfig, scenario_name: str | None, dice: Dice,
                  actions: PantheonActions, observation_spec: Any) -> None:
-        self.config = config
-        self.rules = config.house_rules
-        self.scenario_name = scenario_name or config.default_scenario
+        self._bind(config, scenario_name, dice, actions, observation_spec)
         self.scenario: Scenario = config.scenario(self.scenario_name)
-        self.dice = dice
-        self.actions = actions
-        self.action_spec = actions.spec
-        self.observation_spec = observation_spec
         self._pad = actions.maneuvers.max_path + 1
         self._mask: np.ndarray | None = None
         self.state = self._set_up()
@@ -139,30 +133,14 @@ class PantheonGame(ShipBattle):
     def current_agent(self) -> str | None:
         return None if self.state.ended else self.state.current
 
-    def is_active(self, agent: str) -> bool:
-        return self.state.ships[agent].status.fighting
-
     def health(self, agent: str) -> tuple[int, int]:
         ship = self.state.ships[agent]
         return ship.health, ship.max_health
-
-    def clone(self) -> PantheonGame:
-        return copy.deepcopy(self)
 
     def observe(self, agent: str) -> np.ndarray:
         from naval_env.rulesets.pantheon.observer import observe
 
         return observe(self, agent)
-
-    def render_ansi(self, events: list[Event] | None = None) -> str:
-        from naval_env.rulesets.pantheon.render import render_ansi
-
-        return render_ansi(self, events or [])
-
-    def render_rgb(self) -> np.ndarray:
-        from naval_env.rulesets.pantheon.render import render_rgb
-
-        return render_rgb(self)
 
     # ------------------------------------------------------------------ masks
     def legal_mask(self, agent: str) -> np.ndarray:

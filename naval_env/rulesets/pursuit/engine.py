@@ -10,7 +10,6 @@ played by the engine itself.
 
 from __future__ import annotations
 
-import copy
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -73,17 +72,12 @@ _PHASE_CONTEXTS = tuple(f"in phase {phase.name}" for phase in Phase)
 
 class PursuitGame(ShipBattle):
     ruleset_id = "pursuit"
+    render_module = "naval_env.rulesets.pursuit.render"
 
     def __init__(self, config: PursuitConfig, scenario_name: str | None, dice: Dice,
                  actions: PursuitActions, observation_spec: Any) -> None:
-        self.config = config
-        self.rules = config.house_rules
-        self.scenario_name = scenario_name or config.default_scenario
+        self._bind(config, scenario_name, dice, actions, observation_spec)
         self.scenario: Scenario = config.scenario(self.scenario_name)
-        self.dice = dice
-        self.actions = actions
-        self.action_spec = actions.spec
-        self.observation_spec = observation_spec
         self.state = self._set_up()
         self.table = Table(dice, config, self.scenario, self.state)
         self._index_ships()
@@ -154,15 +148,9 @@ class PursuitGame(ShipBattle):
     def current_agent(self) -> str | None:
         return None if self.state.ended else self.state.current
 
-    def is_active(self, agent: str) -> bool:
-        return self.state.ships[agent].status.fighting
-
     def health(self, agent: str) -> tuple[int, int]:
         ship = self.state.ships[agent]
         return ship.remaining, ship.health
-
-    def clone(self) -> PursuitGame:
-        return copy.deepcopy(self)
 
     @property
     def observer(self) -> Any:
@@ -174,16 +162,6 @@ class PursuitGame(ShipBattle):
 
     def observe(self, agent: str) -> np.ndarray:
         return self.observer.observe(agent)
-
-    def render_ansi(self, events: list[Event] | None = None) -> str:
-        from naval_env.rulesets.pursuit.render import render_ansi
-
-        return render_ansi(self, events or [])
-
-    def render_rgb(self) -> np.ndarray:
-        from naval_env.rulesets.pursuit.render import render_rgb
-
-        return render_rgb(self)
 
     # ------------------------------------------------------------------ masks
     # Each phase's ``_*_mask`` lists the flat mask indices it allows besides the no-ops (always allowed):
