@@ -56,18 +56,15 @@ class CrewPhaseActions:
     max_enemies: int
     _tables: dict[Fraction | None, ManeuverTable] = field(default_factory=dict, repr=False)
     _tables_by_ship: dict[tuple[bool, int, int], ManeuverTable] = field(default_factory=dict, repr=False)
+    # Indices of the components after the crew's (plain attributes: read on every decision).
+    MANEUVER: int = field(init=False)
+    RAM: int = field(init=False)
+    WEAPON: int = field(init=False)   # the first weapon's
 
-    @property
-    def MANEUVER(self) -> int:
-        return self.max_crew
-
-    @property
-    def RAM(self) -> int:
-        return self.max_crew + 1
-
-    @property
-    def WEAPON(self) -> int:
-        return self.max_crew + 2
+    def __post_init__(self) -> None:
+        self.MANEUVER = self.max_crew
+        self.RAM = self.max_crew + 1
+        self.WEAPON = self.max_crew + 2
 
     def table(self, agile: bool, speed_unit: int, cost: int) -> ManeuverTable:
         """Paths for a ship turning one point per ``speed_unit`` feet spent, paying ``cost`` feet a square."""

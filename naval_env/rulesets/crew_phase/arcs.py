@@ -66,11 +66,24 @@ def covers(arc: int, facing: Any, dx: Any, dy: Any) -> Any:
 
 _SPAN = 2 * OFFSET + 1
 _ARC_BYTES = ARC_TABLE.tobytes()
+_CELLS = _SPAN * _SPAN
+
+#: ``ARC_CELLS[arc][facing][cell(dx, dy)]``: :func:`covers` for plain ints (1 or 0), the table read as
+#: bytes; loops over many squares or weapons look their arc's row up once and index it per square.
+ARC_CELLS = tuple(
+    tuple(_ARC_BYTES[(arc * 8 + facing) * _CELLS: (arc * 8 + facing + 1) * _CELLS] for facing in range(8))
+    for arc in range(5)
+)
+
+
+def cell(dx: int, dy: int) -> int:
+    """Index of the offset (dx, dy) in a row of :data:`ARC_CELLS`."""
+    return (dx + OFFSET) * _SPAN + dy + OFFSET
 
 
 def covers_square(arc: int, facing: int, dx: int, dy: int) -> bool:
-    """:func:`covers` for plain ints: the same table read as bytes, without numpy's cost per call."""
-    return _ARC_BYTES[((arc * 8 + facing) * _SPAN + dx + OFFSET) * _SPAN + dy + OFFSET] == 1
+    """:func:`covers` for plain ints, without numpy's cost per call."""
+    return ARC_CELLS[arc][facing][(dx + OFFSET) * _SPAN + dy + OFFSET] == 1
 
 
 def distance(ax: int, ay: int, bx: int, by: int) -> int:

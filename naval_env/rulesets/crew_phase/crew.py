@@ -12,7 +12,7 @@ next free weapon.)
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 from naval_env.core.dice import Dice
@@ -26,7 +26,7 @@ from naval_env.rulesets.crew_phase.events import (
     StationManned,
 )
 from naval_env.rulesets.crew_phase.repair import repair_hull, repair_part
-from naval_env.rulesets.crew_phase.state import CrewMember, GameState, Ship, Status
+from naval_env.rulesets.crew_phase.state import CrewMember, GameState, Ship
 
 
 class CrewKind(str, Enum):
@@ -46,13 +46,16 @@ class CrewKind(str, Enum):
 class CrewAction:
     kind: CrewKind
     index: int | None = None   # section or weapon slot
+    # Worked out once: a wasted action names itself in its event, and Enum ``.value`` is slow to read.
+    label: str = field(init=False, repr=False, compare=False)
 
-    @property
-    def label(self) -> str:
+    def __post_init__(self) -> None:
         if self.index is None:
-            return self.kind.value
-        prefix = "s" if self.kind is CrewKind.NAVIGATE else "w"
-        return f"{self.kind.value}@{prefix}{self.index}"
+            label = self.kind.value
+        else:
+            prefix = "s" if self.kind is CrewKind.NAVIGATE else "w"
+            label = f"{self.kind.value}@{prefix}{self.index}"
+        object.__setattr__(self, "label", label)
 
 
 class CrewCodec:
@@ -80,37 +83,20 @@ class CrewCodec:
         actions.append(CrewAction(CrewKind.CUT))
         self.actions = tuple(actions)
         self.labels = tuple(a.label for a in actions)
-
-    @property
-    def size(self) -> int:
-        return len(self.actions)
-
-
-def act(dice: Dice, rules: HouseRules, state: GameState, ship: Ship, member: CrewMember, action: CrewAction,
-        events: list[Event]) -> None:
-    """Carry out one crew member's action in the Character Phase (already known to be allowed)."""
-    sinking = ship.status is Status.SINKING  # crew actions of a sinking ship are rolled at disadvantage
-    _ACTS[action.kind](dice, rules, state, ship, member, action, sinking, events)
+        self.size = len(actions)
+        #: Per value, what carries the action out: ``handlers[code](dice, rules, state, ship, member,
+        #: actions[code], sinking, events)``, ``sinking`` being whether the ship is sinking (its crew's
+        #: rolls are then at disadvantage). Looked up by value, not by kind: hashing an Enum member
+        #: runs Python code.
+        self.handlers: tuple[CrewHandler, ...] = tuple(_HANDLERS[a.kind] for a in actions)
 
 
-# One handler per kind, looked up by kind: an if-chain on ``CrewKind.X`` pays for an Enum class
-# attribute lookup (slow in Python 3.11) per branch tried.
-_Act = Callable[[Dice, HouseRules, GameState, Ship, CrewMember, CrewAction, bool, list[Event]], None]
-
-
-def _navigate(dice: Dice, rules: HouseRules, state: GameState, ship: Ship, member: CrewMember,
-              action: CrewAction, sinking: bool, events: list[Event]) -> None:
-    navigate(dice, rules, ship, member, action.index or 0, sinking, events)
+CrewHandler = Callable[[Dice, HouseRules, GameState, Ship, CrewMember, CrewAction, bool, list[Event]], None]
 
 
 def _steer(dice: Dice, rules: HouseRules, state: GameState, ship: Ship, member: CrewMember,
            action: CrewAction, sinking: bool, events: list[Event]) -> None:
     steer(dice, rules, state.rough, ship, member, sinking, events)
-
-
-def _man_weapon(dice: Dice, rules: HouseRules, state: GameState, ship: Ship, member: CrewMember,
-                action: CrewAction, sinking: bool, events: list[Event]) -> None:
-    man_weapon(ship, member, action, events)
 
 
 def _command(dice: Dice, rules: HouseRules, state: GameState, ship: Ship, member: CrewMember,
@@ -145,33 +131,29 @@ def _nothing(dice: Dice, rules: HouseRules, state: GameState, ship: Ship, member
     return None
 
 
-_ACTS: dict[CrewKind, _Act] = {
-    CrewKind.NONE: _nothing, CrewKind.NAVIGATE: _navigate, CrewKind.STEER: _steer,
-    CrewKind.OPERATE: _man_weapon, CrewKind.READY: _man_weapon, CrewKind.COMMAND: _command,
-    CrewKind.REPAIR_HULL: _repair_hull, CrewKind.REPAIR_PART: _repair_part, CrewKind.HEAL: _heal,
-    CrewKind.CUT: _cut_lines,
-}
-
-
 # Read once: Enum class attributes and ``.value`` are slow to read in Python 3.11.
 _READY = CrewKind.READY
 _KIND_VALUE = {kind: kind.value for kind in CrewKind}
 
 
-def navigate(dice: Dice, rules: HouseRules, ship: Ship, member: CrewMember, section: int, sinking: bool,
-             events: list[Event]) -> None:
+# ``navigate`` and ``man_weapon``, the most frequent actions, are handlers themselves (one call less).
+def navigate(dice: Dice, rules: HouseRules, state: GameState, ship: Ship, member: CrewMember,
+             action: CrewAction, sinking: bool, events: list[Event]) -> None:
     """Water Vehicles (Strength) DC 10: the ship gains its speed unit, or half of it on a failure.
 
-    Each section takes one crew member: one sent to a section already worked takes the first free
-    one instead; with every section manned the action is wasted.
+    Each section takes one crew member: one sent to a section already worked (``action.index``)
+    takes the first free one instead; with every section manned the action is wasted.
     """
-    for worked in (section, *range(ship.sections)):
-        if not ship.sections_manned & (1 << worked):
-            break
-    else:
-        events.append(CrewActionWasted(ship.id, member.index, f"navigate@s{section}", "every section is manned"))
-        return
-    ship.sections_manned |= 1 << worked
+    section = action.index or 0
+    manned = ship.sections_manned
+    worked = section
+    if manned >> section & 1:
+        free = [s for s in range(ship.sections) if not manned >> s & 1]
+        if not free:
+            events.append(CrewActionWasted(ship.id, member.index, f"navigate@s{section}", "every section is manned"))
+            return
+        worked = free[0]
+    ship.sections_manned = manned | 1 << worked
     success = check(dice, ship, member, "navigate (Water Vehicles, Strength)",
                     water_vehicles(member, member.strength), rules.navigate_dc, sinking, events)
     feet = ship.speed_unit if success else ship.speed_unit // 2
@@ -195,7 +177,8 @@ def steer(dice: Dice, rules: HouseRules, rough: bool, ship: Ship, member: CrewMe
                           water_vehicles(member, ability), rules.steer_dc, sinking, events)
 
 
-def man_weapon(ship: Ship, member: CrewMember, action: CrewAction, events: list[Event]) -> None:
+def man_weapon(dice: Dice, rules: HouseRules, state: GameState, ship: Ship, member: CrewMember,
+               action: CrewAction, sinking: bool, events: list[Event]) -> None:
     """Operate: the weapon gives the ship one attack on its turn. Ready: the attack waits for its trigger.
 
     One crew member per weapon: one sent to a weapon already manned takes the next free weapon
@@ -231,3 +214,12 @@ def heal(dice: Dice, rules: HouseRules, ship: Ship, member: CrewMember, events: 
     amount = max(1, roll_damage(dice, parse_dice(rules.heal_dice), False, f"{ship.id} crew {member.index}: heal"))
     patient.hp = min(patient.max_hp, amount)
     events.append(CrewHealed(ship.id, member.index, patient.index, patient.hp))
+
+
+# Read by the codec once per value (see ``CrewCodec.handlers``).
+_HANDLERS: dict[CrewKind, CrewHandler] = {
+    CrewKind.NONE: _nothing, CrewKind.NAVIGATE: navigate, CrewKind.STEER: _steer,
+    CrewKind.OPERATE: man_weapon, CrewKind.READY: man_weapon, CrewKind.COMMAND: _command,
+    CrewKind.REPAIR_HULL: _repair_hull, CrewKind.REPAIR_PART: _repair_part, CrewKind.HEAL: _heal,
+    CrewKind.CUT: _cut_lines,
+}

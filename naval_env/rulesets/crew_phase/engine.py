@@ -8,7 +8,6 @@ A decision with nothing to choose is skipped.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,7 +18,6 @@ from naval_env.core.errors import GameOverError, NotYourTurnError
 from naval_env.core.events import Event, GameEnded
 from naval_env.core.game import ShipBattle
 from naval_env.core.grid import Compass
-from naval_env.rulesets.crew_phase import crew as crew_rules
 from naval_env.rulesets.crew_phase.actions import CrewPhaseActions
 from naval_env.rulesets.crew_phase.arcs import covers_square, directly_ahead
 from naval_env.rulesets.crew_phase.combat import TargetKind, ram, weapon_attack
@@ -51,23 +49,22 @@ from naval_env.rulesets.crew_phase.state import (
 
 #: Where an illegal action was tried, per phase (built once: an Enum's ``name`` is slow to read).
 _CONTEXT = {phase: f"in phase {phase.name}" for phase in Phase}
+# Enum members read once: Enum class attributes are slow to read in Python 3.11.
+_AFLOAT, _SINKING, _SUNK = Status.AFLOAT, Status.SINKING, Status.SUNK
+_CREW, _MOVE, _ATTACK = Phase.CREW, Phase.MOVE, Phase.ATTACK
 
 
 class CrewPhaseGame(ShipBattle):
     ruleset_id = "crew_phase"
+    render_module = "naval_env.rulesets.crew_phase.render"
 
     def __init__(self, config: CrewPhaseConfig, scenario_name: str | None, dice: Dice,
                  actions: CrewPhaseActions, observation_spec: Any) -> None:
-        self.config = config
-        self.rules = config.house_rules
-        self.scenario_name = scenario_name or config.default_scenario
+        self._bind(config, scenario_name, dice, actions, observation_spec)
         self.scenario: Scenario = config.scenario(self.scenario_name)
-        self.dice = dice
-        self.actions = actions
-        self.action_spec = actions.spec
-        self.observation_spec = observation_spec
         self._mask: np.ndarray | None = None
         self._noop_bytes = self.action_spec.noop_mask().tobytes()
+        self._crew_idle = self._noop_bytes[:actions.crew.size]  # the no-op block of one crew component
         self.observer_constants: ObserverConstants | None = None  # built by the observer on first use
         self.state = self._set_up()
         self._index_ships()
@@ -135,37 +132,23 @@ class CrewPhaseGame(ShipBattle):
     # ------------------------------------------------------------- Game API
     @property
     def current_agent(self) -> str | None:
-        return None if self.state.ended else self.state.current
+        state = self.state
+        return None if state.ended else state.order[state.turn]
 
     def is_active(self, agent: str) -> bool:
-        return self.state.ships[agent].status is not Status.SUNK
+        return self.state.ships[agent].status is not _SUNK
 
     def health(self, agent: str) -> tuple[int, int]:
         ship = self.state.ships[agent]
         return ship.hp, ship.max_hp
 
-    def clone(self) -> CrewPhaseGame:
-        """A deep copy that shares the immutable config, action tables and observation spec."""
-        memo = {id(self.config): self.config, id(self.actions): self.actions,
-                id(self.observation_spec): self.observation_spec}
-        return copy.deepcopy(self, memo)
-
     def observe(self, agent: str) -> np.ndarray:
         return observe(self, agent)
 
-    def render_ansi(self, events: list[Event] | None = None) -> str:
-        from naval_env.rulesets.crew_phase.render import render_ansi
-
-        return render_ansi(self, events or [])
-
-    def render_rgb(self) -> np.ndarray:
-        from naval_env.rulesets.crew_phase.render import render_rgb
-
-        return render_rgb(self)
-
     # ------------------------------------------------------------------ masks
     def legal_mask(self, agent: str) -> np.ndarray:
-        if self.state.ended or agent != self.state.current:
+        state = self.state
+        if state.ended or agent != state.order[state.turn]:
             return self.action_spec.noop_mask()
         return self._current_mask().copy()
 
@@ -175,46 +158,62 @@ class CrewPhaseGame(ShipBattle):
             self._mask = self._build_mask(self.state.ships[self.state.current])
         return self._mask
 
-    # Masks are filled as a bytearray copy of the no-op mask (one byte per value) and handed to numpy
-    # once: numpy calls cost more than the Python item assignments on so few values.
+    # Masks are built as bytes (one per value) from the no-op mask's and handed to numpy once: numpy
+    # calls cost more than the Python item assignments on so few values.
     def _build_mask(self, ship: Ship) -> np.ndarray:
         phase = self.state.phase
-        if phase is Phase.CREW:
+        if phase is _CREW:
             return self._crew_mask(ship)
-        if phase is Phase.MOVE:
+        if phase is _MOVE:
             return self._maneuver_mask(self._maneuver_bits(ship))
         return self._attack_mask(self._attack_choices(ship))
 
     def _crew_mask(self, ship: Ship) -> np.ndarray:
-        codec = self.actions.crew
-        row = bytearray(codec.size)  # what any conscious crew member may do
-        row[0] = row[codec.command] = True
-        afloat = ship.status is Status.AFLOAT
-        if afloat and not held_by_larger(self.state, ship):
-            row[codec.navigate: codec.navigate + ship.sections] = b"\x01" * ship.sections
-        row[codec.steer] = afloat
-        dice_left = ship.hull_dice_left > 0
-        for j, weapon in enumerate(ship.weapons):
-            usable = weapon.hp > 0 and weapon.ammo > 0 and weapon.holding is None
-            row[codec.operate + j] = row[codec.ready + j] = usable
-            row[codec.repair_part + j] = dice_left and weapon.hp < weapon.max_hp
-        row[codec.repair_hull] = dice_left and ship.hp < ship.max_hp
-        row[codec.cut] = in_weapon_grapple(self.state, ship.id)
-        mask = bytearray(self._noop_bytes)
-        offsets = self.action_spec.offsets
-        healers: list[int] = []
+        """Crew components come first in the flat mask, one block each: a conscious crew member's block
+        is the ship's row (a healer's with healing when someone is down), any other is a no-op block."""
+        row = self._crew_row(ship)
+        idle = self._crew_idle
+        blocks: list[bytes | bytearray] = []
         someone_down = False
-        for i, member in enumerate(ship.crew):
+        for member in ship.crew:
             if member.hp > 0:
-                mask[offsets[i]: offsets[i] + codec.size] = row
-                if member.heals_left > 0:
-                    healers.append(offsets[i] + codec.heal)
+                blocks.append(row)
             else:
+                blocks.append(idle)
                 someone_down = True
         if someone_down:  # healing needs a patient
-            for position in healers:
-                mask[position] = True
-        return np.frombuffer(mask, dtype=bool)
+            heal = self.actions.crew.heal
+            healing = row[:heal] + b"\x01" + row[heal + 1:]
+            for i, member in enumerate(ship.crew):
+                if member.hp > 0 and member.heals_left > 0:
+                    blocks[i] = healing
+        blocks.append(self._noop_bytes[len(ship.crew) * len(idle):])
+        return np.frombuffer(b"".join(blocks), dtype=bool)
+
+    def _crew_row(self, ship: Ship) -> bytearray:
+        """What any conscious crew member of ``ship`` may do, healing aside."""
+        codec = self.actions.crew
+        state = self.state
+        row = bytearray(codec.size)
+        row[0] = row[codec.command] = True
+        if ship.status is _AFLOAT:
+            row[codec.steer] = True
+            if not (state.grapples and held_by_larger(state, ship)):  # no call without a grapple
+                navigate = codec.navigate
+                row[navigate: navigate + ship.sections] = b"\x01" * ship.sections
+        operate, ready = codec.operate, codec.ready
+        for j, weapon in enumerate(ship.weapons):
+            if weapon.hp > 0 and weapon.ammo > 0 and weapon.holding is None:
+                row[operate + j] = row[ready + j] = True
+        if ship.hull_dice_left > 0:
+            repair_part = codec.repair_part
+            for j, weapon in enumerate(ship.weapons):
+                if weapon.hp < weapon.max_hp:
+                    row[repair_part + j] = True
+            row[codec.repair_hull] = ship.hp < ship.max_hp
+        if state.grapples:
+            row[codec.cut] = in_weapon_grapple(state, ship.id)
+        return row
 
     def move_cost(self, ship: Ship) -> tuple[int, list[Ship]]:
         """Feet of speed one square costs this ship now, and the ships it would tow."""
@@ -232,7 +231,7 @@ class CrewPhaseGame(ShipBattle):
 
     def _maneuver_bits(self, ship: Ship) -> int:
         """Bit set of the legal values of the ``maneuver`` component."""
-        if ship.status is not Status.AFLOAT:
+        if ship.status is not _AFLOAT:
             return 1  # hold only
         state = self.state
         cost, towed = self.move_cost(ship)
@@ -250,7 +249,7 @@ class CrewPhaseGame(ShipBattle):
 
     def ram_target(self, ship: Ship) -> Ship | None:
         """The enemy ship this ship may ram now: directly ahead, with a square of movement left to enter it."""
-        if ship.rammed or ship.status is not Status.AFLOAT:
+        if ship.rammed or ship.status is not _AFLOAT:
             return None
         other_id = self.state.occupancy.get(directly_ahead(ship.x, ship.y, ship.facing))
         if other_id is None or other_id not in self._enemy_slot[ship.id]:
@@ -287,7 +286,7 @@ class CrewPhaseGame(ShipBattle):
                 continue
             base = offsets[actions.WEAPON + j]
             for e, enemy in enumerate(enemies):
-                if enemy.status is Status.SUNK or not self.covers(ship, weapon, enemy):
+                if enemy.status is _SUNK or not self.covers(ship, weapon, enemy):
                     continue
                 choices.append(base + 1 + e)
                 if weapon.grapples:
@@ -298,34 +297,23 @@ class CrewPhaseGame(ShipBattle):
                 choices += [part_base + k for k, part in enumerate(enemy.weapons) if part.hp > 0]
         return choices
 
-    def _has_choice(self, ship: Ship) -> bool:
-        """Whether the Ship Phase decision just entered allows more than the no-ops; keeps its mask if so.
-        Most of these decisions are skipped, and never need a numpy mask."""
-        if self.state.phase is Phase.MOVE:
-            bits = self._maneuver_bits(ship)
-            self._mask = self._maneuver_mask(bits) if bits >> 1 else None  # a maneuver other than hold
-        else:
-            choices = self._attack_choices(ship)
-            self._mask = self._attack_mask(choices) if choices else None
-        return self._mask is not None
-
     # ------------------------------------------------------------------ apply
     def apply(self, agent: str, action: Any) -> list[Event]:
         state = self.state
         if state.ended:
             raise GameOverError(f"the game is over ({state.end_reason}); call reset() for a new one")
-        if agent != state.current:
+        if agent != state.order[state.turn]:
             raise NotYourTurnError(f"it is {state.current}'s decision ({state.phase.name}), not {agent}'s")
         values = self.action_spec.check(action, self._current_mask(), context=_CONTEXT[state.phase])
         ship = state.ships[agent]
         events: list[Event] = []
         self._mask = None
-        if state.phase is Phase.CREW:
+        if state.phase is _CREW:
             self._apply_crew(ship, values, events)
-        elif state.phase is Phase.MOVE:
+        elif state.phase is _MOVE:
             self._apply_move(ship, int(values[self.actions.MANEUVER]), events)
             self._check_end(events)
-            if not state.ended and ship.status is not Status.SUNK and self._enter_attack(ship):
+            if not state.ended and ship.status is not _SUNK and self._enter_attack(ship):
                 return events
         else:
             self._apply_attack(ship, values, events)
@@ -334,13 +322,16 @@ class CrewPhaseGame(ShipBattle):
         return events
 
     def _apply_crew(self, ship: Ship, values: np.ndarray, events: list[Event]) -> None:
-        actions = self.actions.crew.actions
-        codes = values.tolist()  # plain ints: indexing numpy item by item costs more
-        for i, member in enumerate(ship.crew):
-            code = codes[i]
+        codec = self.actions.crew
+        actions, handlers = codec.actions, codec.handlers
+        dice, rules, state = self.dice, self.rules, self.state
+        # values.tolist(): plain ints, as indexing numpy item by item costs more.
+        for member, code in zip(ship.crew, values.tolist()):
             if code:
                 member.action = code
-                crew_rules.act(self.dice, self.rules, self.state, ship, member, actions[code], events)
+                # Read per member: a Repair may bring the ship back afloat.
+                sinking = ship.status is _SINKING
+                handlers[code](dice, rules, state, ship, member, actions[code], sinking, events)
 
     def _apply_move(self, ship: Ship, index: int, events: list[Event]) -> None:
         if index == 0:
@@ -372,10 +363,10 @@ class CrewPhaseGame(ShipBattle):
         for mover in moved:
             for ship_id in state.order:
                 ship = state.ships[ship_id]
-                if ship.side == mover.side or ship.status is Status.SUNK:
+                if ship.side == mover.side or ship.status is _SUNK:
                     continue
                 for weapon in ship.weapons:
-                    if mover.status is Status.SUNK:
+                    if mover.status is _SUNK:
                         return
                     if weapon.readied_by is None or not self.covers(ship, weapon, mover):
                         continue
@@ -415,11 +406,11 @@ class CrewPhaseGame(ShipBattle):
                             index: int | None) -> str | None:
         """Why an attack chosen at the start of the decision cannot be made any more (the ram or an
         earlier weapon changed things), or None."""
-        if ship.status is Status.SUNK:
+        if ship.status is _SUNK:
             return f"{ship.id} sank"
         if weapon.operator is None or ship.crew[weapon.operator].hp <= 0:
             return "its crew member is down"
-        if enemy.status is Status.SUNK:
+        if enemy.status is _SUNK:
             return f"{enemy.id} sank"
         if kind is TargetKind.CREW and enemy.crew[index or 0].hp <= 0:
             return "the target is already down"
@@ -442,8 +433,8 @@ class CrewPhaseGame(ShipBattle):
             for weapon in ship.weapons:
                 weapon.operator = weapon.readied_by = None
         state.ship_phase = False
-        state.phase = Phase.CREW
-        state.order = [s for s in state.character_order if state.ships[s].status is not Status.SUNK]
+        state.phase = _CREW
+        state.order = [s for s in state.character_order if state.ships[s].status is not _SUNK]
         state.turn = -1
         events.append(CharacterPhaseStarted(state.round, tuple(state.order)))
 
@@ -454,7 +445,7 @@ class CrewPhaseGame(ShipBattle):
         if state.ended:
             return
         bonus = self.rules.command_bonus
-        ships = [s for s in state.ships.values() if s.status is not Status.SUNK]
+        ships = [s for s in state.ships.values() if s.status is not _SUNK]
         state.initiative = {s.id: s.base_initiative + bonus * s.command_successes for s in ships}
         state.order = [s.id for s in sorted(ships, key=lambda s: (-state.initiative[s.id], s.slot))]
         state.ship_phase = True
@@ -477,47 +468,53 @@ class CrewPhaseGame(ShipBattle):
                     self._start_round(events)
                 continue
             ship = state.ships[state.order[state.turn]]
-            if ship.status is Status.SUNK:
+            if ship.status is _SUNK:
                 continue
             if not state.ship_phase:
                 if ship.has_conscious_crew():
-                    state.phase = Phase.CREW
+                    state.phase = _CREW
                     self._mask = None
                     return
                 continue
             if self._begin_ship_turn(ship, events):
                 return
-            self._check_end(events)
+            if ship.status is _SUNK:  # of its sinking damage: nothing else in a skipped turn sinks a ship
+                self._check_end(events)
 
     def _begin_ship_turn(self, ship: Ship, events: list[Event]) -> bool:
         """Start a ship's Ship Phase turn; False when it has no decision to make."""
         state = self.state
         events.append(TurnStarted(ship.id, state.round))
-        if ship.status is Status.SINKING:
+        if ship.status is _SINKING:
             damage_hull(state, ship, sinking_damage(ship, self.rules.sinking_damage_divisor), None, "sinking",
                         events)
-            if ship.status is Status.SUNK:
+            if ship.status is _SUNK:
                 return False
         if ship.cut_lines:
             end_grapples_of(state, ship.id, "grappling lines cut", events, weapon_only=True)
         ship.movement_left = speed_allowance(ship, held_by_larger(state, ship))
         ship.rammed = False
-        state.phase = Phase.MOVE
-        if self._has_choice(ship):
+        state.phase = _MOVE
+        # Most Ship Phase decisions allow nothing but the no-ops: skipped, they never need a numpy mask.
+        bits = self._maneuver_bits(ship)
+        if bits >> 1:  # a maneuver other than hold
+            self._mask = self._maneuver_mask(bits)
             return True
         return self._enter_attack(ship)
 
     def _enter_attack(self, ship: Ship) -> bool:
-        self.state.phase = Phase.ATTACK
-        return self._has_choice(ship)
+        """Enter the ship's ATTACK decision; False when it allows nothing but the no-ops (it is skipped)."""
+        self.state.phase = _ATTACK
+        choices = self._attack_choices(ship)
+        self._mask = self._attack_mask(choices) if choices else None
+        return bool(choices)
 
     def _check_end(self, events: list[Event]) -> None:
         """A side with no ship left on the board (all sunk) loses."""
         state = self.state
         if state.ended:
             return
-        sunk = Status.SUNK  # read once, not per ship: Enum class attributes are slow to read
-        standing = {s.side for s in state.ships.values() if s.status is not sunk}
+        standing = {s.side for s in state.ships.values() if s.status is not _SUNK}
         if len(standing) == 1:
             self._finish(standing.pop(), "the other side's ships are sunk", events)
         elif not standing:
@@ -527,8 +524,7 @@ class CrewPhaseGame(ShipBattle):
         """At the end of a Character Phase a side whose every ship is sinking or sunk (its crews had their
         chance to repair) loses; both at once is a draw."""
         state = self.state
-        afloat_status = Status.AFLOAT  # read once, not per ship: Enum class attributes are slow to read
-        afloat = {s.side for s in state.ships.values() if s.status is afloat_status}
+        afloat = {s.side for s in state.ships.values() if s.status is _AFLOAT}
         if len(afloat) == 1:
             self._finish(afloat.pop(), "the other side has no ship afloat", events)
         elif not afloat:
@@ -544,11 +540,11 @@ class CrewPhaseGame(ShipBattle):
     def legal_maneuvers(self) -> np.ndarray:
         """Values of the ``maneuver`` component allowed in the decision held now, ascending."""
         base = self.action_spec.offsets[self.actions.MANEUVER]
-        return np.flatnonzero(self._current_mask()[base: base + len(self.actions.maneuvers)])
+        return self._current_mask()[base: base + len(self.actions.maneuvers)].nonzero()[0]
 
     def maneuver_outcomes(self, agent: str) -> ManeuverOutcomes | None:
         """Where each legal maneuver of the current MOVE decision ends (for scripted captains)."""
-        if self.state.phase is not Phase.MOVE or agent != self.current_agent:
+        if self.state.phase is not _MOVE or agent != self.current_agent:
             return None
         ship = self.state.ships[agent]
         cost, _ = self.move_cost(ship)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import struct
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -159,20 +160,33 @@ _ARC_HOT = [tuple(1.0 if i == k else 0.0 for i in range(len(ARCS))) for k in ran
 _KIND_HOT = {kind: tuple(1.0 if k is kind else 0.0 for k in KINDS) for kind in KINDS}
 _STATUS = {Status.AFLOAT: (1.0, 0.0), Status.SINKING: (0.0, 1.0)}
 _NO_STATUS = (0.0, 0.0)
+# Enum members read once: Enum class attributes are slow to read in Python 3.11.
+_SUNK = Status.SUNK
+_MOVE, _ATTACK = Phase.MOVE, Phase.ATTACK
 _UNIT = [(dx / math.hypot(dx, dy), dy / math.hypot(dx, dy)) for dx, dy in STEP]
 _CREW_SIZE = sum(f.size for f in CREW_FIELDS)
 _OTHER_HEAD = sum(f.size for f in OTHER_FIELDS if f.name not in ("crew", "weapons"))
 
 
+Values = tuple[float, ...]
+#: ``rows[prone][hp]``: the values of a crew member's slot that follow from its hit points and prone flag.
+CrewRows = tuple[tuple[Values, ...], tuple[Values, ...]]
+
+
 @dataclass(frozen=True, slots=True)
 class ShipConstants:
-    """The values of one ship's blocks that never change in a battle."""
+    """The values of one ship's blocks that never change in a battle, and tables of those that follow
+    from a few small numbers (hit points, prone): looked up instead of worked out on every call."""
 
-    traits: tuple[float, ...]            # own block: hull die, AC, size, speed unit, sections, traits
+    traits: Values                       # own block: hull die, AC, size, speed unit, sections, traits
     max_hull: float
-    crew: list[tuple[float, ...]]        # per crew member: abilities, proficiency, proficient
-    weapons: list[tuple[float, ...]]     # per weapon: arc, ranges, mean damage, grappling
-    as_other: tuple[float, ...]          # seen from another ship: max hull, AC, speeds, agile
+    crew: list[CrewRows]                 # per crew member: present, conscious, hp fraction, prone, abilities,
+    #                                      proficiency, proficient
+    crew_seen: list[CrewRows]            # per crew member, seen from another ship: conscious, hp fraction, prone
+    weapons: list[Values]                # per weapon: arc, ranges, mean damage, grappling
+    weapon_health: list[tuple[Values, ...]]  # per weapon, by hit points: present, working, hp fraction
+    weapon_seen: list[tuple[Values, ...]]    # the same seen from another ship: working, hp fraction
+    as_other: Values                     # seen from another ship: max hull, AC, speeds, agile
 
 
 class ObserverConstants:
@@ -206,12 +220,31 @@ def _ship_constants(ship: Ship) -> ShipConstants:
         traits=(ship.hull_die / 20, ship.ac / 20, ship.size / 5, ship.speed_unit * FEET, ship.sections / 4,
                 float(ship.self_steering), float(ship.agile), float(ship.rails)),
         max_hull=ship.max_hp * HULL,
-        crew=[(m.strength * MOD, m.dexterity * MOD, m.intelligence * MOD, m.charisma * MOD, m.proficiency * MOD,
-               float(m.water_vehicles), float(m.siege_weapons)) for m in ship.crew],
+        crew=[_crew_rows(m.max_hp, (1.0,), (m.strength * MOD, m.dexterity * MOD, m.intelligence * MOD,
+                                            m.charisma * MOD, m.proficiency * MOD, float(m.water_vehicles),
+                                            float(m.siege_weapons))) for m in ship.crew],
+        crew_seen=[_crew_rows(m.max_hp, (), ()) for m in ship.crew],
         weapons=weapons,
+        weapon_health=[_health_rows(w.max_hp, (1.0,)) for w in ship.weapons],
+        weapon_seen=[_health_rows(w.max_hp, ()) for w in ship.weapons],
         as_other=(ship.max_hp * HULL, ship.ac / 20, ship.speed_unit * FEET, ship.normal_max_speed * FEET,
                   float(ship.agile)),
     )
+
+
+# Tables are shared by every ship with the same numbers, in every game.
+@cache
+def _health_rows(max_hp: int, head: Values) -> tuple[Values, ...]:
+    """``[hp]``: ``head``, then whether hit points are left and their fraction of the maximum."""
+    return tuple((*head, float(hp > 0), hp / max_hp) for hp in range(max_hp + 1))
+
+
+@cache
+def _crew_rows(max_hp: int, head: Values, tail: Values) -> CrewRows:
+    """``[prone][hp]``: ``head``, conscious, hp fraction, prone, then ``tail``."""
+    health = _health_rows(max_hp, head)
+    standing, prone = (tuple((*row, float(flag), *tail) for row in health) for flag in (False, True))
+    return standing, prone
 
 
 def _constants(game: CrewPhaseGame) -> ObserverConstants:
@@ -224,9 +257,10 @@ def _constants(game: CrewPhaseGame) -> ObserverConstants:
 def observe(game: CrewPhaseGame, agent: str) -> np.ndarray:
     """The float32 vector of ``observation_spec``.
 
-    Each block is built as a Python list and written with one slice assignment (numpy per value
-    costs more); empty and sunk ship slots, and the empty weapon slots ending a block, are left as
-    the zeros they start as.
+    Each block is built as a Python list and packed by ``struct`` straight into a zeroed buffer that
+    becomes the array (numpy and ``array`` convert a list of Python floats item by item through
+    generic paths, several times slower); empty and sunk ship slots, and the empty weapon slots ending
+    a block, are left as the zeros they start as.
     """
     state = game.state
     constants = _constants(game)
@@ -237,25 +271,29 @@ def observe(game: CrewPhaseGame, agent: str) -> np.ndarray:
     _own_block(game, constants, out, me, deciding)
     _crew_blocks(constants, out, me)
     _weapon_blocks(constants, out, me, enemies)
-    obs = np.zeros(constants.size, dtype=np.float32)
-    _write(obs, 0, out)
-    rank = {ship_id: i for i, ship_id in enumerate(state.order)}
+    buffer = bytearray(4 * constants.size)
+    _pack(buffer, 0, out)
     for group, start in ((game.allies_of(me), constants.ally_offset), (enemies, constants.enemy_offset)):
         for slot, other in enumerate(group):
-            if other.status is not Status.SUNK:
-                block = _other_block(game, constants, me, other, rank)
-                at = start + slot * constants.other_size
-                _write(obs, at, block)
-    if deciding and state.phase is Phase.MOVE:
-        _fill_move_preview(game, me, obs[constants.preview_offset:])
-    return obs
+            if other.status is not _SUNK:
+                _pack(buffer, start + slot * constants.other_size, _other_block(game, constants, me, other))
+    if deciding and state.phase is _MOVE:
+        _pack_move_preview(game, me, buffer, constants.preview_offset)
+    return np.frombuffer(buffer, dtype=np.float32)
 
 
-def _write(obs: np.ndarray, start: int, values: list[float]) -> None:
-    """``obs[start:...] = values``, packed as float32 by ``struct``: numpy and ``array`` convert a list
-    of Python floats item by item through generic paths, several times slower."""
-    packed = struct.pack(f"{len(values)}f", *values)
-    obs[start: start + len(values)] = np.frombuffer(packed, dtype=np.float32)
+@cache
+def _float32s(count: int) -> struct.Struct:
+    return struct.Struct(f"{count}f")
+
+
+_FLOAT32 = _float32s(1)
+
+
+def _pack(buffer: bytearray, start: int, values: list[float]) -> None:
+    """Write ``values`` as float32 from element ``start`` of ``buffer`` (a bool is written as 1.0 or 0.0,
+    which spares the blocks a ``float()`` call per flag)."""
+    _float32s(len(values)).pack_into(buffer, 4 * start, *values)
 
 
 def _own_block(game: CrewPhaseGame, constants: ObserverConstants, out: list[float], me: Ship,
@@ -270,25 +308,23 @@ def _own_block(game: CrewPhaseGame, constants: ObserverConstants, out: list[floa
         held = held_by_larger(state, me)
     else:  # nothing towed, nobody held
         cost, grappled, held = constants.square_feet, False, False
-    can_ram = deciding and state.phase is Phase.ATTACK and game.ram_target(me) is not None
+    can_ram = deciding and state.phase is _ATTACK and game.ram_target(me) is not None
     own = constants.ships[me.id]
     out += _PHASES[state.phase] if deciding else _NOT_DECIDING
-    out += (float(state.ship_phase), me.x * LENGTH, me.y * LENGTH, me.y * LENGTH,
+    out += (state.ship_phase, me.x * LENGTH, me.y * LENGTH, me.y * LENGTH,
             (state.width - 1 - me.x) * LENGTH, (state.height - 1 - me.y) * LENGTH, me.x * LENGTH)
     out += _ONE_HOT8[me.facing]
     out += _STATUS.get(me.status, _NO_STATUS)
-    out += (me.hp * HULL, me.hp / me.max_hp, own.max_hull, float(me.below_half), me.hull_dice_left / 10)
+    out += (me.hp * HULL, me.hp / me.max_hp, own.max_hull, me.below_half, me.hull_dice_left / 10)
     out += own.traits
-    out += (initiative / 20, me.speed_ft * FEET, me.movement_left * FEET, float(me.helmsman is not None),
-            float(me.can_turn), float(me.cut_lines), float(grappled), float(held),
-            cost / constants.square_feet / 4, float(can_ram), state.round / 30)
+    out += (initiative / 20, me.speed_ft * FEET, me.movement_left * FEET, me.helmsman is not None,
+            me.can_turn, me.cut_lines, grappled, held, cost / constants.square_feet / 4, can_ram, state.round / 30)
 
 
 def _crew_blocks(constants: ObserverConstants, out: list[float], me: Ship) -> None:
     action_hot = constants.action_hot
-    for member, fixed in zip(me.crew, constants.ships[me.id].crew):
-        out += (1.0, float(member.hp > 0), member.hp / member.max_hp, float(member.prone))
-        out += fixed
+    for member, rows in zip(me.crew, constants.ships[me.id].crew):
+        out += rows[member.prone][member.hp]
         out.append(member.heals_left / 3)
         out += action_hot[member.action]
     out += constants.crew_padding[len(me.crew)]
@@ -300,42 +336,50 @@ def _weapon_blocks(constants: ObserverConstants, out: list[float], me: Ship, ene
     # Offset and distance in feet of each enemy on the board, shared by every weapon.
     bearings: list[tuple[int, int, int, int]] = []
     for e, enemy in enumerate(enemies):
-        if enemy.status is not Status.SUNK:
+        if enemy.status is not _SUNK:
             dx, dy = enemy.x - me.x, enemy.y - me.y
             bearings.append((e, dx, dy, max(abs(dx), abs(dy)) * square_feet))
-    for weapon, fixed in zip(me.weapons, constants.ships[me.id].weapons):
+    own = constants.ships[me.id]
+    for weapon, fixed, health in zip(me.weapons, own.weapons, own.weapon_health):
         manned_by = weapon.operator if weapon.operator is not None else weapon.readied_by
         modifier = 0.0
         if manned_by is not None:
             op = me.crew[manned_by]
             modifier = ((op.dexterity if weapon.ability == "dexterity" else op.strength)
                         + (op.proficiency if op.siege_weapons else 0) + weapon.attack_bonus) / 10
-        out += (1.0, float(weapon.hp > 0), weapon.hp / weapon.max_hp, weapon.ammo / 10)
+        out += health[weapon.hp]
+        out.append(weapon.ammo / 10)
         out += fixed
-        out += (float(weapon.holding is not None), float(weapon.operator is not None),
-                float(weapon.readied_by is not None), modifier)
+        out += (weapon.holding is not None, weapon.operator is not None, weapon.readied_by is not None, modifier)
         covers = [0.0] * (2 * slots)
         for e, dx, dy, feet in bearings:
             if feet <= weapon.long_range_ft and covers_square(weapon.arc, me.facing, dx, dy):
                 covers[e] = 1.0
-                covers[slots + e] = float(feet <= weapon.range_ft)
+                covers[slots + e] = feet <= weapon.range_ft
         out += covers
 
 
-def _fill_move_preview(game: CrewPhaseGame, me: Ship, rows: np.ndarray) -> None:
-    """Write the four ``move.*`` rows (zeros on entry) at the legal maneuvers."""
+def _pack_move_preview(game: CrewPhaseGame, me: Ship, buffer: bytearray, start: int) -> None:
+    """Write the four ``move.*`` rows from element ``start``: their non-zero values, at the legal maneuvers
+    (a handful of the values: the rest stay zero)."""
     legal = game.legal_maneuvers().tolist()
     seen = preview.outlook(game, me, legal)
     if seen is None:
         return
-    n = rows.size // 4
-    rows[[row * n + i for row in range(4) for i in legal]] = [
-        *(c / 4 for c in seen.coverage), *(d * LENGTH for d in seen.nearest), *map(float, seen.ram),
-        *map(float, seen.exposed)]
+    row = 4 * len(game.actions.maneuvers)  # bytes from one row to the next
+    pack = _FLOAT32.pack_into
+    for i, coverage, nearest, ram, exposed in zip(legal, seen.coverage, seen.nearest, seen.ram, seen.exposed):
+        at = 4 * (start + i)
+        if coverage:
+            pack(buffer, at, coverage / 4)
+        pack(buffer, at + row, nearest * LENGTH)  # a distance is never 0
+        if ram:
+            pack(buffer, at + 2 * row, 1.0)
+        if exposed:
+            pack(buffer, at + 3 * row, 1.0)
 
 
-def _other_block(game: CrewPhaseGame, constants: ObserverConstants, me: Ship, other: Ship,
-                 rank: dict[str, int]) -> list[float]:
+def _other_block(game: CrewPhaseGame, constants: ObserverConstants, me: Ship, other: Ship) -> list[float]:
     """An ally or enemy slot, up to its last weapon (empty weapon slots after it stay zero)."""
     state = game.state
     dx, dy = other.x - me.x, other.y - me.y
@@ -347,7 +391,8 @@ def _other_block(game: CrewPhaseGame, constants: ObserverConstants, me: Ship, ot
         grappled_else = not grappled_me and any(g.involves(other.id) for g in state.grapples)
     else:
         grappled_me = grappled_else = False
-    max_hull, ac, speed_unit, max_speed, agile = constants.ships[other.id].as_other
+    theirs = constants.ships[other.id]
+    max_hull, ac, speed_unit, max_speed, agile = theirs.as_other
     my_step, its_step = STEP[me.facing], STEP[other.facing]
     out = [1.0]
     out += _STATUS[other.status]
@@ -357,17 +402,23 @@ def _other_block(game: CrewPhaseGame, constants: ObserverConstants, me: Ship, ot
     out += (
         other.hp * HULL, other.hp / other.max_hp, max_hull, other.hull_dice_left / 10, ac,
         (other.size - me.size) / 5, speed_unit, max_speed, agile,
-        initiative / 20, float(rank.get(other.id, 99) < rank.get(me.id, 99)),
-        float(my_step == (dx, dy)), float(its_step == (-dx, -dy)),
-        float(grappled_me), float(grappled_else), other.speed_ft * FEET,
+        initiative / 20, _acts_before(state.order, other.id, me.id),
+        my_step == (dx, dy), its_step == (-dx, -dy), grappled_me, grappled_else, other.speed_ft * FEET,
     )
-    for member in other.crew:
-        out += (float(member.hp > 0), member.hp / member.max_hp, float(member.prone))
+    for member, rows in zip(other.crew, theirs.crew_seen):
+        out += rows[member.prone][member.hp]
     out += constants.crew_left[len(other.crew)]
     # Whether each of its weapons bears on the observer: the offset seen from it is (-dx, -dy).
     feet = max(abs(dx), abs(dy)) * constants.square_feet
-    for weapon in other.weapons:
-        bears = feet <= weapon.long_range_ft and covers_square(weapon.arc, other.facing, -dx, -dy)
-        out += (float(weapon.hp > 0), weapon.hp / weapon.max_hp, float(weapon.ammo > 0),
-                float(weapon.operator is not None), float(weapon.readied_by is not None), float(bears))
+    for weapon, health in zip(other.weapons, theirs.weapon_seen):
+        out += health[weapon.hp]
+        out += (weapon.ammo > 0, weapon.operator is not None, weapon.readied_by is not None,
+                feet <= weapon.long_range_ft and covers_square(weapon.arc, other.facing, -dx, -dy))
     return out
+
+
+def _acts_before(order: list[str], a: str, b: str) -> bool:
+    """Whether ship ``a`` comes before ship ``b`` in this phase's ``order`` (a ship not in it comes last)."""
+    if a not in order:
+        return False
+    return b not in order or order.index(a) < order.index(b)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from naval_env.core.grid import STEP
-from naval_env.rulesets.crew_phase.arcs import covers, covers_square
+from naval_env.rulesets.crew_phase.arcs import ARC_CELLS, cell, covers
 from naval_env.rulesets.crew_phase.state import Ship, Status, WeaponState
 
 if TYPE_CHECKING:
@@ -96,6 +96,9 @@ class Outlook:
     exposed: list[bool]
 
 
+_FAR = 1 << 30  # farther than any two squares of a board
+
+
 def outlook(game: CrewPhaseGame, ship: Ship, legal: list[int]) -> Outlook | None:
     """What the ``legal`` maneuvers of the MOVE decision held now lead to; None with no enemy on the board."""
     square = game.rules.square_feet
@@ -103,31 +106,34 @@ def outlook(game: CrewPhaseGame, ship: Ship, legal: list[int]) -> Outlook | None
                for e in game.enemies_of(ship) if e.status is not Status.SUNK]
     if not enemies:
         return None
-    weapons = [(w.arc, w.range_ft, w.long_range_ft) for w in ship.weapons
+    weapons = [(ARC_CELLS[w.arc], w.range_ft, w.long_range_ft) for w in ship.weapons
                if w.operator is not None and w.hp > 0 and w.ammo > 0]
     cost, _ = game.move_cost(ship)
     ends = game.actions.table(ship.agile, ship.speed_unit, cost).ends[ship.facing]
     maneuvers = game.actions.maneuvers
+    x0, y0, movement_left = ship.x, ship.y, ship.movement_left
     result = Outlook([], [], [], [])
     for i in legal:
         dx, dy, facing = ends[i]
-        x, y = ship.x + dx, ship.y + dy
-        ahead_x, ahead_y = x + STEP[facing][0], y + STEP[facing][1]
-        ram_left = ship.movement_left - maneuvers[i].forward * cost >= cost
-        total, spans, ram, exposed = 0.0, [], False, False
+        x, y = x0 + dx, y0 + dy
+        step_x, step_y = STEP[facing]
+        ram_left = movement_left - maneuvers[i].forward * cost >= cost
+        total, nearest, ram, exposed = 0.0, _FAR, False, False
         for ex, ey, fx, fy, reach in enemies:
             tx, ty = ex - x, ey - y
             span = max(abs(tx), abs(ty))
-            feet = span * square
-            for arc, normal, long in weapons:  # summed in coverage()'s order, so the floats match
-                if covers_square(arc, facing, tx, ty):
-                    total += (2 / 3 if feet <= normal else 0.0) + (1 / 3 if feet <= long else 0.0)
-            spans.append(span)
-            ram = ram or (ram_left and (ahead_x, ahead_y) == (ex, ey))
+            if weapons:
+                feet = span * square
+                offset = cell(tx, ty)
+                for arc_cells, normal, long in weapons:  # summed in coverage()'s order, so the floats match
+                    if arc_cells[facing][offset]:
+                        total += (2 / 3 if feet <= normal else 0.0) + (1 / 3 if feet <= long else 0.0)
+            nearest = min(nearest, span)
+            ram = ram or (ram_left and tx == step_x and ty == step_y)  # the enemy is directly ahead
             # In its bow: from the enemy the end square is at least as far ahead as to the side.
             exposed = exposed or (-tx * fx - ty * fy >= abs(tx * fy - ty * fx) and span <= reach)
         result.coverage.append(total)
-        result.nearest.append(min(spans))
+        result.nearest.append(nearest)
         result.ram.append(ram)
         result.exposed.append(exposed)
     return result
