@@ -9,6 +9,7 @@ its own tests then cover only its rules.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import json
 from functools import cache
@@ -126,6 +127,20 @@ def test_engine_state_and_dice_same_seed_same_actions(ruleset_id):
         game_b.apply(agent, game_b.action_spec.sample(game_b.legal_mask(agent), rng_b))
         assert game_a.state_dict() == game_b.state_dict()
     assert game_a.dice.history == game_b.dice.history
+
+
+@pytest.mark.parametrize("ruleset_id", ruleset_ids())
+def test_every_event_class_builds_the_same_by_position_and_keyword_and_stays_frozen(ruleset_id):
+    for cls in get_ruleset(ruleset_id).events.classes:
+        fields = dataclasses.fields(cls)
+        values = [f"v{i}" for i in range(len(fields))]
+        by_position = cls(*values)
+        assert by_position == cls(**{f.name: v for f, v in zip(fields, values)})
+        assert [getattr(by_position, f.name) for f in fields] == values
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(by_position, fields[0].name, "changed")
+        with pytest.raises(TypeError):
+            cls(*values, "one too many")
 
 
 @pytest.mark.parametrize("ruleset_id", ruleset_ids())

@@ -100,6 +100,11 @@ class EventCatalog:
             self._by_kind[cls.kind] = cls
             _init_through_slots(cls)
 
+    @property
+    def classes(self) -> tuple[type[Event], ...]:
+        """Every event class of the ruleset, the shared ones first."""
+        return tuple(self._by_kind.values())
+
     def from_dict(self, payload: dict[str, Any]) -> Event:
         data = dict(payload)
         kind = data.pop("kind")
