@@ -75,20 +75,29 @@ class ActionSpec:
         """A uniformly random allowed value for every component.
 
         Plain Python over the allowed indices: a dozen numpy calls on ten-value arrays cost more.
+        Every component takes its draw, so a component with one allowed value (most of them, most
+        decisions) skips only the arithmetic.
         """
         allowed = flat_mask.nonzero()[0].tolist()
-        draws = rng.random(len(self.components)).tolist()
-        values = []
+        draws = rng.random(len(self._ends)).tolist()
+        values = [0] * len(draws)
         first = 0
-        for end_offset, offset, draw in zip(self._ends, self.offsets, draws):
+        for i, end_offset in enumerate(self._ends):
             end = bisect_left(allowed, end_offset, first)
-            if end == first:
-                counts = np.add.reduceat(np.asarray(flat_mask, dtype=np.int64), self._offset_array)
-                empty = [c.name for c, n in zip(self.components, counts) if n == 0]
-                raise ValueError(f"mask allows no value for component(s) {empty}")
-            values.append(allowed[first + int(draw * (end - first))] - offset)
+            count = end - first
+            if count > 1:
+                values[i] = allowed[first + int(draws[i] * count)] - self.offsets[i]
+            elif count == 1:
+                values[i] = allowed[first] - self.offsets[i]
+            else:
+                raise self._empty_component(flat_mask)
             first = end
         return np.array(values, dtype=np.int64)
+
+    def _empty_component(self, flat_mask: np.ndarray) -> ValueError:
+        counts = np.add.reduceat(np.asarray(flat_mask, dtype=np.int64), self._offset_array)
+        empty = [c.name for c, n in zip(self.components, counts) if n == 0]
+        return ValueError(f"mask allows no value for component(s) {empty}")
 
     def split(self, flat_mask: np.ndarray) -> list[np.ndarray]:
         return [flat_mask[o : o + c.size] for o, c in zip(self.offsets, self.components)]
