@@ -70,7 +70,7 @@ class NavalEnv(gym.Env[np.ndarray, np.ndarray]):
     - v0: first release.
     """
 
-    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}  # noqa: RUF012 - the base class declares it this way
 
     def __init__(
         self,

@@ -63,7 +63,7 @@ class _MatchSpaces:
 
 
 class NavalAECEnv(_MatchSpaces, AECEnv):
-    metadata = {"render_modes": ["ansi", "rgb_array"], "name": "naval_v0", "is_parallelizable": True}
+    metadata = {"render_modes": ["ansi", "rgb_array"], "name": "naval_v0", "is_parallelizable": True}  # noqa: RUF012 - the base class declares it this way
 
     def __init__(self, ruleset: str = "pantheon", config: str | Path | Any = None,
                  scenario: str | None = None, render_mode: str | None = None,
@@ -119,7 +119,7 @@ class NavalAECEnv(_MatchSpaces, AECEnv):
 
 
 class NavalParallelEnv(_MatchSpaces, ParallelEnv):
-    metadata = {"render_modes": ["ansi", "rgb_array"], "name": "naval_v0"}
+    metadata = {"render_modes": ["ansi", "rgb_array"], "name": "naval_v0"}  # noqa: RUF012 - the base class declares it this way
 
     def __init__(self, ruleset: str = "pantheon", config: str | Path | Any = None,
                  scenario: str | None = None, render_mode: str | None = None,

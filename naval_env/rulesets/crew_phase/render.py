@@ -7,15 +7,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from naval_env.core.events import Event
-from naval_env.core.grid import STEP
+from naval_env.core.grid_render import ARROWS, fill_square, mark_bow, sea, ship_number, side_colour
 from naval_env.rulesets.crew_phase.state import Status
 
 if TYPE_CHECKING:
     from naval_env.rulesets.crew_phase.engine import CrewPhaseGame
-
-ARROWS = ("^", "7", ">", "J", "v", "L", "<", "F")  # ASCII-only compass glyphs N..NW
-SIDE_COLOURS = ((200, 40, 40), (40, 80, 210))
-CELL = 16
 
 
 def render_ansi(game: CrewPhaseGame, events: list[Event]) -> str:
@@ -24,7 +20,7 @@ def render_ansi(game: CrewPhaseGame, events: list[Event]) -> str:
     for ship in state.ships.values():
         if ship.status is not Status.SUNK:
             mark = ship.side[0].upper() if ship.status is Status.AFLOAT else "~"
-            grid[ship.y][ship.x] = f"{mark}{ship.id.rsplit('_', 1)[1]}{ARROWS[ship.facing]}"
+            grid[ship.y][ship.x] = f"{mark}{ship_number(ship.id)}{ARROWS[ship.facing]}"
     phase = "Ship Phase" if state.ship_phase else "Character Phase"
     doing = "(game over)" if state.ended else f"to act: {state.current} {state.phase.name}"
     lines = [f"round {state.round} {phase}{'  rough weather' if state.rough else ''}  {doing}"]
@@ -44,19 +40,13 @@ def render_ansi(game: CrewPhaseGame, events: list[Event]) -> str:
 
 def render_rgb(game: CrewPhaseGame) -> np.ndarray:
     state = game.state
-    image = np.zeros((state.height * CELL, state.width * CELL, 3), dtype=np.uint8)
-    image[:, :] = (30, 90, 140)
-    image[::CELL, :] = (20, 70, 110)
-    image[:, ::CELL] = (20, 70, 110)
+    image = sea(state.width, state.height)
     for ship in state.ships.values():
         if ship.status is Status.SUNK:
             continue
-        colour = np.array(SIDE_COLOURS[state.sides.index(ship.side) % 2], dtype=np.int64)
+        colour = side_colour(state.sides, ship.side)
         if ship.status is Status.SINKING:
             colour = colour // 3
-        top, left = ship.y * CELL, ship.x * CELL
-        image[top + 3: top + CELL - 3, left + 3: left + CELL - 3] = colour
-        dx, dy = STEP[ship.facing]
-        cx, cy = left + CELL // 2 + dx * 4, top + CELL // 2 + dy * 4
-        image[cy - 2: cy + 2, cx - 2: cx + 2] = (250, 250, 250)
+        fill_square(image, ship.x, ship.y, colour, margin=3)
+        mark_bow(image, ship.x, ship.y, ship.facing)
     return image

@@ -45,7 +45,7 @@ class ShipSetup(StrictModel):
     captain: CaptainStats = CaptainStats()
     crew: int | None = Field(default=None, ge=0, le=4, description="PCs aboard; default: PC capacity")
     shipwright: int = Field(default=0, ge=0, le=5, description="Crafts rating of the best shipwright aboard")
-    enhancements: list[Enhancement] = []
+    enhancements: list[Enhancement] = Field(default_factory=list)
     position: tuple[int, int] | None = None
     facing: Direction | None = None
 
