@@ -20,6 +20,7 @@ reaction       REACTION    dodge, counter (the attack being answered)
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from naval_env.core.grid import Compass
 from naval_env.core.spaces import ActionComponent, ActionSpec
@@ -70,15 +71,16 @@ class FlotillaActions:
     BOARDING = 4
     REACTION = 5
 
-    @property
+    # Cached: the engine reads them at every MOVE decision (a frozen dataclass keeps a __dict__ for them).
+    @cached_property
     def ram_base(self) -> int:
         return len(self.maneuvers)
 
-    @property
+    @cached_property
     def board_base(self) -> int:
         return len(self.maneuvers) + self.max_enemies
 
-    @property
+    @cached_property
     def break_free(self) -> int:
         return len(self.maneuvers) + 2 * self.max_enemies
 

@@ -7,7 +7,7 @@ from typing import NamedTuple
 from naval_env.core.events import Event
 from naval_env.rulesets.flotilla.config import HouseRules
 from naval_env.rulesets.flotilla.events import BoardingAttempt, BreakFree, Rammed
-from naval_env.rulesets.flotilla.geometry import Arc, Square, arc_of, facing_pair, gap, sighting
+from naval_env.rulesets.flotilla.geometry import AHEAD, SIDE, Arc, Square, arc_of, facing_pair, gap
 from naval_env.rulesets.flotilla.hull import Table, grapple, hurt_mages, lose_cohesion, release
 from naval_env.rulesets.flotilla.rolls import (
     LOST,
@@ -19,7 +19,7 @@ from naval_env.rulesets.flotilla.rolls import (
     pool_sizes,
     steering_contest,
 )
-from naval_env.rulesets.flotilla.state import Attack, Ship, Unit
+from naval_env.rulesets.flotilla.state import MAGES, SHIP, Attack, Ship, Unit
 
 DODGE, COUNTER, DEFEND = "dodge", "counter", "defend"
 
@@ -37,32 +37,59 @@ class FireLine(NamedTuple):
 
 
 def _line(rules: HouseRules, ship: Ship, unit: Unit, arc: Arc, distance: int) -> FireLine:
-    if unit is Unit.MAGES:
-        penalty = rules.arc_penalty if rules.mage_arc_penalty and arc is not Arc.SIDE else 0
+    if unit is MAGES:
+        penalty = rules.arc_penalty if rules.mage_arc_penalty and arc is not SIDE else 0
         return FireLine(arc, distance, rules.mage_dice, penalty, False)
-    bow_shot = ship.bow_guns and arc is Arc.AHEAD and distance == 1
-    penalty = rules.arc_penalty if arc is not Arc.SIDE and not bow_shot else 0
-    difference = bow_shot or (ship.broadside_guns and arc is Arc.SIDE)
-    return FireLine(arc, distance, ship.combat, penalty, difference)
+    return _guns(rules.arc_penalty, ship.combat, ship.bow_guns, ship.broadside_guns, arc, distance)
+
+
+def _guns(arc_penalty: int, combat: int, bow_guns: bool, broadside_guns: bool, arc: Arc, distance: int) -> FireLine:
+    bow_shot = bow_guns and arc is AHEAD and distance == 1
+    penalty = arc_penalty if arc is not SIDE and not bow_shot else 0
+    difference = bow_shot or (broadside_guns and arc is SIDE)
+    return FireLine(arc, distance, combat, penalty, difference)
 
 
 def gun_line(rules: HouseRules, ship: Ship, target: tuple[Square, ...]) -> FireLine:
     """The ship's guns against ``target``: a penalty ahead or astern (bow guns: none on an adjacent
     enemy ahead); bow guns (adjacent, ahead) and broadside guns (abeam) deal the difference."""
     distance, nearest, _ = facing_pair(ship.squares, target)
-    return _line(rules, ship, Unit.SHIP, arc_of(ship.squares, ship.facing, nearest), distance)
+    return _line(rules, ship, SHIP, arc_of(ship.squares, ship.facing, nearest), distance)
 
 
 def mage_line(rules: HouseRules, ship: Ship, target: tuple[Square, ...]) -> FireLine:
     """The mage squad aboard ``ship``: its own dice, fired like a cannon from the ship."""
     distance, nearest, _ = facing_pair(ship.squares, target)
-    return _line(rules, ship, Unit.MAGES, arc_of(ship.squares, ship.facing, nearest), distance)
+    return _line(rules, ship, MAGES, arc_of(ship.squares, ship.facing, nearest), distance)
 
 
-def gun_lines(rules: HouseRules, a: Ship, b: Ship) -> tuple[FireLine, FireLine]:
-    """Both ships' guns at each other (one geometry pass)."""
-    distance, arc_a, arc_b = sighting(a.x - b.x, a.y - b.y, a.facing, a.size, b.facing, b.size)
-    return _line(rules, a, Unit.SHIP, arc_a, distance), _line(rules, b, Unit.SHIP, arc_b, distance)
+class FireRules(NamedTuple):
+    """The house rules an exchange of gunfire depends on: hashable, so the memoised odds below can take it."""
+
+    arc_penalty: int
+    penalty_mode: str
+    dodge_win_hurts_attacker: bool
+    counter_needs_range: bool
+
+
+def fire_rules(rules: HouseRules) -> FireRules:
+    return FireRules(rules.arc_penalty, rules.penalty_mode, rules.dodge_win_hurts_attacker, rules.counter_needs_range)
+
+
+#: One ship's side of an exchange of gunfire: combat dice, range, bow guns, broadside guns, steering dice
+#: (its dodge) and dodge penalty dice (crew hits + size). A plain tuple: the observer builds one per ship.
+Gunnery = tuple[int, int, bool, bool, int, int]
+
+
+def gunnery(ship: Ship) -> Gunnery:
+    return (ship.combat, ship.range, ship.bow_guns, ship.broadside_guns,
+            ship.captain_dice if ship.captain_alive else 0, ship.crew_hits + ship.size)
+
+
+def guns(fire: FireRules, ship: Gunnery, arc: Arc, distance: int) -> FireLine:
+    """:func:`gun_line` of a ship known by its :data:`Gunnery`, once the arc and the gap are known."""
+    combat, _, bow_guns, broadside_guns, _, _ = ship
+    return _guns(fire.arc_penalty, combat, bow_guns, broadside_guns, arc, distance)
 
 
 def duel_edges(rules: HouseRules, a: Ship, a_squares: tuple[Square, ...], a_facing: int, b: Ship
@@ -70,31 +97,32 @@ def duel_edges(rules: HouseRules, a: Ship, a_squares: tuple[Square, ...], a_faci
     """Expected cohesion each ship gains by firing its guns at the other, against the other's best answer
     (one point per loss, two for a difference; 0 out of range), with ``a`` standing on ``a_squares``."""
     distance, nearest_b, nearest_a = facing_pair(a_squares, b.squares)
-    return edges(rules, a, arc_of(a_squares, a_facing, nearest_b), b, arc_of(b.squares, b.facing, nearest_a),
-                 distance)
+    return edges(fire_rules(rules), gunnery(a), arc_of(a_squares, a_facing, nearest_b), gunnery(b),
+                 arc_of(b.squares, b.facing, nearest_a), distance)
 
 
-def edges(rules: HouseRules, a: Ship, arc_a: Arc, b: Ship, arc_b: Arc, distance: int) -> tuple[float, float]:
+def edges(fire: FireRules, a: Gunnery, arc_a: Arc, b: Gunnery, arc_b: Arc, distance: int) -> tuple[float, float]:
     """:func:`duel_edges` once the arcs each way and the gap are known."""
-    if distance > a.range and distance > b.range:
+    _, a_range, _, _, a_steering, a_dodge_penalty = a
+    _, b_range, _, _, b_steering, b_dodge_penalty = b
+    if distance > a_range and distance > b_range:
         return 0.0, 0.0  # neither can fire: most positions of a maneuver outlook
-    line_a = _line(rules, a, Unit.SHIP, arc_a, distance)
-    line_b = _line(rules, b, Unit.SHIP, arc_b, distance)
-    return (_edge(rules, line_a, line_b, steering(b), b.crew_hits + b.size, distance <= b.range)
-            if distance <= a.range else 0.0,
-            _edge(rules, line_b, line_a, steering(a), a.crew_hits + a.size, distance <= a.range)
-            if distance <= b.range else 0.0)
+    line_a, line_b = guns(fire, a, arc_a, distance), guns(fire, b, arc_b, distance)
+    return (_edge(fire, line_a, line_b, b_steering, b_dodge_penalty, distance <= b_range)
+            if distance <= a_range else 0.0,
+            _edge(fire, line_b, line_a, a_steering, a_dodge_penalty, distance <= a_range)
+            if distance <= b_range else 0.0)
 
 
-def _edge(rules: HouseRules, line: FireLine, answer: FireLine, dodge_dice: int, dodge_penalty: int,
+def _edge(fire: FireRules, line: FireLine, answer: FireLine, dodge_dice: int, dodge_penalty: int,
           can_answer: bool) -> float:
     """The attacker's expected gain against the better of a dodge and (when possible) a counter-attack."""
-    mode = rules.penalty_mode
+    mode = fire.penalty_mode
     a, b = pool_sizes(line.dice, line.penalty, dodge_dice, dodge_penalty, mode)
     worth = 2.0 if line.difference else 1.0
     win, tie = highest_odds(a, b)
-    value = win * worth - ((1.0 - win - tie) if rules.dodge_win_hurts_attacker else 0.0)
-    if can_answer or not rules.counter_needs_range:
+    value = win * worth - ((1.0 - win - tie) if fire.dodge_win_hurts_attacker else 0.0)
+    if can_answer or not fire.counter_needs_range:
         a, b = pool_sizes(line.dice, line.penalty, answer.dice, answer.penalty, mode)
         win, tie = highest_odds(a, b)
         value = min(value, win * worth - (1.0 - win - tie) * (2.0 if answer.difference else 1.0))
@@ -102,11 +130,11 @@ def _edge(rules: HouseRules, line: FireLine, answer: FireLine, dodge_dice: int, 
 
 
 def fire_line(rules: HouseRules, ship: Ship, unit: Unit, target: tuple[Square, ...]) -> FireLine:
-    return gun_line(rules, ship, target) if unit is Unit.SHIP else mage_line(rules, ship, target)
+    return gun_line(rules, ship, target) if unit is SHIP else mage_line(rules, ship, target)
 
 
 def in_range(rules: HouseRules, ship: Ship, unit: Unit, distance: int) -> bool:
-    return distance <= (ship.range if unit is Unit.SHIP else rules.mage_range)
+    return distance <= (ship.range if unit is SHIP else rules.mage_range)
 
 
 def steering(ship: Ship) -> int:
@@ -141,23 +169,23 @@ def resolve_attack(table: Table, attack: Attack, reaction: str, events: list[Eve
     attacker, target = ships[attack.attacker], ships[attack.target]
     line = fire_line(rules, attacker, attack.unit, target.squares)
     counter_line: FireLine | None = None
-    if attack.target_unit is Unit.MAGES:
+    if attack.target_unit is MAGES:
         b_dice, b_penalty = rules.mage_dice, 0
     else:
         b_dice, b_penalty, counter_line = defence_pool(rules, target, attacker, reaction)
     a_count, b_count = pool_sizes(line.dice, line.penalty, b_dice, b_penalty, rules.penalty_mode)
-    kind = f"{'gunfire' if attack.unit is Unit.SHIP else 'mage attack'} / {reaction}"
+    kind = f"{'gunfire' if attack.unit is SHIP else 'mage attack'} / {reaction}"
     result, fa, fb = exchange(table.dice, kind, attacker.id, target.id, a_count, b_count, events)
     if result == WON:
         amount = _amount(rules, line, fa, fb)
-        if attack.target_unit is Unit.MAGES:
+        if attack.target_unit is MAGES:
             hurt_mages(target, amount, attacker.id, events)
         else:
-            lose_cohesion(table, target, amount, attacker.id, "gunfire" if attack.unit is Unit.SHIP else "mages",
+            lose_cohesion(table, target, amount, attacker.id, "gunfire" if attack.unit is SHIP else "mages",
                           events)
     elif result == LOST and (reaction == COUNTER or rules.dodge_win_hurts_attacker):
         amount = _amount(rules, counter_line, fb, fa)
-        if attack.unit is Unit.MAGES:
+        if attack.unit is MAGES:
             hurt_mages(attacker, amount, target.id, events)
         else:
             lose_cohesion(table, attacker, amount, target.id, "counter-attack" if reaction == COUNTER else reaction,

@@ -38,19 +38,32 @@ from naval_env.rulesets.flotilla.events import (
     WindChanged,
 )
 from naval_env.rulesets.flotilla.fleet import build_ship
-from naval_env.rulesets.flotilla.geometry import Square, footprint, gap, on_map, pivot
+from naval_env.rulesets.flotilla.geometry import Square, footprint, on_map, pivot, sighting
 from naval_env.rulesets.flotilla.hull import Table
 from naval_env.rulesets.flotilla.movement import (
     drift_path,
+    first_struck,
     fits,
     movement_now,
     place,
     plan,
     ram_line,
-    sail_ends,
 )
+from naval_env.rulesets.flotilla.observer import ObserverTables, observe
 from naval_env.rulesets.flotilla.rolls import contest_odds, pool_sizes, steering_contest, throw
-from naval_env.rulesets.flotilla.state import CALM, Attack, GameState, Phase, Ship, Unit
+from naval_env.rulesets.flotilla.state import (
+    ATTACK,
+    CALM,
+    DEPLOY,
+    MAGES,
+    MOVE,
+    REACTION,
+    SHIP,
+    Attack,
+    GameState,
+    Phase,
+    Ship,
+)
 
 A = FlotillaActions
 WIND_CODES: dict[str, int] = {"N": int(Compass.N), "S": int(Compass.S), "E": int(Compass.E), "W": int(Compass.W),
@@ -64,18 +77,13 @@ def wind_name(wind: int) -> str:
 
 class FlotillaGame(ShipBattle):
     ruleset_id = "flotilla"
+    render_module = "naval_env.rulesets.flotilla.render"
 
     def __init__(self, config: FlotillaConfig, scenario_name: str | None, dice: Dice,
                  actions: FlotillaActions, observation_spec: Any) -> None:
-        self.config = config
-        self.rules = config.house_rules
-        self.scenario_name = scenario_name or config.default_scenario
+        self._bind(config, scenario_name, dice, actions, observation_spec)
         self.scenario: Scenario = config.scenario(self.scenario_name)
         self.situations = self.scenario.situations
-        self.dice = dice
-        self.actions = actions
-        self.action_spec = actions.spec
-        self.observation_spec = observation_spec
         self._noop = actions.spec.noop_mask()
         self._mask: np.ndarray | None = None
         self._move_ends: list[tuple[int, int, int] | None] = []
@@ -83,6 +91,7 @@ class FlotillaGame(ShipBattle):
         self.state = self._set_up(events)
         self.table = Table(dice, self.rules, self.situations, self.state)
         self._index_ships()
+        self.observer_tables = ObserverTables(self)
         if not self.rules.captains_choose_facing:
             self._start_battle(events)
         self._advance(events)
@@ -165,9 +174,7 @@ class FlotillaGame(ShipBattle):
                       ) -> bool:
         """On the map, on no other ship, and not on ``too_close`` (attackers: near a defender, or the reverse)."""
         squares = footprint(x, y, facing, ship.size)
-        if not on_map(squares, state.width, state.height) or not fits(state, squares, ship.id):
-            return False
-        return too_close.isdisjoint(squares)
+        return fits(state, squares, ship.id) and too_close.isdisjoint(squares)
 
     def _start_battle(self, events: list[Event]) -> None:
         """After placement and facings: the wind (1d5 by default), then round 1."""
@@ -199,7 +206,7 @@ class FlotillaGame(ShipBattle):
         state.order = self._initiative(afloat, events)
         for ship in afloat:
             ship.moved = ship.attacked = ship.tried_break_free = False
-        state.phase, state.cursor = Phase.MOVE, 0
+        state.phase, state.cursor = MOVE, 0
 
     def _initiative(self, ships: list[Ship], events: list[Event]) -> list[str]:
         """Every captain's steering roll; highest die first, then the next; full ties throw again."""
@@ -210,17 +217,15 @@ class FlotillaGame(ShipBattle):
             faces = throw(self.dice, counts[ship.id], f"initiative: {ship.id}")
             first[ship.id] = faces
             keys[ship.id] = _padded(faces)
-        order = sorted(keys, key=lambda s: keys[s], reverse=True)
+        order = sorted(keys, key=keys.__getitem__, reverse=True)
         events.append(InitiativeRolled(tuple(order), tuple(first[s] for s in order)))
-        while True:
+        while len(set(keys.values())) < len(keys):  # some keys tie
             tied = [s for s in order if sum(keys[o] == keys[s] for o in order) > 1]
-            if not tied:
-                break
             rerolls: dict[str, tuple[int, ...]] = {}
             for s in tied:
                 rerolls[s] = throw(self.dice, max(1, counts[s]), f"initiative tie: {s}")
                 keys[s] = keys[s] + _padded(rerolls[s])
-            order = sorted(keys, key=lambda s: keys[s], reverse=True)
+            order = sorted(keys, key=keys.__getitem__, reverse=True)
             regrouped = [s for s in order if s in rerolls]
             events.append(InitiativeRolled(tuple(regrouped), tuple(rerolls[s] for s in regrouped)))
         return order
@@ -231,7 +236,7 @@ class FlotillaGame(ShipBattle):
         self._mask = None
         state.actor = None
         while not state.ended:
-            if state.phase is Phase.DEPLOY:
+            if state.phase is DEPLOY:
                 if state.cursor >= len(state.deploy_order):
                     self._start_battle(events)
                     continue
@@ -239,9 +244,9 @@ class FlotillaGame(ShipBattle):
                 if self._ask(ship, *self._deploy_mask(ship)):
                     return
                 state.cursor += 1
-            elif state.phase is Phase.MOVE:
+            elif state.phase is MOVE:
                 if state.cursor >= len(state.order):
-                    state.phase, state.cursor = Phase.ATTACK, 0
+                    state.phase, state.cursor = ATTACK, 0
                     continue
                 ship = state.ships[state.order[state.cursor]]
                 if not ship.afloat or ship.moved:
@@ -254,7 +259,7 @@ class FlotillaGame(ShipBattle):
                 if self._ask(ship, *self._move_mask(ship)):
                     return
                 self._apply_move(ship, 0, events)
-            elif state.phase is Phase.ATTACK:
+            elif state.phase is ATTACK:
                 if state.attack_queue:
                     if self._next_attack(events):
                         return
@@ -311,13 +316,13 @@ class FlotillaGame(ShipBattle):
         state = self.state
         attack = state.attack_queue.pop(0)
         attacker, target = state.ships[attack.attacker], state.ships[attack.target]
-        if not (attacker.afloat and target.afloat) or (attack.unit is Unit.MAGES and attacker.mages == 0) or (
-                attack.target_unit is Unit.MAGES and target.mages == 0):
+        if not (attacker.afloat and target.afloat) or (attack.unit is MAGES and attacker.mages == 0) or (
+                attack.target_unit is MAGES and target.mages == 0):
             return False
-        if attack.target_unit is Unit.MAGES:
+        if attack.target_unit is MAGES:
             combat.resolve_attack(self.table, attack, combat.DEFEND, events)
         elif combat.can_counter(self.rules, target, attacker):
-            state.phase, state.pending = Phase.REACTION, attack
+            state.phase, state.pending = REACTION, attack
             state.actor = target.id
             self._mask = self._reaction_mask(target)
             return True
@@ -353,19 +358,7 @@ class FlotillaGame(ShipBattle):
         return twin
 
     def observe(self, agent: str) -> np.ndarray:
-        from naval_env.rulesets.flotilla.observer import observe
-
         return observe(self, agent)
-
-    def render_ansi(self, events: list[Event] | None = None) -> str:
-        from naval_env.rulesets.flotilla.render import render_ansi
-
-        return render_ansi(self, events or [])
-
-    def render_rgb(self) -> np.ndarray:
-        from naval_env.rulesets.flotilla.render import render_rgb
-
-        return render_rgb(self)
 
     # ------------------------------------------------------------------ masks
     def legal_mask(self, agent: str) -> np.ndarray:
@@ -395,18 +388,18 @@ class FlotillaGame(ShipBattle):
         state = self.state
         chosen = False
         movement = movement_now(ship, state.wind, self.rules)
-        ends = sail_ends(state, ship, actions.routes.routes(ship.facing, ship.size, movement))
+        ends = actions.routes.ends(state, ship, movement)
         for index in range(1, len(ends)):
             if ends[index] is not None:
                 mask[base + index] = chosen = True
         self._move_ends = ends
-        squares = ship.squares
+        struck = first_struck(state, ship, movement)
         for slot, enemy in enumerate(self._enemies[ship.id]):
             if not enemy.afloat:
                 continue
-            if ram_line(state, ship, enemy, movement) is not None:
+            if struck is not None and struck[1] == enemy.id:
                 mask[base + actions.ram_base + slot] = chosen = True
-            if enemy.grappled_with is None and gap(squares, enemy.squares) == 1:
+            if enemy.grappled_with is None and _gap(ship, enemy) == 1:
                 mask[base + actions.board_base + slot] = chosen = True
         return mask, chosen
 
@@ -416,11 +409,10 @@ class FlotillaGame(ShipBattle):
         n = self.actions.max_enemies
         rules = self.rules
         chosen = False
-        squares = ship.squares
         for slot, enemy in enumerate(self._enemies[ship.id]):
             if not enemy.afloat or enemy.id == ship.grappled_with:
                 continue
-            distance = gap(squares, enemy.squares)
+            distance = _gap(ship, enemy)
             if distance <= ship.range:
                 mask[offsets[A.TARGET] + 1 + slot] = chosen = True
                 if enemy.mages:
@@ -450,15 +442,15 @@ class FlotillaGame(ShipBattle):
         ship = state.ships[agent]
         events: list[Event] = []
         phase = state.phase
-        if phase is Phase.DEPLOY:
+        if phase is DEPLOY:
             choice = int(values[A.FACING])
             if choice:
                 place(state, ship, *pivot(ship.x, ship.y, ship.facing, ship.size, choice - 1), choice - 1)
                 events.append(FacingChosen(ship.id, Compass(choice - 1).name))
             state.cursor += 1
-        elif phase is Phase.MOVE:
+        elif phase is MOVE:
             self._apply_move(ship, int(values[A.MANEUVER]), events)
-        elif phase is Phase.ATTACK:
+        elif phase is ATTACK:
             self._apply_attack(ship, values, events)
         else:
             self._apply_reaction(ship, int(values[A.REACTION]), events)
@@ -480,34 +472,45 @@ class FlotillaGame(ShipBattle):
             target = enemies[value - actions.ram_base]
             squares = ram_line(state, ship, target, movement) or 0
             if squares:
-                self._sail(ship, Maneuver("ram", 0, squares), movement, events)
+                route = plan(state, ship, Maneuver("ram", 0, squares), movement)
+                assert route is not None, "the ram line was open but cannot be sailed"
+                self._sail(ship, "ram", tuple(route[0]), route[1], events)
             combat.ram(self.table, ship, target, events)
         elif value == 0:
             if ship.grappled_with is not None:
                 events.append(Held(ship.id, f"grappled with {ship.grappled_with}"))
             else:
-                self._sail(ship, actions.maneuvers[0], movement, events)
+                self._sail_maneuver(ship, 0, movement, events)
         else:
             maneuver = actions.maneuvers[value]
             a, b = pool_sizes(combat.steering(ship), ship.crew_hits, self.rules.maneuver_difficulty, 0,
                               self.rules.penalty_mode)
             won, _, _ = steering_contest(self.dice, maneuver.label, ship.id, None, a, b, events)
             if won:
-                self._sail(ship, maneuver, movement, events)
+                self._sail_maneuver(ship, value, movement, events)
             else:
                 fallback = self.rules.failed_maneuver
                 events.append(ManeuverFailed(ship.id, maneuver.label, fallback))
                 if fallback == "ahead":
-                    self._sail(ship, actions.maneuvers[0], movement, events)
+                    self._sail_maneuver(ship, 0, movement, events)
         self._check_end(events)
 
-    def _sail(self, ship: Ship, maneuver: Maneuver, movement: int, events: list[Event]) -> None:
-        route = plan(self.state, ship, maneuver, movement)
-        assert route is not None, f"{maneuver.label} was allowed but cannot be sailed"
-        path, facing = route
+    def _sail_maneuver(self, ship: Ship, value: int, movement: int, events: list[Event]) -> None:
+        """Sail maneuver ``value`` of this MOVE decision to the end its mask found (the state has not changed
+        since), along its route from the route table."""
+        end = self._move_ends[value]
+        assert end is not None, f"{self.actions.maneuvers[value].label} was allowed but cannot be sailed"
+        route = self.actions.routes.routes(ship.facing, ship.size, movement)[value]
+        x, y = ship.x, ship.y
+        path = tuple([(x + dx, y + dy) for dx, dy in route.path])
+        if route.base:  # it stopped short of whatever lay in its way
+            path = path[: path.index((end[0], end[1])) + 1]
+        self._sail(ship, self.actions.maneuvers[value].label, path, route.facing, events)
+
+    def _sail(self, ship: Ship, label: str, path: tuple[Square, ...], facing: int, events: list[Event]) -> None:
         facing_from = ship.facing
         place(self.state, ship, *path[-1], facing)
-        events.append(Moved(ship.id, maneuver.label, tuple(path), facing_from, facing))
+        events.append(Moved(ship.id, label, path, facing_from, facing))
 
     def _apply_attack(self, ship: Ship, values: np.ndarray, events: list[Event]) -> None:
         state, actions = self.state, self.actions
@@ -518,7 +521,7 @@ class FlotillaGame(ShipBattle):
             self._check_end(events)
             if state.ended or not ship.afloat:
                 return
-        for unit, component in ((Unit.SHIP, A.TARGET), (Unit.MAGES, A.MAGE_TARGET)):
+        for unit, component in ((SHIP, A.TARGET), (MAGES, A.MAGE_TARGET)):
             target = actions.targets[int(values[component])]
             if target is None:
                 continue
@@ -533,7 +536,7 @@ class FlotillaGame(ShipBattle):
         reaction = combat.COUNTER if value else combat.DODGE
         events.append(Reacted(ship.id, reaction, attack.attacker))
         combat.resolve_attack(self.table, attack, reaction, events)
-        state.pending, state.phase = None, Phase.ATTACK
+        state.pending, state.phase = None, ATTACK
         self._check_end(events)
 
     # ------------------------------------------------------------- the end
@@ -560,7 +563,7 @@ class FlotillaGame(ShipBattle):
         """Where each legal maneuver of the current MOVE decision leads, with its odds (scripted captains)."""
         state = self.state
         ship = state.ships[agent]
-        if state.phase is not Phase.MOVE or agent != state.actor or ship.grappled_with is not None:
+        if state.phase is not MOVE or agent != state.actor or ship.grappled_with is not None:
             return []
         a, b = pool_sizes(combat.steering(ship), ship.crew_hits, self.rules.maneuver_difficulty, 0,
                           self.rules.penalty_mode)
@@ -570,7 +573,7 @@ class FlotillaGame(ShipBattle):
 
     def maneuver_ends(self, agent: str) -> list[tuple[int, int, int] | None]:
         """For the MOVE decision ``agent`` holds: each maneuver's end (bow x, y, facing), None if not allowed."""
-        if self.state.phase is not Phase.MOVE or agent != self.state.actor or self._mask is None:
+        if self.state.phase is not MOVE or agent != self.state.actor or self._mask is None:
             return []
         return self._move_ends
 
@@ -586,7 +589,7 @@ class MoveOption:
     odds: float
 
 
-_UNIT_NAMES = {Unit.SHIP: "ship", Unit.MAGES: "mages"}
+_UNIT_NAMES = {SHIP: "ship", MAGES: "mages"}
 _PHASE_CONTEXT = {phase: f"in phase {phase.name}" for phase in Phase}  # for illegal-action messages
 
 
@@ -601,6 +604,11 @@ def _zone_bows(xs: tuple[int, int], ys: tuple[int, int], facing: int, size: int,
     """Every bow square of a zone (row by row) whose footprint lies on the map."""
     return tuple((x, y) for y in range(ys[0], ys[1] + 1) for x in range(xs[0], xs[1] + 1)
                  if on_map(footprint(x, y, facing, size), width, width))
+
+
+def _gap(a: Ship, b: Ship) -> int:
+    """:func:`~naval_env.rulesets.flotilla.geometry.gap` of two ships, from the cached sightings."""
+    return sighting(a.x - b.x, a.y - b.y, a.facing, a.size, b.facing, b.size)[0]
 
 
 def _padded(faces: tuple[int, ...]) -> tuple[int, ...]:
@@ -632,5 +640,5 @@ def check_invariants(game: FlotillaGame) -> None:
     if not state.ended:
         actor = state.actor
         assert actor is not None and state.ships[actor].afloat, f"{actor} holds a decision while not afloat"
-        if state.phase is Phase.REACTION:
+        if state.phase is REACTION:
             assert state.pending is not None and state.pending.target == actor

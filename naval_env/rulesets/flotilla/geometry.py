@@ -23,6 +23,9 @@ class Arc(IntEnum):
     ASTERN = 2
 
 
+AHEAD, SIDE, ASTERN = Arc.AHEAD, Arc.SIDE, Arc.ASTERN  # plain names: an enum's member lookup is slow
+
+
 @cache  # a handful of sizes on a small map: every footprint is asked for again and again
 def footprint(x: int, y: int, facing: int, size: int) -> tuple[Square, ...]:
     """The squares of a ship, bow first."""
@@ -89,22 +92,24 @@ def arc_of(squares: tuple[Square, ...], facing: int, target: Square) -> Arc:
     vx, vy = target[0] - bx, target[1] - by
     dot, cross = vx * ux + vy * uy, vx * uy - vy * ux
     if dot > abs(cross):
-        return Arc.AHEAD
+        return AHEAD
     sx, sy = squares[-1]
     vx, vy = target[0] - sx, target[1] - sy
     dot, cross = vx * ux + vy * uy, vx * uy - vy * ux
     if -dot > abs(cross):
-        return Arc.ASTERN
-    return Arc.SIDE
+        return ASTERN
+    return SIDE
 
 
+@lru_cache(maxsize=1 << 15)  # a C-level hit: cheaper than turning the pair upright in Python, as most calls repeat
 def sighting(dx: int, dy: int, facing: int, size: int, other_facing: int, other_size: int) -> tuple[int, Arc, Arc]:
     """(gap, the arc of the other ship from this one, the arc of this ship from the other) for a ship whose
     bow lies (dx, dy) from the other's bow.
 
     Gaps and arcs depend on the two bows' offset only, not on where on the map they lie, and turning both
-    ships a quarter turn changes neither: the pair is turned until this ship faces N or NE, and the few
-    thousand such layouts met in play are worked out once each."""
+    ships a quarter turn or mirroring them along this ship's keel changes neither: the pair is turned until
+    this ship faces N or NE, mirrored or not (whichever layout sorts first), and the few thousand such
+    layouts met in play are worked out once each."""
     turns = facing >> 1
     if turns == 1:
         dx, dy = dy, -dx
@@ -112,7 +117,13 @@ def sighting(dx: int, dy: int, facing: int, size: int, other_facing: int, other_
         dx, dy = -dx, -dy
     elif turns == 3:
         dx, dy = -dy, dx
-    return _upright_sighting(dx, dy, facing & 1, size, (other_facing - 2 * turns) & 7, other_size)
+    facing, other_facing = facing & 1, (other_facing - 2 * turns) & 7
+    if facing:  # NE: mirror across the NE-SW diagonal
+        mirrored = (-dy, -dx, (2 - other_facing) & 7)
+    else:  # N: mirror across the N-S line
+        mirrored = (-dx, dy, -other_facing & 7)
+    dx, dy, other_facing = min((dx, dy, other_facing), mirrored)
+    return _upright_sighting(dx, dy, facing, size, other_facing, other_size)
 
 
 @lru_cache(maxsize=1 << 16)

@@ -11,6 +11,7 @@ one set test against the other ships seen from the bow.
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from functools import cache
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -27,11 +28,17 @@ def wind_modifier(ship: Ship, wind: int, rules: HouseRules) -> int:
     """Sails only: +bonus sailing with the wind, -bonus against it, 0 across it or in a calm."""
     if not ship.sails or wind == CALM:
         return 0
-    points = points_between(ship.facing, wind)
-    if points <= rules.wind_with_within:
-        return rules.sails_bonus
-    if points >= 4 - rules.wind_with_within:
-        return -rules.sails_bonus
+    return _wind_bonus((ship.facing - wind) % 8, rules.wind_with_within, rules.sails_bonus)
+
+
+@cache  # eight headings off the wind, one pair of house rules
+def _wind_bonus(heading: int, with_within: int, bonus: int) -> int:
+    """:func:`wind_modifier` of a ship ``heading`` compass points clockwise of the wind."""
+    points = points_between(heading, 0)
+    if points <= with_within:
+        return bonus
+    if points >= 4 - with_within:
+        return -bonus
     return 0
 
 
@@ -50,7 +57,15 @@ def is_free(state: GameState, square: Square, ship_id: str) -> bool:
 
 
 def fits(state: GameState, squares: tuple[Square, ...], ship_id: str) -> bool:
-    return all(is_free(state, s, ship_id) for s in squares)
+    """Every square on the map and free of other ships (:func:`is_free`, without a call per square)."""
+    width, height, occupancy = state.width, state.height, state.occupancy
+    for x, y in squares:
+        if not (0 <= x < width and 0 <= y < height):
+            return False
+        occupant = occupancy.get((x, y))
+        if occupant is not None and occupant != ship_id:
+            return False
+    return True
 
 
 @cache
@@ -110,28 +125,58 @@ def sea_route(maneuver: Maneuver, movement: int, facing: int, size: int) -> SeaR
     return SeaRoute(frozenset(checks), min(xs), min(ys), max(xs), max(ys), path, end, maneuver.base)
 
 
+End = tuple[int, int, int]  # where a route leaves the bow, and the facing: (x, y, facing)
+_OPEN_SEA_LIMIT = 1 << 13   # bow squares x headings x moves of open sea kept per config (about 6 MB)
+
+
 class RouteTable:
     """Every maneuver's :class:`SeaRoute` by (facing, ship size, movement), worked out on first use."""
 
     def __init__(self, maneuvers: tuple[Maneuver, ...]) -> None:
         self.maneuvers = maneuvers
         self._routes: dict[tuple[int, int, int], tuple[SeaRoute, ...]] = {}
+        self._reach: dict[tuple[int, int, int], frozenset[Square]] = {}  # every square any of the routes needs
+        # With no other ship on any route only the map's edges matter: the ends depend on the bow square alone.
+        self._open_sea: dict[tuple[int, ...], tuple[End | None, ...]] = {}
 
     def routes(self, facing: int, size: int, movement: int) -> tuple[SeaRoute, ...]:
         key = (facing, size, movement)
         found = self._routes.get(key)
         if found is None:
             found = self._routes[key] = tuple(sea_route(m, movement, facing, size) for m in self.maneuvers)
+            self._reach[key] = frozenset().union(*(route.clear for route in found))
         return found
 
+    def ends(self, state: GameState, ship: Ship, movement: int) -> list[End | None]:
+        """:func:`sail_ends` of every maneuver of ``ship`` over ``movement``."""
+        facing, size, x, y, me = ship.facing, ship.size, ship.x, ship.y, ship.id
+        routes = self.routes(facing, size, movement)
+        reach = self._reach[(facing, size, movement)]
+        for (sx, sy), owner in state.occupancy.items():
+            if owner != me and (sx - x, sy - y) in reach:
+                return sail_ends(state, ship, routes)
+        key = (facing, size, movement, x, y, state.width, state.height)
+        found = self._open_sea.get(key)
+        if found is None:
+            if len(self._open_sea) >= _OPEN_SEA_LIMIT:
+                self._open_sea.clear()
+            found = self._open_sea[key] = tuple(_ends(routes, x, y, state.width, state.height, frozenset()))
+        return list(found)
 
-def sail_ends(state: GameState, ship: Ship, routes: tuple[SeaRoute, ...]) -> list[tuple[int, int, int] | None]:
+
+def sail_ends(state: GameState, ship: Ship, routes: tuple[SeaRoute, ...]) -> list[End | None]:
     """Where each route leaves the bow, and the facing: (x, y, facing); None when it cannot be sailed."""
     x, y, me = ship.x, ship.y, ship.id
-    # The other ships and the map's edges seen from the bow: a route is then four comparisons and one set test.
     blocked = {(sx - x, sy - y) for (sx, sy), owner in state.occupancy.items() if owner != me}
-    left, top, right, bottom = -x, -y, state.width - 1 - x, state.height - 1 - y
-    ends: list[tuple[int, int, int] | None] = []
+    return _ends(routes, x, y, state.width, state.height, blocked)
+
+
+def _ends(routes: tuple[SeaRoute, ...], x: int, y: int, width: int, height: int, blocked: AbstractSet[Square]
+          ) -> list[End | None]:
+    """:func:`sail_ends` with the other ships ``blocked`` seen from the bow (x, y): with the map's edges also
+    seen from the bow, a route is then four comparisons and one set test."""
+    left, top, right, bottom = -x, -y, width - 1 - x, height - 1 - y
+    ends: list[End | None] = []
     for clear, low_x, low_y, high_x, high_y, path, facing, base in routes:
         if base:
             end_x = end_y = 0
@@ -169,6 +214,13 @@ def plan(state: GameState, ship: Ship, maneuver: Maneuver, movement: int) -> tup
 
 def ram_line(state: GameState, ship: Ship, target: Ship, movement: int) -> int | None:
     """Squares the rammer sails before striking ``target`` straight ahead, or None if it cannot reach it."""
+    struck = first_struck(state, ship, movement)
+    return struck[0] if struck is not None and struck[1] == target.id else None
+
+
+def first_struck(state: GameState, ship: Ship, movement: int) -> tuple[int, str] | None:
+    """The ship ``ship`` would strike sailing straight ahead up to ``movement`` squares: (squares sailed
+    before, its id); None when the map ends first or nothing lies ahead. One walk serves every target."""
     dx, dy = STEP[ship.facing]
     x, y = ship.x, ship.y
     for moved in range(movement):
@@ -178,7 +230,7 @@ def ram_line(state: GameState, ship: Ship, target: Ship, movement: int) -> int |
         occupant = state.occupancy.get((x, y))
         if occupant is None or occupant == ship.id:
             continue
-        return moved if occupant == target.id else None
+        return moved, occupant
     return None
 
 

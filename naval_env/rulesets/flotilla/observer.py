@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import math
 import struct
-from functools import cache
-from typing import TYPE_CHECKING
+from functools import cache, lru_cache
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -21,17 +21,21 @@ from naval_env.core.spaces import ObservationField as F
 from naval_env.core.spaces import ObservationSpec, group_fields
 from naval_env.rulesets.flotilla.actions import build_maneuvers
 from naval_env.rulesets.flotilla.combat import (
+    FireRules,
+    Gunnery,
     boarding_dice,
     edges,
+    fire_rules,
     gun_line,
-    gun_lines,
+    gunnery,
+    guns,
     steering,
 )
-from naval_env.rulesets.flotilla.config import FlotillaConfig
-from naval_env.rulesets.flotilla.geometry import Arc, footprint, sighting
-from naval_env.rulesets.flotilla.movement import in_ram_line, movement_now, ram_line, ram_reach
+from naval_env.rulesets.flotilla.config import FlotillaConfig, HouseRules
+from naval_env.rulesets.flotilla.geometry import SIDE, Arc, Square, footprint, sighting
+from naval_env.rulesets.flotilla.movement import first_struck, movement_now, ram_reach
 from naval_env.rulesets.flotilla.rolls import contest_odds, highest_odds, pool_sizes
-from naval_env.rulesets.flotilla.state import CALM, Attack, Phase, Ship, Unit
+from naval_env.rulesets.flotilla.state import CALM, MAGES, REACTION, Attack, GameState, Ship
 
 if TYPE_CHECKING:
     from naval_env.rulesets.flotilla.engine import FlotillaGame
@@ -137,19 +141,45 @@ _WIND = [one_hot + (0.0,) for one_hot in _ONE_HOT8]
 _CALM_WIND = (0.0,) * 8 + (1.0,)
 _UNIT = [(dx / math.hypot(dx, dy), dy / math.hypot(dx, dy)) for dx, dy in STEP]
 _OTHER_SIZE = sum(f.size for f in OTHER_FIELDS)
-_ZERO_OTHER = [0.0] * _OTHER_SIZE
+_SELF_HEAD = sum(f.size for f in SELF_FIELDS if f.size > 0)  # the own-ship slices but the two sized per config
 
 
-def _traits(ship: Ship) -> tuple[float, ...]:
-    return (float(ship.armour), float(ship.ram), float(ship.bow_guns), float(ship.broadside_guns),
-            float(ship.sails), float(ship.hero))
+class FixedSlices(NamedTuple):
+    """A ship's values that no rule changes during a game, already scaled for the observation."""
+
+    max_cohesion: float
+    size: float
+    combat: float      # combat dice, range and boarding dice (hero included)
+    range: float
+    boarding: float
+    traits: tuple[float, ...]
 
 
-def dodge_dice(ship: Ship) -> int:
-    return max(0, steering(ship) - ship.crew_hits - ship.size)
+class ObserverTables:
+    """Per-game constants of the observation (built once per game, not once per call)."""
+
+    def __init__(self, game: FlotillaGame) -> None:
+        rules = game.rules
+        n = rules.max_ships_per_side
+        self.fire = fire_rules(rules)
+        # Gaps from here on are out of every range, so the memoised exchanges below are asked for this one.
+        self.out_of_range = game.config.max_range + 1
+        self.outlook_size = len(game.actions.maneuvers) * OUTLOOK
+        self.size = _SELF_HEAD + n + self.outlook_size + (2 * n - 1) * _OTHER_SIZE
+        self.ships = {ship.id: _fixed_slices(rules, ship) for ship in game.state.ships.values()}
+
+
+def _fixed_slices(rules: HouseRules, ship: Ship) -> FixedSlices:
+    traits = (float(ship.armour), float(ship.ram), float(ship.bow_guns), float(ship.broadside_guns),
+              float(ship.sails), float(ship.hero))
+    return FixedSlices(ship.max_cohesion * 0.1, ship.size * 0.25, ship.combat * DICE, ship.range * DICE,
+                       boarding_dice(rules, ship) * DICE, traits)
 
 
 def observe(game: FlotillaGame, agent: str) -> np.ndarray:
+    """The observation, zeros first: only the slices that hold something are packed into it (sunk ships,
+    empty slots and, outside a MOVE decision, the outlook stay zero)."""
+    _bound_matchups()
     state, rules = game.state, game.rules
     me = state.ships[agent]
     size = state.width
@@ -172,15 +202,17 @@ def observe(game: FlotillaGame, agent: str) -> np.ndarray:
     in_order = agent in order
     rank = order.index(agent) if in_order else len(order)
     my_movement = movement_now(me, wind, rules)
+    tables = game.observer_tables
+    fixed = tables.ships[agent]
     add((
         my_movement * MOVE,
-        me.cohesion * 0.1, me.max_cohesion * 0.1, me.cohesion / me.max_cohesion,
-        me.size * 0.25,
-        thrown * DICE, me.captain_dice * DICE, me.crew_hits * DICE, dodge_dice(me) * DICE,
+        me.cohesion * 0.1, fixed.max_cohesion, me.cohesion / me.max_cohesion,
+        fixed.size,
+        thrown * DICE, me.captain_dice * DICE, me.crew_hits * DICE, max(0, thrown - me.size) * DICE,
         float(me.captain_alive),
-        me.combat * DICE, me.range * DICE, boarding_dice(rules, me) * DICE,
+        fixed.combat, fixed.range, fixed.boarding,
     ))
-    add(_traits(me))
+    add(fixed.traits)
     add((
         me.mages / 3,
         float(me.grappled_with is not None), float(me.stuck), float(me.moved), float(me.attacked),
@@ -188,7 +220,7 @@ def observe(game: FlotillaGame, agent: str) -> np.ndarray:
     ))
     enemies = game.enemies_of(me)
     pending = state.pending
-    if deciding and state.phase is Phase.REACTION and pending is not None:
+    if deciding and state.phase is REACTION and pending is not None:
         _incoming(out, game, me, enemies, pending)
     else:
         add((0.0,) * (n + 7))  # incoming_from (one per enemy slot) and the seven slices after it
@@ -198,33 +230,49 @@ def observe(game: FlotillaGame, agent: str) -> np.ndarray:
         add((win, 1.0 - win - tie))
     else:
         add((0.0, 0.0))
+    # Each other ship's move this round and where it could ram us: its block and the outlook both need them.
+    moves = {other.id: _move_of(state, other, me, rules)
+             for other in state.ships.values() if other.afloat and other is not me}
+    mine = gunnery(me)
+    observation = bytearray(4 * tables.size)  # float32 zeros
     ends = game.maneuver_ends(agent) if deciding and partner is None else []
     if ends:
-        _outlook(out, game, me, enemies, ends, maneuver_odds)
-    else:
-        add(_ZERO_OUTLOOK * len(game.actions.maneuvers))
+        _outlook(out, game, me, mine, enemies, moves, ends, maneuver_odds)
+    _pack(observation, 0, out)
 
+    fixed_of = tables.ships
     my_rank = rank if in_order else None
-    allies = game.allies_of(me)
-    for group, slots in ((allies, n - 1), (enemies, n)):
-        for other in group:
+    can_ram = me.captain_alive and me.grappled_with is None
+    struck = first_struck(state, me, my_movement) if can_ram else None
+    ram_target = struck[1] if struck is not None else None
+    offset = len(out) if ends else len(out) + tables.outlook_size
+    for group, slots in ((game.allies_of(me), n - 1), (enemies, n)):
+        for slot, other in enumerate(group):
             if other.afloat:
-                _other_block(out, game, me, other, inv, my_movement, my_rank)
-            else:
-                add(_ZERO_OTHER)
-        add(_ZERO_OTHER * (slots - len(group)))
-    return _to_float32(out)
+                block = _other_block(game, tables, me, mine, other, fixed_of[other.id], moves[other.id], inv,
+                                     ram_target, my_rank)
+                _pack(observation, offset + slot * _OTHER_SIZE, block)
+        offset += slots * _OTHER_SIZE
+    return np.frombuffer(observation, dtype=np.float32)
 
 
-def _to_float32(values: list[float]) -> np.ndarray:
-    """One C-level pack of the whole list, then one cast: several times cheaper than ``np.array(values)``."""
-    packed = _packer(len(values)).pack(*values)
-    return np.frombuffer(packed, dtype=np.float64).astype(np.float32)
+def _move_of(state: GameState, other: Ship, me: Ship, rules: HouseRules) -> tuple[int, frozenset[Square]]:
+    """``other``'s move this round and the squares where it could ram ``me`` (none without a free captain)."""
+    movement = movement_now(other, state.wind, rules)
+    if other.captain_alive and other.grappled_with is None:
+        return movement, ram_reach(state, other, me.id, movement)
+    return movement, _NO_REACH
+
+
+def _pack(observation: bytearray, offset: int, values: list[float]) -> None:
+    """Write ``values`` into the float32 ``observation`` from ``offset`` on: one C-level pack, which rounds
+    each float exactly as a cast to float32 does, and several times cheaper than numpy on a list."""
+    _packer(len(values)).pack_into(observation, offset * 4, *values)
 
 
 @cache
 def _packer(size: int) -> struct.Struct:
-    return struct.Struct(f"{size}d")
+    return struct.Struct(f"{size}f")
 
 
 def _incoming(out: list[float], game: FlotillaGame, me: Ship, enemies: list[Ship], pending: Attack) -> None:
@@ -234,7 +282,7 @@ def _incoming(out: list[float], game: FlotillaGame, me: Ship, enemies: list[Ship
     incoming_from = [0.0] * rules.max_ships_per_side
     attacker = state.ships[pending.attacker]
     incoming_from[enemies.index(attacker)] = 1.0
-    from_mages = pending.unit is Unit.MAGES
+    from_mages = pending.unit is MAGES
     line = gun_line(rules, attacker, me.squares) if not from_mages else None
     dice, penalty = (line.dice, line.penalty) if line is not None else (rules.mage_dice, 0)
     counter = gun_line(rules, me, attacker.squares)
@@ -247,86 +295,138 @@ def _incoming(out: list[float], game: FlotillaGame, me: Ship, enemies: list[Ship
                 1.0 - hit_counter - tie))
 
 
-def _other_block(out: list[float], game: FlotillaGame, me: Ship, other: Ship, inv: float, my_movement: int,
-                 my_rank: int | None) -> None:
-    rules, state = game.rules, game.state
-    mode = rules.penalty_mode
-    add = out.extend
+_MATCHUPS: dict[tuple[FireRules, Gunnery, Gunnery], int] = {}
+_MATCHUP_KEYS: list[tuple[FireRules, Gunnery, Gunnery]] = []
+_MATCHUP_LIMIT = 1 << 14
+
+
+def _matchup(fire: FireRules, mine: Gunnery, theirs: Gunnery) -> int:
+    """A small number for the three, so that the memoised views below hash one int instead of three tuples."""
+    key = (fire, mine, theirs)
+    found = _MATCHUPS.get(key)
+    if found is None:
+        found = _MATCHUPS[key] = len(_MATCHUP_KEYS)
+        _MATCHUP_KEYS.append(key)
+    return found
+
+
+def _bound_matchups() -> None:
+    """Past the limit, number the matchups afresh and forget the views memoised on the old numbers. Called
+    before an observation takes any number, so none it holds can go stale."""
+    if len(_MATCHUP_KEYS) >= _MATCHUP_LIMIT:
+        _MATCHUPS.clear()
+        _MATCHUP_KEYS.clear()
+        _exchange.cache_clear()
+        _facing_enemy.cache_clear()
+
+
+def _other_block(game: FlotillaGame, tables: ObserverTables, me: Ship, mine: Gunnery, other: Ship, fixed: FixedSlices,
+                 its_move: tuple[int, frozenset[Square]], inv: float, ram_target: str | None, my_rank: int | None
+                 ) -> list[float]:
+    state = game.state
+    its_movement, its_reach = its_move
     dx, dy = other.x - me.x, other.y - me.y
     ux, uy = _UNIT[me.facing]
-    mine, theirs = gun_lines(rules, me, other)
-    distance = mine.distance
-    its_movement = movement_now(other, state.wind, rules)
-    add((1.0, dx * inv, dy * inv, (dx * ux + dy * uy) * inv, (dx * -uy + dy * ux) * inv, distance * 0.1))
+    distance, my_arc, its_arc = sighting(me.x - other.x, me.y - other.y, me.facing, me.size, other.facing,
+                                         other.size)
+    out = [1.0, dx * inv, dy * inv, (dx * ux + dy * uy) * inv, (dx * -uy + dy * ux) * inv, distance * 0.1]
+    add = out.extend
     add(_ONE_HOT8[(other.facing - me.facing) % 8])
-    its_steering, my_steering = steering(other), steering(me)
-    add((other.cohesion * 0.1, other.cohesion / other.max_cohesion, other.size * 0.25,
-         max(0, its_steering - other.crew_hits) * DICE, other.combat * DICE, other.range * DICE,
-         boarding_dice(rules, other) * DICE, its_movement * DICE, float(other.captain_alive)))
-    add(_traits(other))
+    add((other.cohesion * 0.1, other.cohesion / other.max_cohesion, fixed.size,
+         max(0, steering(other) - other.crew_hits) * DICE, fixed.combat, fixed.range, fixed.boarding,
+         its_movement * DICE, float(other.captain_alive)))
+    add(fixed.traits)
     out.append(other.mages / 3)
-    add(_ONE_HOT3[mine.arc])
-    add(_ONE_HOT3[theirs.arc])
-    add((float(distance <= me.range), float(distance <= other.range), float(distance == 1)))
-    # Exchanges both ways: the attacker's dice against a dodge, and against a counter-attack.
-    my_fire_d, its_dodge = pool_sizes(mine.dice, mine.penalty, its_steering, other.crew_hits + other.size, mode)
-    my_fire_c, its_counter = pool_sizes(mine.dice, mine.penalty, theirs.dice, theirs.penalty, mode)
-    its_fire_d, my_dodge = pool_sizes(theirs.dice, theirs.penalty, my_steering, me.crew_hits + me.size, mode)
-    its_fire_c, my_counter = pool_sizes(theirs.dice, theirs.penalty, mine.dice, mine.penalty, mode)
-    add((my_fire_c * DICE, its_dodge * DICE, its_counter * DICE, its_fire_c * DICE, my_dodge * DICE,
-         my_counter * DICE,
-         highest_odds(my_fire_d, its_dodge)[0], highest_odds(my_fire_c, its_counter)[0],
-         highest_odds(its_fire_d, my_dodge)[0], highest_odds(its_fire_c, my_counter)[0],
-         float(mine.difference), float(theirs.difference)))
+    add(_exchange(_matchup(tables.fire, mine, gunnery(other)), my_arc, its_arc, min(distance, tables.out_of_range)))
     order = state.order
     acts_first = my_rank is not None and other.id in order and order.index(other.id) < my_rank
     grappled = other.grappled_with
-    ram = me.captain_alive and me.grappled_with is None and ram_line(state, me, other, my_movement) is not None
+    ram = ram_target == other.id
     board = distance == 1 and me.grappled_with is None and grappled is None
-    threat = other.captain_alive and grappled is None and in_ram_line(state, other, me.squares, me.id, its_movement)
+    threat = not its_reach.isdisjoint(me.squares)
     add((float(grappled == me.id), float(grappled not in (None, me.id)), float(other.stuck), float(other.moved),
          float(acts_first), float(ram), float(board), float(threat)))
+    return out
 
 
-def _outlook(out: list[float], game: FlotillaGame, me: Ship, enemies: list[Ship],
-             ends: list[tuple[int, int, int] | None], odds: float) -> None:
+@lru_cache(maxsize=1 << 14)  # a few ship profiles, three arcs each way and a few gaps
+def _exchange(matchup: int, my_arc: Arc, its_arc: Arc, distance: int) -> tuple[float, ...]:
+    """The arcs, ranges, dice, odds and damage rules of an other-ship block: its slices from my_arc on."""
+    fire, mine, theirs = _MATCHUP_KEYS[matchup]
+    mode = fire.penalty_mode
+    my_line, its_line = guns(fire, mine, my_arc, distance), guns(fire, theirs, its_arc, distance)
+    _, my_range, _, _, my_steering, my_dodge_penalty = mine
+    _, its_range, _, _, its_steering, its_dodge_penalty = theirs
+    # Exchanges both ways: the attacker's dice against a dodge, and against a counter-attack.
+    my_fire_d, its_dodge = pool_sizes(my_line.dice, my_line.penalty, its_steering, its_dodge_penalty, mode)
+    my_fire_c, its_counter = pool_sizes(my_line.dice, my_line.penalty, its_line.dice, its_line.penalty, mode)
+    its_fire_d, my_dodge = pool_sizes(its_line.dice, its_line.penalty, my_steering, my_dodge_penalty, mode)
+    its_fire_c, my_counter = pool_sizes(its_line.dice, its_line.penalty, my_line.dice, my_line.penalty, mode)
+    return (*_ONE_HOT3[my_arc], *_ONE_HOT3[its_arc],
+            float(distance <= my_range), float(distance <= its_range), float(distance == 1),
+            my_fire_c * DICE, its_dodge * DICE, its_counter * DICE, its_fire_c * DICE, my_dodge * DICE,
+            my_counter * DICE,
+            highest_odds(my_fire_d, its_dodge)[0], highest_odds(my_fire_c, its_counter)[0],
+            highest_odds(its_fire_d, my_dodge)[0], highest_odds(its_fire_c, my_counter)[0],
+            float(my_line.difference), float(its_line.difference))
+
+
+def _outlook(out: list[float], game: FlotillaGame, me: Ship, mine: Gunnery, enemies: list[Ship],
+             moves: dict[str, tuple[int, frozenset[Square]]], ends: list[tuple[int, int, int] | None],
+             odds: float) -> None:
     """Per maneuver: allowed, odds, sea ahead, and the nearest enemy's gap, arcs, exchange values and
-    ram line from where it would leave us."""
-    state, rules = game.state, game.rules
-    # Where each enemy could ram us does not depend on where we end: walk its ram line once.
-    alive = [(e, e.x, e.y, e.facing, e.size,
-              ram_reach(state, e, me.id, movement_now(e, state.wind, rules))
-              if e.captain_alive and e.grappled_with is None else _NO_REACH)
+    ram line from where it would leave us (where an enemy could ram us does not depend on where we end)."""
+    state, tables = game.state, game.observer_tables
+    fire, out_of_range = tables.fire, tables.out_of_range
+    alive = [(e.x, e.y, e.facing, e.size, moves[e.id][1], _matchup(fire, mine, gunnery(e)))
              for e in enemies if e.afloat]
     if not alive:
         out.extend(_ZERO_OUTLOOK * len(ends))
         return
-    map_size, size, my_range = state.width, me.size, me.range
+    size, sea_ahead = me.size, _sea_ahead(state.width)
+    append = out.append
     for index, end in enumerate(ends):
         if end is None:
             out.extend(_ZERO_OUTLOOK)
             continue
         x, y, facing = end
         distance = _FAR
-        for candidate, ex, ey, its_facing, its_size, reach in alive:
+        for ex, ey, its_facing, its_size, reach, matchup in alive:
             seen = sighting(x - ex, y - ey, facing, size, its_facing, its_size)
             if seen[0] < distance:  # the nearest enemy; the first of equals
-                (distance, mine, theirs), enemy, its_reach = seen, candidate, reach
-        gain, loss = edges(rules, me, mine, enemy, theirs, distance)
-        threat = not its_reach.isdisjoint(footprint(x, y, facing, size))
-        out.extend((1.0, 1.0 if index == 0 else odds, _sea_ahead(x, y, facing, map_size) * 0.1, distance * 0.1,
-                    1.0 if distance == 1 else 0.0, 1.0 if distance <= my_range else 0.0,
-                    1.0 if mine is Arc.SIDE else 0.0, 1.0 if theirs is Arc.SIDE else 0.0, gain, loss,
-                    1.0 if threat else 0.0))
+                (distance, my_arc, its_arc), its_reach, its_matchup = seen, reach, matchup
+        append(1.0)
+        append(1.0 if index == 0 else odds)
+        append(sea_ahead[facing][y][x])
+        append(distance * 0.1)
+        out.extend(_facing_enemy(its_matchup, my_arc, its_arc, min(distance, out_of_range)))
+        append(0.0 if its_reach.isdisjoint(footprint(x, y, facing, size)) else 1.0)
 
 
-def _sea_ahead(x: int, y: int, facing: int, map_size: int) -> int:
+@lru_cache(maxsize=1 << 14)  # a few ship profiles, three arcs each way and a few gaps
+def _facing_enemy(matchup: int, my_arc: Arc, its_arc: Arc, distance: int) -> tuple[float, ...]:
+    """The outlook's slices on the nearest enemy after its gap and before its ram line: adjacent, in range,
+    the arcs abeam and the exchange values."""
+    fire, mine, theirs = _MATCHUP_KEYS[matchup]
+    gain, loss = edges(fire, mine, my_arc, theirs, its_arc, distance)
+    my_range = mine[1]
+    return (1.0 if distance == 1 else 0.0, 1.0 if distance <= my_range else 0.0,
+            1.0 if my_arc is SIDE else 0.0, 1.0 if its_arc is SIDE else 0.0, gain, loss)
+
+
+@cache  # one table per map size
+def _sea_ahead(map_size: int) -> tuple[tuple[tuple[float, ...], ...], ...]:
+    """[facing][y][x]: squares from a bow on (x, y) to the map edge straight ahead, x0.1."""
+    return tuple(tuple(tuple(_room_ahead(x, y, facing, map_size) * 0.1 for x in range(map_size))
+                       for y in range(map_size)) for facing in range(8))
+
+
+def _room_ahead(x: int, y: int, facing: int, map_size: int) -> int:
     """Squares from the bow to the map edge straight ahead."""
     dx, dy = STEP[facing]
     room = map_size  # more than any real room: replaced below, as one of dx, dy is not 0
     if dx:
         room = map_size - 1 - x if dx > 0 else x
     if dy:
-        room_y = map_size - 1 - y if dy > 0 else y
-        room = room_y if room_y < room else room  # noqa: FURB136 - hot path: a comparison is cheaper than a call
+        room = min(room, map_size - 1 - y if dy > 0 else y)
     return room

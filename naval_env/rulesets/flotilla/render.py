@@ -7,14 +7,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from naval_env.core.events import Event
-from naval_env.core.grid import STEP
+from naval_env.core.grid_render import ARROWS, fill_square, mark_bow, sea, ship_number, side_colour
 
 if TYPE_CHECKING:
     from naval_env.rulesets.flotilla.engine import FlotillaGame
-
-ARROWS = ("^", "7", ">", "J", "v", "L", "<", "F")  # ASCII-only compass glyphs N..NW
-SIDE_COLOURS = ((200, 40, 40), (40, 80, 210))
-CELL = 16
 
 
 def render_ansi(game: FlotillaGame, events: list[Event]) -> str:
@@ -27,7 +23,7 @@ def render_ansi(game: FlotillaGame, events: list[Event]) -> str:
             continue
         mark = ship.side[0].upper()
         for i, (x, y) in enumerate(ship.squares):
-            grid[y][x] = f"{mark}{ARROWS[ship.facing]}" if i == 0 else f"{mark.lower()}{ship.id.rsplit('_', 1)[1]}"
+            grid[y][x] = f"{mark}{ARROWS[ship.facing]}" if i == 0 else f"{mark.lower()}{ship_number(ship.id)}"
     to_act = "(game over)" if state.ended else f"to act: {state.actor} {state.phase.name}"
     lines = [f"round {state.round}  wind {wind_name(state.wind)}  {to_act}"]
     lines += ["".join(row) for row in grid]
@@ -51,19 +47,12 @@ def render_ansi(game: FlotillaGame, events: list[Event]) -> str:
 
 def render_rgb(game: FlotillaGame) -> np.ndarray:
     state = game.state
-    image = np.zeros((state.height * CELL, state.width * CELL, 3), dtype=np.uint8)
-    image[:, :] = (30, 90, 140)
-    image[::CELL, :] = (20, 70, 110)
-    image[:, ::CELL] = (20, 70, 110)
+    image = sea(state.width, state.height)
     for ship in state.ships.values():
         if not ship.afloat:
             continue
-        colour = np.array(SIDE_COLOURS[state.sides.index(ship.side) % 2], dtype=np.int64)
+        colour = side_colour(state.sides, ship.side)
         for i, (x, y) in enumerate(ship.squares):
-            top, left = y * CELL, x * CELL
-            shade = colour if i == 0 else colour * 3 // 4
-            image[top + 2: top + CELL - 2, left + 2: left + CELL - 2] = shade
-        dx, dy = STEP[ship.facing]
-        cx, cy = ship.x * CELL + CELL // 2 + dx * 4, ship.y * CELL + CELL // 2 + dy * 4
-        image[cy - 2: cy + 2, cx - 2: cx + 2] = (250, 250, 250)
+            fill_square(image, x, y, colour if i == 0 else colour * 3 // 4, margin=2)
+        mark_bow(image, ship.x, ship.y, ship.facing)
     return image
