@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import copy
+import itertools
+import math
 import random
 
-from naval_env.rulesets.broadside.geometry import EPS, Hull, edge_exit
-from naval_env.rulesets.broadside.movement import _edge_before
+import pytest
+
+from naval_env.rulesets.broadside import movement
+from naval_env.rulesets.broadside.geometry import EPS, Hull, SettledHull, edge_exit, overlap, sweep
+from naval_env.rulesets.broadside.movement import _edge_before, within_reach
+from naval_env.rulesets.broadside.state import Speed
+
+from .helpers import make_game, ship
 
 
 def random_hulls(count: int, seed: int = 0) -> list[Hull]:
@@ -36,3 +45,49 @@ def test_edge_before_agrees_with_edge_exit() -> None:
         exit_at = edge_exit(hull, hull.heading, 48, 36)
         expected = exit_at if exit_at < reach - EPS else None
         assert _edge_before(hull, reach, 48, 36) == expected
+
+
+def test_a_settled_hull_answers_as_overlap_and_sweep() -> None:
+    hulls = random_hulls(400, seed=3)
+    for i, (a, b) in enumerate(itertools.pairwise(hulls)):
+        settled = SettledHull.of(b)
+        assert settled.overlapped_by(a) == overlap(a, b)
+        limit = random.Random(i).uniform(0, 10)
+        assert settled.swept_by(a, a.heading, limit) == sweep(a, a.heading, limit, b)
+
+
+def test_obstacles_left_out_of_reach_cannot_be_met_during_the_move() -> None:
+    rng = random.Random(4)
+    hulls = random_hulls(300, seed=4)
+    for mover, other in itertools.pairwise(hulls):
+        travel = rng.uniform(0, 12)
+        if within_reach(mover, [("other", other)], travel):
+            continue
+        for _ in range(20):       # anywhere the centre can get to, at any heading
+            angle, run = rng.uniform(0, 2 * math.pi), rng.uniform(0, travel)
+            moved = Hull(mover.x + run * math.sin(angle), mover.y + run * math.cos(angle), rng.uniform(0, 360),
+                         mover.length, mover.beam)
+            assert not overlap(moved, other)
+            assert sweep(moved, moved.heading, travel - run, other) is None
+
+
+@pytest.mark.parametrize("vessel", ["galley", "sailing_ship"])
+def test_a_move_in_open_water_matches_the_leg_by_leg_move(vessel: str) -> None:
+    rng = random.Random(5)
+    choices = (0.0, -15.0, 15.0, -30.0, 30.0)
+    for _ in range(40):
+        x, y, heading = rng.uniform(14, 34), rng.uniform(14, 22), rng.uniform(0, 360)
+        game = make_game([ship(vessel, (x, y), heading)], [ship("ironclad", (75, 18), 0)], board=(80, 36),
+                         wind=rng.uniform(0, 360))
+        speed = rng.choice([Speed.HOLD, Speed.CRUISING, Speed.BATTLE])
+        turns = (rng.choice(choices), rng.choice(choices))
+        assert game.state.ships["red_0"].shape.clear_of_edges(80, 36, 9.0 + movement.EDGE_SLACK)  # open water
+        leg_by_leg = copy.deepcopy(game)
+        fast_events: list = []
+        movement.move(game, game.state.ships["red_0"], speed, turns, fast_events)
+        slow_events: list = []
+        inches = movement.turn_speed(leg_by_leg.vessel(leg_by_leg.state.ships["red_0"]), speed)
+        movement._move_among(leg_by_leg, leg_by_leg.state.ships["red_0"], speed, inches, turns, [], 12.0,
+                             slow_events)
+        assert fast_events == slow_events
+        assert game.state.ships["red_0"].shape == leg_by_leg.state.ships["red_0"].shape

@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from naval_env.rulesets.broadside.geometry import EPS, Contact, Hull, edge_exit, overlap, sweep
+from collections.abc import Callable
+
+from naval_env.rulesets.broadside.geometry import (
+    EPS,
+    Contact,
+    Hull,
+    SettledHull,
+    edge_exit,
+    sweep,
+)
 from naval_env.rulesets.broadside.state import GameState, Status
 
 
@@ -13,16 +22,30 @@ def obstacles(state: GameState, *skip: str) -> list[tuple[str, Hull]]:
     return found
 
 
+def settle(others: list[tuple[str, Hull]]) -> list[tuple[str, SettledHull]]:
+    """Obstacles to test hull after hull against, their corners and edge normals worked out once."""
+    return [(other_id, SettledHull.of(other)) for other_id, other in others]
+
+
 def has_room(state: GameState, hull: Hull, *skip: str) -> bool:
     """Whether ``hull`` lies on the board without overlapping any other hull."""
-    return fits(state, hull, obstacles(state, *skip))
+    return fits(state, hull, settle(obstacles(state, *skip)))
 
 
-def fits(state: GameState, hull: Hull, others: list[tuple[str, Hull]]) -> bool:
+def room_test(state: GameState, *skip: str) -> Callable[[Hull], bool]:
+    """:func:`has_room` for many hulls in turn while nothing else moves (the obstacles gathered once)."""
+    others = settle(obstacles(state, *skip))
+    return lambda hull: fits(state, hull, others)
+
+
+def fits(state: GameState, hull: Hull, others: list[tuple[str, SettledHull]]) -> bool:
     """:func:`has_room` against obstacles already gathered."""
     if not hull.inside_board(state.width, state.height):
         return False
-    return not any(overlap(hull, other) for _, other in others)
+    for _, other in others:
+        if other.overlapped_by(hull):
+            return False
+    return True
 
 
 def free_run(state: GameState, hull: Hull, heading: float, limit: float, *skip: str) -> float:
@@ -35,12 +58,12 @@ def free_run(state: GameState, hull: Hull, heading: float, limit: float, *skip: 
     return max(run, 0.0)
 
 
-def first_contact(hull: Hull, others: list[tuple[str, Hull]], limit: float) -> tuple[str, Contact] | None:
+def first_contact(hull: Hull, others: list[tuple[str, SettledHull]], limit: float) -> tuple[str, Contact] | None:
     """The first of ``others`` the hull meets moving ahead up to ``limit`` inches (ties: board order)."""
     best: tuple[str, Contact] | None = None
     heading = hull.heading
     for other_id, other in others:
-        contact = sweep(hull, heading, limit, other)
+        contact = other.swept_by(hull, heading, limit)
         if contact is not None and (best is None or contact.distance < best[1].distance - EPS):
             best = (other_id, contact)
     return best

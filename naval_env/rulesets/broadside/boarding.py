@@ -158,6 +158,8 @@ def resolve_orders(game: BroadsideGame, orders: list[BoardingOrder], events: lis
             events.append(Reinforced(ship.id, friend.id, marines, heroes))
         else:
             attempts.append((order, marines, heroes))
+    if not attempts:
+        return
     # Simultaneous: who is grappled to whom is fixed before any boarding lands.
     grappled = {order.ship for order, _, _ in attempts if order.target in ships[order.ship].grappled}
     targets = list(dict.fromkeys(order.target for order, _, _ in attempts if order.target is not None))

@@ -21,18 +21,18 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from naval_env.core.events import Event
-from naval_env.rulesets.broadside.board import free_run, has_room
+from naval_env.rulesets.broadside.board import free_run, has_room, room_test
 from naval_env.rulesets.broadside.events import Carried, Collided, MovementForfeited, Rammed
 from naval_env.rulesets.broadside.geometry import (
     Contact,
     Hull,
     Point,
     Region,
+    SettledHull,
     compass,
     heading_vector,
     incidence_angle,
     normalize_angle,
-    overlap,
 )
 from naval_env.rulesets.broadside.hull import damage, grapple, open_ended, sweep_oars
 from naval_env.rulesets.broadside.state import Ship
@@ -175,13 +175,15 @@ def _swing(game: BroadsideGame, mover: Ship, struck: Ship, point: Point, carry: 
     state, rules = game.state, game.rules
     pivot = swing_pivot(struck.shape, point)
     sign = swing_direction(pivot, point, mover.shape.heading)
-    passed = mover.shape.advanced(carry)
+    # Nothing but the struck hull moves while the bisections below try angle after angle.
+    passed = SettledHull.of(mover.shape.advanced(carry))
+    has_room_for = room_test(state, mover.id, struck.id)
 
     def clear(angle: float) -> bool:
-        return not overlap(struck.shape.turned(sign * angle, pivot), passed)
+        return not passed.overlapped_by(struck.shape.turned(sign * angle, pivot))
 
     def fits(angle: float) -> bool:
-        return has_room(state, struck.shape.turned(sign * angle, pivot), mover.id, struck.id)
+        return has_room_for(struck.shape.turned(sign * angle, pivot))
 
     angle = rules.max_swing if not clear(rules.max_swing) else _smallest(clear, rules.max_swing)
     if not fits(angle):

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import math
 import re
+import weakref
 from functools import cached_property
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
@@ -297,6 +298,20 @@ def _check_scenario(config: BroadsideConfig, name: str, scenario: Scenario) -> N
             if clash:
                 raise ValueError(f"{where}.position ({body.x}, {body.y}) is too close to {other} "
                                  f"at ({other_body.x}, {other_body.y})")
+
+
+_DERIVED: dict[int, tuple[weakref.ref[BroadsideConfig], dict[str, Any]]] = {}
+
+
+def derived_tables(config: BroadsideConfig) -> dict[str, Any]:
+    """Tables the engine derives from ``config`` alone (masks, observation constants), built once per config
+    object and shared by all its games. Kept by the object's identity, not in the model: a copy made with
+    changes (``model_copy``) gets tables of its own, and comparing configs never compares numpy masks."""
+    entry = _DERIVED.get(id(config))
+    if entry is None or entry[0]() is not config:
+        key = id(config)
+        entry = _DERIVED[key] = (weakref.ref(config, lambda _: _DERIVED.pop(key, None)), {})
+    return entry[1]
 
 
 def load_config(path: str | Path | None = None) -> BroadsideConfig:

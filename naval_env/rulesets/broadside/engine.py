@@ -18,7 +18,6 @@ Decisions with nothing to choose (no target in arc, nobody to board) are skipped
 
 from __future__ import annotations
 
-import copy
 import math
 from typing import Any
 
@@ -38,7 +37,14 @@ from naval_env.rulesets.broadside.actions import (
     MELEE_WITHDRAW,
     BroadsideActions,
 )
-from naval_env.rulesets.broadside.config import PEOPLE, BroadsideConfig, Scenario, Vessel
+from naval_env.rulesets.broadside.config import (
+    PEOPLE,
+    BroadsideConfig,
+    Scenario,
+    ShipSetup,
+    Vessel,
+    derived_tables,
+)
 from naval_env.rulesets.broadside.events import RoundStarted
 from naval_env.rulesets.broadside.geometry import EPS, Hull, compass, overlap, within
 from naval_env.rulesets.broadside.observer import ObserverTables, observe
@@ -55,29 +61,33 @@ from naval_env.rulesets.broadside.state import (
 
 ACTIVATIONS, BOARDING, MELEE = "activations", "boarding", "melee"
 _PHASES = tuple(Phase)       # Phase by value, without an Enum call in the turn loop
+_SPEEDS = tuple(Speed)
+# Enum members as module globals: Phase.X and Status.X cost a class-attribute lookup on every use.
+_MANEUVER_PHASE, _GUNNERY_PHASE, _COLLISION_PHASE, _BOARDING_PHASE, _MELEE_PHASE = _PHASES
+_AFLOAT = Status.AFLOAT
 _CONTEXT = {phase: f"in phase {phase.name}" for phase in Phase}
 
 
 class BroadsideGame(ShipBattle):
     ruleset_id = "broadside"
+    render_module = "naval_env.rulesets.broadside.render"
 
     def __init__(self, config: BroadsideConfig, scenario_name: str | None, dice: Dice,
                  actions: BroadsideActions, observation_spec: ObservationSpec) -> None:
-        self.config = config
-        self.rules = config.house_rules
-        self.scenario_name = scenario_name or config.default_scenario
+        self._bind(config, scenario_name, dice, actions, observation_spec)
         self.scenario: Scenario = config.scenario(self.scenario_name)
-        self.dice = dice
-        self.actions = actions
-        self.action_spec = actions.spec
-        self.observation_spec = observation_spec
-        self._mask: np.ndarray | None = None
-        self._maneuver_masks: dict[tuple[str, int], np.ndarray] = {}
+        self._mask: np.ndarray | None = None      # read only: legal_mask hands out copies
+        self._maneuver_masks: dict[tuple[str, int], np.ndarray] = derived_tables(config).setdefault(
+            "maneuver_masks", {})
         self.state = self._set_up()
         self._index_ships()
         ships = list(self.state.ships.values())
         self._vessels = {s.id: config.vessels[s.vessel] for s in ships}
         self._fleets = [[s for s in ships if s.side == side] for side in self.state.sides]
+        offsets = self.action_spec.offsets
+        # (battery, its key in Ship.guns, flat index of its first target): Battery.value is an Enum property.
+        self._battery_slots = tuple((battery, battery.value, offsets[component] + 1)
+                                    for battery, component in actions.batteries.items())
         self.observer_tables = ObserverTables(self)
         events: list[Event] = []
         self._start_round(events)
@@ -88,29 +98,36 @@ class BroadsideGame(ShipBattle):
     def _set_up(self) -> GameState:
         scenario, rules = self.scenario, self.rules
         ships: dict[str, Ship] = {}
-        for side in scenario.sides:
-            for index, setup in enumerate(side.ships):
-                vessel = self.config.vessels[setup.vessel]
-                ship_id = f"{side.name}_{index}"
-                x, y = setup.position
-                heading = setup.heading
-                if scenario.placement_jitter > 0:
-                    x += self._jitter(scenario.placement_jitter, rules.jitter_step, f"{ship_id} placement x")
-                    y += self._jitter(scenario.placement_jitter, rules.jitter_step, f"{ship_id} placement y")
-                if scenario.heading_jitter > 0:
-                    heading = compass(heading + self._jitter(scenario.heading_jitter, 5.0, f"{ship_id} heading"))
-                people = People(**{
-                    who: getattr(setup, who) if getattr(setup, who) is not None else getattr(vessel.complement, who)
-                    for who in PEOPLE
-                })
-                guns = {"port": vessel.guns.port, "starboard": vessel.guns.starboard, "turret": vessel.guns.turret}
-                ships[ship_id] = Ship(ship_id, side.name, setup.vessel, Hull(x, y, heading, vessel.length, vessel.beam),
-                                      vessel.hull, vessel.hull, people, guns)
+        for ship_id, side, setup, vessel, people in self._placements():
+            x, y = setup.position
+            heading = setup.heading
+            if scenario.placement_jitter > 0:
+                x += self._jitter(scenario.placement_jitter, rules.jitter_step, f"{ship_id} placement x")
+                y += self._jitter(scenario.placement_jitter, rules.jitter_step, f"{ship_id} placement y")
+            if scenario.heading_jitter > 0:
+                heading = compass(heading + self._jitter(scenario.heading_jitter, 5.0, f"{ship_id} heading"))
+            guns = {"port": vessel.guns.port, "starboard": vessel.guns.starboard, "turret": vessel.guns.turret}
+            ships[ship_id] = Ship(ship_id, side, setup.vessel, Hull(x, y, heading, vessel.length, vessel.beam),
+                                  vessel.hull, vessel.hull, People(**people), guns)
         icebergs = [Iceberg(f"iceberg_{i}", Hull(b.position[0], b.position[1], b.heading, b.length, b.beam))
                     for i, b in enumerate(scenario.icebergs)]
         sides = tuple(side.name for side in scenario.sides)
         width, height = scenario.board
         return GameState(width, height, scenario.wind, (sides[0], sides[1]), ships, icebergs)
+
+    def _placements(self) -> list[tuple[str, str, ShipSetup, Vessel, dict[str, int]]]:
+        """(ship id, side, set-up, vessel, people aboard) of every ship of the scenario, worked out once per
+        config and scenario."""
+        key = f"placements of {self.scenario_name}"
+        tables = derived_tables(self.config)
+        placements = tables.get(key)
+        if placements is None:
+            placements = tables[key] = [
+                (f"{side.name}_{index}", side.name, setup, self.config.vessels[setup.vessel],
+                 _people_aboard(setup, self.config.vessels[setup.vessel]))
+                for side in self.scenario.sides for index, setup in enumerate(side.ships)
+            ]
+        return placements
 
     def _jitter(self, span: float, step: float, reason: str) -> float:
         """A uniform offset in [-span, span] in whole steps, drawn as one die."""
@@ -122,39 +139,23 @@ class BroadsideGame(ShipBattle):
     def current_agent(self) -> str | None:
         return None if self.state.ended else self.state.decider
 
-    def is_active(self, agent: str) -> bool:
-        return self.state.ships[agent].status.fighting
-
     def health(self, agent: str) -> tuple[int, int]:
         ship = self.state.ships[agent]
         return ship.hull, ship.max_hull
 
-    def clone(self) -> BroadsideGame:
-        return copy.deepcopy(self)
-
     def observe(self, agent: str) -> np.ndarray:
         return observe(self, agent)
-
-    def render_ansi(self, events: list[Event] | None = None) -> str:
-        from naval_env.rulesets.broadside.render import render_ansi
-
-        return render_ansi(self, events or [])
-
-    def render_rgb(self) -> np.ndarray:
-        from naval_env.rulesets.broadside.render import render_rgb
-
-        return render_rgb(self)
 
     # ------------------------------------------------------------- lookups
     def vessel(self, ship: Ship) -> Vessel:
         return self._vessels[ship.id]
 
     def can_move(self, ship: Ship) -> bool:
-        return ship.status.fighting and not ship.forfeit and not ship.grappled
+        return ship.status is _AFLOAT and not ship.forfeit and not ship.grappled
 
     def party_in_melee(self, owner: Ship) -> bool:
         """Whether ``owner`` has boarders on an enemy deck whose melee is still to be fought this turn."""
-        return any(owner.id in host.boarders and not host.melee_fought and host.status.fighting
+        return any(owner.id in host.boarders and not host.melee_fought and host.status is _AFLOAT
                    for host in self._enemies[owner.id])
 
     def boarders_for(self, ship: Ship, share_value: int, hero_value: int) -> tuple[int, int, bool]:
@@ -177,8 +178,8 @@ class BroadsideGame(ShipBattle):
         return self._mask
 
     def _build_mask(self, ship: Ship, phase: Phase) -> np.ndarray:
-        if phase is Phase.MANEUVER:
-            return self._maneuver_mask(ship).copy()
+        if phase is _MANEUVER_PHASE:
+            return self._maneuver_mask(ship)
         return self._mask_of(self._allowed(ship, phase))
 
     def _mask_of(self, allowed: list[int]) -> np.ndarray:
@@ -189,8 +190,9 @@ class BroadsideGame(ShipBattle):
         return mask
 
     def _maneuver_mask(self, ship: Ship) -> np.ndarray:
-        """Cached per ship and oar sweeps: the only state a MANEUVER mask depends on."""
-        key = (ship.id, ship.oar_sweeps)
+        """Cached per vessel type and oar sweeps (the only state a MANEUVER mask depends on) for every game
+        of the config; read only."""
+        key = (ship.vessel, ship.oar_sweeps)
         mask = self._maneuver_masks.get(key)
         if mask is None:
             A, offsets = self.actions, self.action_spec.offsets
@@ -200,23 +202,25 @@ class BroadsideGame(ShipBattle):
             allowed += [offsets[component] + value for component in A.turns
                         for value, turn in enumerate(A.turn_choices) if abs(turn) <= vessel.max_turn + EPS]
             mask = self._maneuver_masks[key] = self._mask_of(allowed)
+            mask.flags.writeable = False
         return mask
 
     def _allowed(self, ship: Ship, phase: Phase) -> list[int]:
         """Flat indices a GUNNERY, COLLISION_BOARD, BOARDING or MELEE decision allows beyond the no-ops."""
         A, offsets = self.actions, self.action_spec.offsets
-        if phase is Phase.GUNNERY:
+        if phase is _GUNNERY_PHASE:
             enemies = self._enemies[ship.id]
-            allowed = [offsets[component] + 1 + slot for battery, component in A.batteries.items()
+            guns = ship.guns
+            allowed = [base + slot for battery, key, base in self._battery_slots if guns[key]
                        for slot, enemy in enumerate(enemies) if gunnery.can_fire(self, ship, battery, enemy)]
             return allowed + self._archers_allowed(ship)
-        if phase is Phase.COLLISION_BOARD:
+        if phase is _COLLISION_PHASE:
             assert self.state.collision is not None
             mover, struck = self.state.collision
             other = struck if ship.id == mover else mover
             slot = [e.id for e in self._enemies[ship.id]].index(other)
             return [offsets[A.board] + 1 + slot, *self._boarders_allowed(ship)]
-        if phase is Phase.BOARDING:
+        if phase is _BOARDING_PHASE:
             allowed = self._boarding_targets(ship) if ship.people.boarders else []
             if allowed:
                 allowed += self._boarders_allowed(ship)
@@ -232,10 +236,11 @@ class BroadsideGame(ShipBattle):
         reach = self.rules.boarding_distance
         base = self.action_spec.offsets[self.actions.board] + 1
         allowed = [base + slot for slot, enemy in enumerate(self._enemies[ship.id])
-                   if enemy.status.fighting and (enemy.id in ship.grappled or within(ship.shape, enemy.shape, reach))]
+                   if enemy.status is _AFLOAT
+                   and (enemy.id in ship.grappled or within(ship.shape, enemy.shape, reach))]
         base += self.actions.max_enemies
         allowed += [base + slot for slot, friend in enumerate(self._allies[ship.id])
-                    if friend.status.fighting and friend.in_melee
+                    if friend.status is _AFLOAT and friend.in_melee
                     and (friend.id in ship.grappled or within(ship.shape, friend.shape, reach))]
         return allowed
 
@@ -257,21 +262,21 @@ class BroadsideGame(ShipBattle):
 
     def _offer(self, ship: Ship, phase: Phase) -> np.ndarray | None:
         """The mask of this decision, or None when the captain has nothing to decide."""
-        if not ship.status.fighting:
+        if ship.status is not _AFLOAT:
             return None
-        if phase is Phase.MANEUVER:
-            return self._maneuver_mask(ship).copy() if self.can_move(ship) else None
-        if phase is Phase.COLLISION_BOARD:
+        if phase is _MANEUVER_PHASE:
+            return self._maneuver_mask(ship) if self.can_move(ship) else None
+        if phase is _COLLISION_PHASE:
             pair = self.state.collision
             if pair is None or ship.id not in pair or not ship.people.boarders:
                 return None
             other = self.state.ships[pair[1] if ship.id == pair[0] else pair[0]]
             return self._build_mask(ship, phase) if other.status.fighting else None
-        if phase is Phase.MELEE:
+        if phase is _MELEE_PHASE:
             return self._build_mask(ship, phase) if self.party_in_melee(ship) else None
-        if phase is Phase.GUNNERY and not any(ship.guns.values()) and not self._archers_ready(ship):
+        if phase is _GUNNERY_PHASE and not any(ship.guns.values()) and not self._archers_ready(ship):
             return None
-        if phase is Phase.BOARDING and not ship.people.boarders and not self._archers_ready(ship):
+        if phase is _BOARDING_PHASE and not ship.people.boarders and not self._archers_ready(ship):
             return None
         allowed = self._allowed(ship, phase)
         return self._mask_of(allowed) if allowed else None
@@ -294,13 +299,13 @@ class BroadsideGame(ShipBattle):
         events: list[Event] = []
         state.pending.pop(0)
         self._mask = None
-        if phase is Phase.MANEUVER:
+        if phase is _MANEUVER_PHASE:
             self._apply_maneuver(ship, values, events)
-        elif phase is Phase.GUNNERY:
+        elif phase is _GUNNERY_PHASE:
             self._apply_gunnery(ship, values, events)
-        elif phase is Phase.COLLISION_BOARD:
+        elif phase is _COLLISION_PHASE:
             self._apply_collision_board(ship, values, events)
-        elif phase is Phase.BOARDING:
+        elif phase is _BOARDING_PHASE:
             self._apply_boarding(ship, values)
         else:
             self._apply_melee(ship, values, events)
@@ -309,12 +314,13 @@ class BroadsideGame(ShipBattle):
 
     def _apply_maneuver(self, ship: Ship, values: list[int], events: list[Event]) -> None:
         A = self.actions
-        speed = Speed(values[A.speed])
-        turns = tuple(A.turn_choices[values[c]] for c in A.turns)
+        speed = _SPEEDS[values[A.speed]]
+        choices = A.turn_choices
+        turns = tuple([choices[values[c]] for c in A.turns])
         pair = movement.move(self, ship, speed, turns, events)
         if pair is not None:
             self.state.collision = pair
-            self.state.pending[0:0] = [(pair[0], int(Phase.COLLISION_BOARD)), (pair[1], int(Phase.COLLISION_BOARD))]
+            self.state.pending[0:0] = [(pair[0], int(_COLLISION_PHASE)), (pair[1], int(_COLLISION_PHASE))]
 
     def _apply_gunnery(self, ship: Ship, values: list[int], events: list[Event]) -> None:
         A = self.actions
@@ -385,11 +391,11 @@ class BroadsideGame(ShipBattle):
             state.decider = None
             if state.stage == ACTIVATIONS:
                 if not self._activate_next(events):
-                    self._open_stage(BOARDING, Phase.BOARDING)
+                    self._open_stage(BOARDING, _BOARDING_PHASE)
             elif state.stage == BOARDING:
                 boarding.resolve_orders(self, state.boarding_orders, events)
                 state.boarding_orders = []
-                self._open_stage(MELEE, Phase.MELEE)
+                self._open_stage(MELEE, _MELEE_PHASE)
             else:
                 for host_id in state.order:
                     host = state.ships[host_id]
@@ -403,9 +409,9 @@ class BroadsideGame(ShipBattle):
         while state.cursor + 1 < len(state.order):
             state.cursor += 1
             ship = state.ships[state.order[state.cursor]]
-            if ship.status.fighting:
+            if ship.status is _AFLOAT:
                 ship.activated = True
-                state.pending = [(ship.id, int(Phase.MANEUVER)), (ship.id, int(Phase.GUNNERY))]
+                state.pending = [(ship.id, int(_MANEUVER_PHASE)), (ship.id, int(_GUNNERY_PHASE))]
                 return True
         return False
 
@@ -420,9 +426,8 @@ class BroadsideGame(ShipBattle):
         state.round += 1
         for ship in state.ships.values():
             ship.activated = ship.forfeit = ship.archers_fired = ship.melee_fought = ship.rammed = False
-        first, second = state.sides if state.round % 2 == 1 else state.sides[::-1]
-        lines = [[s.id for s in state.ships.values() if s.side == side and s.status.fighting]
-                 for side in (first, second)]
+        fleets = self._fleets if state.round % 2 == 1 else self._fleets[::-1]
+        lines = [[s.id for s in fleet if s.status is _AFLOAT] for fleet in fleets]
         order: list[str] = []
         for i in range(max(len(lines[0]), len(lines[1]))):
             order += [line[i] for line in lines if i < len(line)]
@@ -443,10 +448,13 @@ class BroadsideGame(ShipBattle):
         state = self.state
         if state.ended:
             return
-        standing = [side for side, fleet in zip(state.sides, self._fleets) if _any_afloat(fleet)]
-        if len(standing) == 1:
-            self._finish(standing[0], "last side fighting", events)
-        elif not standing:
+        first, second = self._fleets
+        first_standing, second_standing = _any_afloat(first), _any_afloat(second)
+        if first_standing and second_standing:
+            return
+        if first_standing or second_standing:
+            self._finish(state.sides[0] if first_standing else state.sides[1], "last side fighting", events)
+        else:
             self._finish(None, "no ship left fighting", events)
 
     def _finish(self, winner: str | None, reason: str, events: list[Event]) -> None:
@@ -457,9 +465,15 @@ class BroadsideGame(ShipBattle):
         events.append(GameEnded(winner, reason))
 
 
+def _people_aboard(setup: ShipSetup, vessel: Vessel) -> dict[str, int]:
+    """The set-up's numbers of people, the vessel's complement where it gives none."""
+    return {who: getattr(setup, who) if getattr(setup, who) is not None else getattr(vessel.complement, who)
+            for who in PEOPLE}
+
+
 def _any_afloat(fleet: list[Ship]) -> bool:
     for ship in fleet:   # a plain loop: any() over a generator costs more than the check itself
-        if ship.status is Status.AFLOAT:
+        if ship.status is _AFLOAT:
             return True
     return False
 

@@ -21,6 +21,7 @@ from functools import lru_cache
 
 EPS = 1e-9
 Point = tuple[float, float]
+Corners = tuple[Point, Point, Point, Point]
 
 
 @lru_cache(maxsize=8192)
@@ -85,6 +86,9 @@ class Battery(str, Enum):
     TURRET = "turret"
 
 
+_PORT, _STARBOARD, _TURRET = tuple(Battery)     # Battery.X costs a class-attribute lookup per use
+
+
 @dataclass(frozen=True, slots=True)
 class Hull:
     """An oriented rectangle: centre (x, y), compass heading, length (bow to stern) and beam."""
@@ -114,7 +118,7 @@ class Hull:
         ux, uy = heading_vector(self.heading)
         return self.x + along * ux + across * uy, self.y + along * uy - across * ux
 
-    def corners(self) -> tuple[Point, Point, Point, Point]:
+    def corners(self) -> Corners:
         """Bow-starboard, bow-port, stern-port and stern-starboard corners (in order around the hull)."""
         ux, uy = heading_vector(self.heading)
         hl, hb = self.length / 2, self.beam / 2
@@ -183,28 +187,33 @@ class Hull:
 
 
 # ------------------------------------------------------------------ overlap and contact
-def _project(points: tuple[Point, ...], axis: Point) -> tuple[float, float]:
-    ax, ay = axis
-    values = [px * ax + py * ay for px, py in points]
-    return min(values), max(values)
-
-
 def overlap(a: Hull, b: Hull, tolerance: float = 1e-7) -> bool:
     """True when the hulls share area (touching edges do not count)."""
     reach = a.radius + b.radius
     if abs(a.x - b.x) > reach or abs(a.y - b.y) > reach:
         return False
-    return _corners_overlap(a, b, a.corners(), b.corners(), tolerance)
+    return _corners_overlap(a.corners(), b.corners(), (*a.axes(), *b.axes()), tolerance)
 
 
-def _corners_overlap(a: Hull, b: Hull, ca: tuple[Point, ...], cb: tuple[Point, ...], tolerance: float) -> bool:
-    """:func:`overlap` past its cheap rejection, given both hulls' corners (separating axes)."""
-    for axis in (*a.axes(), *b.axes()):
-        a0, a1 = _project(ca, axis)
-        b0, b1 = _project(cb, axis)
+def _corners_overlap(ca: Corners, cb: Corners, axes: tuple[Point, ...], tolerance: float) -> bool:
+    """:func:`overlap` past its cheap rejection, given both hulls' corners and edge normals (separating
+    axes: the answer does not depend on the order they are tried in)."""
+    for axis in axes:
+        a0, a1, b0, b1 = _extents(ca, cb, axis)
         if a1 <= b0 + tolerance or b1 <= a0 + tolerance:
             return False
     return True
+
+
+def _extents(ca: Corners, cb: Corners, axis: Point) -> tuple[float, float, float, float]:
+    """Both hulls' corners projected on one axis (unrolled: no list per projection): a's least and greatest
+    value, then b's."""
+    ax, ay = axis
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = ca
+    v0, v1, v2, v3 = x0 * ax + y0 * ay, x1 * ax + y1 * ay, x2 * ax + y2 * ay, x3 * ax + y3 * ay
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = cb
+    w0, w1, w2, w3 = x0 * ax + y0 * ay, x1 * ax + y1 * ay, x2 * ax + y2 * ay, x3 * ax + y3 * ay
+    return min(v0, v1, v2, v3), max(v0, v1, v2, v3), min(w0, w1, w2, w3), max(w0, w1, w2, w3)
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,6 +224,58 @@ class Contact:
     point: Point
 
 
+@dataclass(frozen=True, slots=True)
+class SettledHull:
+    """A hull that stays put while many others are tested against it (a bisection, every obstacle of a
+    move): its corners, edge normals and radius worked out once."""
+
+    hull: Hull
+    corners: Corners
+    axes: tuple[Point, Point]
+    radius: float
+
+    @classmethod
+    def of(cls, hull: Hull) -> SettledHull:
+        return cls(hull, hull.corners(), hull.axes(), hull.radius)
+
+    def overlapped_by(self, other: Hull, tolerance: float = 1e-7) -> bool:
+        """``overlap(other, self.hull, tolerance)``."""
+        hull = self.hull
+        reach = other.radius + self.radius
+        if abs(other.x - hull.x) > reach or abs(other.y - hull.y) > reach:
+            return False
+        return _corners_overlap(other.corners(), self.corners, (*other.axes(), *self.axes), tolerance)
+
+    def swept_by(self, moving: Hull, heading: float, limit: float) -> Contact | None:
+        """``sweep(moving, heading, limit, self.hull)``."""
+        ux, uy = heading_vector(heading)
+        other = self.hull
+        reach = moving.radius + self.radius + limit
+        if abs(moving.x - other.x) > reach or abs(moving.y - other.y) > reach:
+            return None
+        ca, cb = moving.corners(), self.corners
+        t_enter, t_exit = -math.inf, math.inf
+        normal: Point | None = None
+        for axis in (*moving.axes(), *self.axes):
+            a0, a1, b0, b1 = _extents(ca, cb, axis)
+            speed = ux * axis[0] + uy * axis[1]
+            if abs(speed) < 1e-12:
+                if a1 <= b0 + EPS or b1 <= a0 + EPS:
+                    return None
+                continue
+            if speed > 0:
+                enter, leave, towards = (b0 - a1) / speed, (b1 - a0) / speed, axis
+            else:
+                enter, leave, towards = (b1 - a0) / speed, (b0 - a1) / speed, (-axis[0], -axis[1])
+            if enter > t_enter:
+                t_enter, normal = enter, towards
+            t_exit = min(t_exit, leave)
+        if normal is None or t_exit <= EPS or t_enter >= t_exit - EPS or t_enter > limit + EPS:
+            return None
+        travelled = min(max(t_enter, 0.0), limit)
+        return Contact(travelled, _contact_point(moving.advanced(travelled, heading), other, normal))
+
+
 def sweep(moving: Hull, heading: float, limit: float, other: Hull) -> Contact | None:
     """First distance in [0, limit] at which ``moving``, sliding along ``heading``, touches ``other``.
 
@@ -222,32 +283,7 @@ def sweep(moving: Hull, heading: float, limit: float, other: Hull) -> Contact | 
     touching count only when the motion closes on the other hull; sliding along an
     edge or moving away is no contact.
     """
-    ux, uy = heading_vector(heading)
-    reach = moving.radius + other.radius + limit
-    if abs(moving.x - other.x) > reach or abs(moving.y - other.y) > reach:
-        return None
-    ca, cb = moving.corners(), other.corners()
-    t_enter, t_exit = -math.inf, math.inf
-    normal: Point | None = None
-    for axis in (*moving.axes(), *other.axes()):
-        a0, a1 = _project(ca, axis)
-        b0, b1 = _project(cb, axis)
-        speed = ux * axis[0] + uy * axis[1]
-        if abs(speed) < 1e-12:
-            if a1 <= b0 + EPS or b1 <= a0 + EPS:
-                return None
-            continue
-        if speed > 0:
-            enter, leave, towards = (b0 - a1) / speed, (b1 - a0) / speed, axis
-        else:
-            enter, leave, towards = (b1 - a0) / speed, (b0 - a1) / speed, (-axis[0], -axis[1])
-        if enter > t_enter:
-            t_enter, normal = enter, towards
-        t_exit = min(t_exit, leave)
-    if normal is None or t_exit <= EPS or t_enter >= t_exit - EPS or t_enter > limit + EPS:
-        return None
-    travelled = min(max(t_enter, 0.0), limit)
-    return Contact(travelled, _contact_point(moving.advanced(travelled, heading), other, normal))
+    return SettledHull.of(other).swept_by(moving, heading, limit)
 
 
 def _contact_point(a: Hull, b: Hull, normal: Point) -> Point:
@@ -291,15 +327,18 @@ def edge_exit(moving: Hull, heading: float, width: float, height: float) -> floa
     return max(best, 0.0)
 
 
-def _nearest_corner(hull: Hull, points: tuple[Point, ...]) -> float:
+def _nearest_corner(hull: Hull, points: Corners) -> float:
     """Distance from the nearest of ``points`` to a hull (0 inside), in the hull's frame."""
     ux, uy = heading_vector(hull.heading)
+    x, y = hull.x, hull.y
     half_length, half_beam = hull.length / 2, hull.beam / 2
     best = math.inf
     for px, py in points:
-        dx, dy = px - hull.x, py - hull.y
+        dx, dy = px - x, py - y
         along = abs(dx * ux + dy * uy) - half_length
         across = abs(dx * uy - dy * ux) - half_beam
+        if along <= 0 and across <= 0:
+            return 0.0          # inside the hull: nothing is nearer
         gap = math.hypot(along if along > 0 else 0.0, across if across > 0 else 0.0)
         best = min(best, gap)
     return best
@@ -313,7 +352,8 @@ def hull_distance(a: Hull, b: Hull) -> float:
     """
     ca, cb = a.corners(), b.corners()
     reach = a.radius + b.radius
-    if abs(a.x - b.x) <= reach and abs(a.y - b.y) <= reach and _corners_overlap(a, b, ca, cb, 0.0):
+    if abs(a.x - b.x) <= reach and abs(a.y - b.y) <= reach \
+            and _corners_overlap(ca, cb, (*a.axes(), *b.axes()), 0.0):
         return 0.0      # overlap(a, b, tolerance=0.0), reusing the corners
     return min(_nearest_corner(b, ca), _nearest_corner(a, cb))
 
@@ -355,9 +395,9 @@ def clip_ray(along: float, across: float, d_along: float, d_across: float, half_
 # ------------------------------------------------------------------ arcs and lines of fire
 def battery_position(hull: Hull, battery: Battery) -> Point:
     """Where a battery's range is measured from: the middle of that broadside, or the turret amidships."""
-    if battery is Battery.PORT:
+    if battery is _PORT:
         return hull.to_world(0.0, -hull.beam / 2)
-    if battery is Battery.STARBOARD:
+    if battery is _STARBOARD:
         return hull.to_world(0.0, hull.beam / 2)
     return hull.x, hull.y
 
@@ -372,7 +412,7 @@ def in_broadside_arc(hull: Hull, px: float, py: float, battery: Battery) -> bool
     along, across = hull.to_local(px, py)
     if abs(along) > hull.length / 2 + EPS:
         return False
-    return across > EPS if battery is Battery.STARBOARD else across < -EPS
+    return across > EPS if battery is _STARBOARD else across < -EPS
 
 
 def in_turret_arc(hull: Hull, px: float, py: float, dead_zone: float) -> bool:
@@ -381,7 +421,7 @@ def in_turret_arc(hull: Hull, px: float, py: float, dead_zone: float) -> bool:
 
 
 def in_arc(hull: Hull, px: float, py: float, battery: Battery, dead_zone: float) -> bool:
-    if battery is Battery.TURRET:
+    if battery is _TURRET:
         return in_turret_arc(hull, px, py, dead_zone)
     return in_broadside_arc(hull, px, py, battery)
 

@@ -25,12 +25,13 @@ from naval_env.rulesets.broadside.geometry import (
     rakes,
 )
 from naval_env.rulesets.broadside.hull import casualties, damage, kill, open_ended, sweep_oars
-from naval_env.rulesets.broadside.state import Ship
+from naval_env.rulesets.broadside.state import Ship, Status
 
 if TYPE_CHECKING:
     from naval_env.rulesets.broadside.engine import BroadsideGame
 
 BATTERIES = (Battery.PORT, Battery.STARBOARD, Battery.TURRET)
+_AFLOAT = Status.AFLOAT     # a module global: Status.AFLOAT costs a class-attribute lookup per use
 
 
 def battery_range(shooter: Ship, battery: Battery, target: Ship) -> float:
@@ -41,7 +42,7 @@ def battery_range(shooter: Ship, battery: Battery, target: Ship) -> float:
 
 def can_fire(game: BroadsideGame, shooter: Ship, battery: Battery, target: Ship) -> bool:
     """Guns on that battery, an enemy afloat in its arc, and a range a d20 can still reach."""
-    if not shooter.guns[battery.value] or not target.status.fighting or target.side == shooter.side:
+    if not shooter.guns[battery.value] or target.status is not _AFLOAT or target.side == shooter.side:
         return False
     rules = game.rules
     if not in_arc(shooter.shape, target.shape.x, target.shape.y, battery, rules.turret_dead_zone):
@@ -103,7 +104,7 @@ def can_shoot_arrows(game: BroadsideGame, shooter: Ship, target: Ship) -> bool:
     """Archers left, not fired this turn, an enemy afloat with no melee on its deck, within reach of a d20."""
     if shooter.archers_fired or shooter.people.archers == 0:
         return False
-    if not target.status.fighting or target.side == shooter.side or target.in_melee:
+    if target.status is not _AFLOAT or target.side == shooter.side or target.in_melee:
         return False
     rules = game.rules
     reach = distance(shooter.shape.x, shooter.shape.y, target.shape.x, target.shape.y) + rules.archer_bonus

@@ -17,7 +17,13 @@ import numpy as np
 
 from naval_env.core.spaces import ObservationField as F
 from naval_env.core.spaces import ObservationSpec, group_fields
-from naval_env.rulesets.broadside.config import PEOPLE, BroadsideConfig, HouseRules, Vessel
+from naval_env.rulesets.broadside.config import (
+    PEOPLE,
+    BroadsideConfig,
+    HouseRules,
+    Vessel,
+    derived_tables,
+)
 from naval_env.rulesets.broadside.geometry import (
     EPS,
     Hull,
@@ -132,22 +138,78 @@ class ShipTraits:
     turn_speeds: tuple[float, ...]        # inches per turn at each Speed, before wind
 
 
+@dataclass(frozen=True, slots=True)
+class ScenarioConstants:
+    """What the observation takes from the config and the scenario alone; paddings count zeros."""
+
+    ships: dict[str, ShipTraits]
+    size: int
+    other_size: int
+    padding: dict[str, tuple[int, int]]       # zeros after the allies' and after the enemies' slots
+    iceberg_radii: tuple[float, ...]
+
+
+def _scenario_constants(game: BroadsideGame) -> ScenarioConstants:
+    config, rules = game.config, game.rules
+    ships = list(game.state.ships.values())
+    one_of_each = {ship.vessel: ship for ship in ships}
+    by_vessel = {vessel: _traits(game, ship) for vessel, ship in one_of_each.items()}
+    last = game.observation_spec.fields[-1]
+    other_size = _other_size(len(config.vessel_names))
+    n = rules.max_ships_per_side
+    return ScenarioConstants(
+        ships={ship.id: by_vessel[ship.vessel] for ship in ships},
+        size=game.observation_spec.offsets[last.name] + last.size,   # ObservationSpec.size sums every field
+        other_size=other_size,
+        padding={ship.id: (other_size * (n - 1 - len(game.allies_of(ship))),
+                           other_size * (n - len(game.enemies_of(ship)))) for ship in ships},
+        iceberg_radii=tuple(berg.shape.radius for berg in game.state.icebergs),
+    )
+
+
 class ObserverTables:
-    """Per-game constants of the observation (built once per game, not once per call); paddings count zeros."""
+    """Per-game tables of the observation: the scenario's constants (built once per config and scenario, not
+    once per game) and values kept until the hulls they come from change."""
 
     def __init__(self, game: BroadsideGame) -> None:
-        config, rules = game.config, game.rules
-        ships = list(game.state.ships.values())
-        one_of_each = {ship.vessel: ship for ship in ships}
-        by_vessel = {vessel: _traits(game, ship) for vessel, ship in one_of_each.items()}
-        self.ships = {ship.id: by_vessel[ship.vessel] for ship in ships}
-        last = game.observation_spec.fields[-1]
-        self.size = game.observation_spec.offsets[last.name] + last.size   # ObservationSpec.size sums every field
-        self.other_size = _other_size(len(config.vessel_names))
-        n = rules.max_ships_per_side
-        self.padding = {ship.id: (self.other_size * (n - 1 - len(game.allies_of(ship))),
-                                  self.other_size * (n - len(game.enemies_of(ship)))) for ship in ships}
-        self.iceberg_radii = tuple(berg.shape.radius for berg in game.state.icebergs)
+        key = f"observer constants of {game.scenario_name}"
+        tables = derived_tables(game.config)
+        constants = tables.get(key)
+        if constants is None:
+            constants = tables[key] = _scenario_constants(game)
+        self.ships = constants.ships
+        self.size = constants.size
+        self.other_size = constants.other_size
+        self.padding = constants.padding
+        self.iceberg_radii = constants.iceberg_radii
+        # Per (observer, other ship): both hulls and their geometry, kept until either hull is replaced
+        # (hulls are immutable and every move replaces one; the stored hulls keep their ids from reuse).
+        self._pairs: dict[tuple[str, str], tuple[Hull, Hull, tuple[float, ...], tuple[float, ...]]] = {}
+        # Per observer: its hull, oar sweeps and the self block values they alone decide (the same way).
+        self._bearings: dict[str, tuple[Hull, int, tuple[float, ...], tuple[float, ...]]] = {}
+
+    def own_bearing(self, game: BroadsideGame, me: Ship) -> tuple[tuple[float, ...], tuple[float, ...]]:
+        """:func:`_own_bearing` of the observer, computed again only after its hull or oar sweeps changed."""
+        hull, sweeps = me.shape, me.oar_sweeps
+        known = self._bearings.get(me.id)
+        if known is not None and known[0] is hull and known[1] == sweeps:
+            return known[2], known[3]
+        placement, legs = _own_bearing(game, me, self.ships[me.id])
+        self._bearings[me.id] = (hull, sweeps, placement, legs)
+        return placement, legs
+
+    def pair_geometry(self, game: BroadsideGame, me: Ship, other: Ship
+                      ) -> tuple[tuple[float, ...], tuple[float, ...]]:
+        """:func:`_pair_geometry` of the two ships' hulls, computed again only after one of them changed."""
+        mine, theirs = me.shape, other.shape
+        key = (me.id, other.id)
+        known = self._pairs.get(key)
+        if known is not None and known[0] is mine and known[1] is theirs:
+            return known[2], known[3]
+        placement, sighting = _pair_geometry(game.rules, mine, theirs, self.ships[me.id].radius,
+                                             self.ships[other.id].radius)
+        self._pairs[key] = (mine, theirs, placement, sighting)
+        return placement, sighting
 
 
 def _traits(game: BroadsideGame, ship: Ship) -> ShipTraits:
@@ -212,15 +274,12 @@ def _flush(buffer: np.ndarray, start: int, values: list[float], gap: int) -> int
 
 def _self_block(out: list[float], game: BroadsideGame, me: Ship, traits: ShipTraits) -> None:
     state, rules = game.state, game.rules
-    hull = me.shape
-    x, y = hull.x, hull.y
+    placement, legs = game.observer_tables.own_bearing(game, me)
     out += _PHASE_HOT[state.phase] if state.decider == me.id and not state.ended else _NO_PHASE
-    out += (x * LENGTH, y * LENGTH, (state.height - y) * LENGTH, (state.width - x) * LENGTH, y * LENGTH, x * LENGTH)
-    wind = math.radians(state.wind - hull.heading)
-    out += (*heading_vector(hull.heading), math.sin(wind), math.cos(wind))
+    out += placement
     out += traits.one_hot
     out += (me.hull * HULL, me.hull / me.max_hull, *traits.size)
-    _leg_lengths(out, rules, traits, me, state.wind)
+    out += legs
     out += traits.handling
     people = me.people
     out += (people.crew * PERSON, people.archers * PERSON, people.marines * PERSON, people.lieutenants * PERSON,
@@ -240,13 +299,25 @@ def _self_block(out: list[float], game: BroadsideGame, me: Ship, traits: ShipTra
             len(me.grappled) / 3, state.round / rules.max_rounds)
 
 
-def _leg_lengths(out: list[float], rules: HouseRules, traits: ShipTraits, me: Ship, wind: float) -> None:
+def _own_bearing(game: BroadsideGame, me: Ship, traits: ShipTraits) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """What the observer's hull and oar sweeps alone decide in its self block: (position to wind_relative,
+    leg_length)."""
+    state = game.state
+    hull = me.shape
+    x, y = hull.x, hull.y
+    wind = math.radians(state.wind - hull.heading)
+    placement = (x * LENGTH, y * LENGTH, (state.height - y) * LENGTH, (state.width - x) * LENGTH, y * LENGTH,
+                 x * LENGTH, *heading_vector(hull.heading), math.sin(wind), math.cos(wind))
+    return placement, _leg_lengths(game.rules, traits, me, state.wind)
+
+
+def _leg_lengths(rules: HouseRules, traits: ShipTraits, me: Ship, wind: float) -> tuple[float, ...]:
     """movement.leg_length at every speed (0 where not allowed), the wind band looked up once."""
     vessel = traits.vessel
     factor = wind_factor(rules.wind_factors, me.shape.heading, wind) if vessel.sails else 1.0  # x * 1.0 is exact
     legs = rules.legs_per_turn
-    out += (inches * factor / legs * LEG if speed_allowed(rules, vessel, me, speed) else 0.0
-            for speed, inches in zip(_SPEEDS, traits.turn_speeds))
+    return tuple(inches * factor / legs * LEG if speed_allowed(rules, vessel, me, speed) else 0.0
+                 for speed, inches in zip(_SPEEDS, traits.turn_speeds))
 
 
 @cache
@@ -266,9 +337,35 @@ def _arcs(along: float, across: float, length: float, reach: float, between: flo
 
 
 def _other_block(out: list[float], game: BroadsideGame, me: Ship, other: Ship) -> None:
-    rules, tables = game.rules, game.observer_tables
-    mine, theirs = me.shape, other.shape
-    my_traits, their_traits = tables.ships[me.id], tables.ships[other.id]
+    tables = game.observer_tables
+    placement, sighting = tables.pair_geometry(game, me, other)
+    mine_party = other.boarders.get(me.id)
+    their_party = me.boarders.get(other.id)
+    people = other.people
+    guns = other.guns
+    their_traits = tables.ships[other.id]
+    out.append(1.0)
+    out += their_traits.one_hot
+    out += placement
+    out += (
+        other.hull * HULL, other.hull / other.max_hull,
+        people.crew * PERSON, people.archers * PERSON, people.marines * PERSON, people.lieutenants * PERSON,
+        people.heroes * PERSON, guns["port"] * GUN, guns["starboard"] * GUN, guns["turret"] * GUN,
+        their_traits.can_ram,
+    )
+    out += sighting
+    out += (
+        float(other.id in me.grappled),
+        (mine_party.marines if mine_party else 0) * PERSON, (mine_party.heroes if mine_party else 0) * PERSON,
+        (their_party.marines if their_party else 0) * PERSON, (their_party.heroes if their_party else 0) * PERSON,
+        float(other.in_melee), float(other.activated), float(other.forfeit), other.oar_sweeps / 2,
+    )
+
+
+def _pair_geometry(rules: HouseRules, mine: Hull, theirs: Hull, my_radius: float, their_radius: float
+                   ) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """What two hulls alone decide in an other-ship block: (offset to heading_relative and me_in_its_frame,
+    in_my_arcs to within_boarding)."""
     # Both frames' unit vectors once; every transform below is Hull.to_local / to_world written out.
     ux, uy = heading_vector(mine.heading)
     vx, vy = heading_vector(theirs.heading)
@@ -277,50 +374,37 @@ def _other_block(out: list[float], game: BroadsideGame, me: Ship, other: Ship) -
     dx, dy = mine.x - theirs.x, mine.y - theirs.y
     back_along, back_across = dx * vx + dy * vy, dx * vy - dy * vx
     between = math.hypot(along, across)
-    gap = _gap(mine, theirs, between, my_traits.radius, their_traits.radius)
+    gap = _gap(mine, theirs, between, my_radius, their_radius)
     relative = math.radians(theirs.heading - mine.heading)
     reach, dead = rules.cannon_die, rules.turret_dead_zone
     incidence = incidence_angle(mine.heading, theirs.heading)
-    mine_party = other.boarders.get(me.id)
-    their_party = me.boarders.get(other.id)
-    people = other.people
-    guns = other.guns
-    out.append(1.0)
-    out += their_traits.one_hot
-    out += (
-        along * LENGTH, across * LENGTH, between * LENGTH, gap * LENGTH, math.sin(relative), math.cos(relative),
-        back_along * LENGTH, back_across * LENGTH, other.hull * HULL, other.hull / other.max_hull,
-        people.crew * PERSON, people.archers * PERSON, people.marines * PERSON, people.lieutenants * PERSON,
-        people.heroes * PERSON, guns["port"] * GUN, guns["starboard"] * GUN, guns["turret"] * GUN,
-        their_traits.can_ram,
-    )
-    out += _arcs(along, across, mine.length, reach, between, dead)
-    out += _arcs(back_along, back_across, theirs.length, reach, between, dead)
-    # My broadside batteries sit half a beam to either side of my centre; geometry.rakes in its frame.
-    out += _broadside_rakes(mine, ux, uy, theirs, vx, vy)
-    out += _broadside_rakes(theirs, vx, vy, mine, ux, uy)
-    out.append(incidence / 90)
-    out += _ram_line(mine, ux, uy, theirs, vx, vy, incidence, rules.full_ram_above, rules.end_zone)
-    out += _ram_line(theirs, vx, vy, mine, ux, uy, incidence, rules.full_ram_above, rules.end_zone)
-    out += (
+    placement = (along * LENGTH, across * LENGTH, between * LENGTH, gap * LENGTH, math.sin(relative),
+                 math.cos(relative), back_along * LENGTH, back_across * LENGTH)
+    sighting = (
+        *_arcs(along, across, mine.length, reach, between, dead),
+        *_arcs(back_along, back_across, theirs.length, reach, between, dead),
+        # My broadside batteries sit half a beam to either side of my centre; geometry.rakes in its frame.
+        *_broadside_rakes(mine, ux, uy, theirs, vx, vy),
+        *_broadside_rakes(theirs, vx, vy, mine, ux, uy),
+        incidence / 90,
+        *_ram_line(mine, ux, uy, theirs, vx, vy, incidence, rules.full_ram_above, rules.end_zone),
+        *_ram_line(theirs, vx, vy, mine, ux, uy, incidence, rules.full_ram_above, rules.end_zone),
         float(gap <= rules.boarding_distance),
-        float(other.id in me.grappled),
-        (mine_party.marines if mine_party else 0) * PERSON, (mine_party.heroes if mine_party else 0) * PERSON,
-        (their_party.marines if their_party else 0) * PERSON, (their_party.heroes if their_party else 0) * PERSON,
-        float(other.in_melee), float(other.activated), float(other.forfeit), other.oar_sweeps / 2,
     )
+    return placement, sighting
 
 
 def _broadside_rakes(shooter: Hull, sx: float, sy: float, target: Hull, tx: float, ty: float
                      ) -> tuple[float, float]:
     """geometry.rakes of fire from the shooter's port and starboard batteries, given both hulls' unit vectors."""
     half_beam = shooter.beam / 2
-    flags = []
-    for across in (-half_beam, half_beam):
-        dx = shooter.x + across * sy - target.x
-        dy = shooter.y - across * sx - target.y
-        flags.append(float(abs(dx * tx + dy * ty) * target.beam > abs(dx * ty - dy * tx) * target.length + EPS))
-    return flags[0], flags[1]
+    beam, length = target.beam, target.length
+    # Port battery half a beam to port (across -half_beam), starboard to starboard: Hull.to_world written out.
+    dx, dy = shooter.x - half_beam * sy - target.x, shooter.y + half_beam * sx - target.y
+    port = abs(dx * tx + dy * ty) * beam > abs(dx * ty - dy * tx) * length + EPS
+    dx, dy = shooter.x + half_beam * sy - target.x, shooter.y - half_beam * sx - target.y
+    starboard = abs(dx * tx + dy * ty) * beam > abs(dx * ty - dy * tx) * length + EPS
+    return float(port), float(starboard)
 
 
 def _ram_line(rammer: Hull, rx: float, ry: float, target: Hull, tx: float, ty: float, incidence: float,

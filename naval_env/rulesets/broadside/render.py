@@ -7,12 +7,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from naval_env.core.events import Event
+from naval_env.core.grid_render import SIDE_COLOURS
 from naval_env.rulesets.broadside.geometry import Hull
 
 if TYPE_CHECKING:
     from naval_env.rulesets.broadside.engine import BroadsideGame
 
-SIDE_COLOURS = ((200, 40, 40), (40, 80, 210))
 ICE = (235, 245, 250)
 PIXELS_PER_INCH = 8
 CHART_INCHES = 2   # one character of the text chart covers 2 x 2 inches

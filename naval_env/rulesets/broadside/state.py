@@ -18,7 +18,10 @@ class Status(str, Enum):
 
     @property
     def fighting(self) -> bool:
-        return self is Status.AFLOAT
+        return self is _AFLOAT
+
+
+_AFLOAT = Status.AFLOAT     # a module global: Status.AFLOAT costs a class-attribute lookup per use
 
 
 class Phase(IntEnum):
