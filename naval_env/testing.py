@@ -8,6 +8,7 @@ checks the exact events. These helpers read only the contract (``Game``,
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -57,6 +58,23 @@ def events_of(events: list[Event], cls: type) -> list[Any]:
 def damage_list(events: list[Event]) -> list[tuple[str, int, str | None, str]]:
     """(target, amount, source, cause) of every DamageDealt, in order."""
     return [(e.target, e.amount, e.source, e.cause) for e in events if isinstance(e, DamageDealt)]
+
+
+def random_legal_positions(ruleset_id: str, scenarios: tuple[str, ...], seeds: range) -> Iterator[Game]:
+    """The game at every decision of random-legal games (seeded dice; actions drawn from a generator of
+    the same seed), for tests that check a shortcut against the plain rules wherever games go."""
+    from naval_env.core.ruleset import get_ruleset
+
+    ruleset = get_ruleset(ruleset_id)
+    config = ruleset.load_config()
+    for scenario in scenarios:
+        for seed in seeds:
+            game = ruleset.new_game(config, scenario, seed=seed)
+            rng = np.random.default_rng(seed)
+            while not game.is_over:
+                yield game
+                agent = _deciding(game)
+                game.apply(agent, game.action_spec.sample(game.legal_mask(agent), rng))
 
 
 def _deciding(game: Game) -> str:

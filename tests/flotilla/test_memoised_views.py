@@ -4,24 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from naval_env.rulesets.flotilla import RULESET, observer
+from naval_env.rulesets.flotilla import observer
 from naval_env.rulesets.flotilla.movement import movement_now, sail_ends
-
-
-def _decisions(scenario, seeds):
-    config = RULESET.load_config()
-    for seed in seeds:
-        game = RULESET.new_game(config, scenario, seed=seed)
-        rng = np.random.default_rng(seed)
-        while not game.is_over:
-            yield game
-            agent = game.current_agent
-            game.apply(agent, game.action_spec.sample(game.legal_mask(agent), rng))
+from naval_env.testing import random_legal_positions
 
 
 def test_route_table_ends_match_sail_ends_in_open_sea_and_near_ships():
     checked = 0
-    for game in _decisions("armada", range(2)):
+    for game in random_legal_positions("flotilla", ("armada",), range(2)):
         state = game.state
         for ship in (s for s in state.ships.values() if s.afloat):
             movement = movement_now(ship, state.wind, game.rules)
@@ -33,7 +23,7 @@ def test_route_table_ends_match_sail_ends_in_open_sea_and_near_ships():
 
 def test_observations_do_not_depend_on_when_the_matchups_are_numbered_afresh(monkeypatch):
     checked = 0
-    for game in _decisions("squadron", range(2)):
+    for game in random_legal_positions("flotilla", ("squadron",), range(2)):
         usual = [game.observe(agent) for agent in game.agents]
         monkeypatch.setattr(observer, "_MATCHUP_LIMIT", 1)  # numbered afresh at every observation
         renumbered = [game.observe(agent) for agent in game.agents]

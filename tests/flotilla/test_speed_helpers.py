@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
-
 from naval_env.core.grid import STEP
-from naval_env.rulesets.flotilla import RULESET
 from naval_env.rulesets.flotilla.geometry import arc_of, facing_pair, footprint, sighting
 from naval_env.rulesets.flotilla.movement import in_ram_line, movement_now, plan, sail_ends
+from naval_env.testing import random_legal_positions
 
 
 def test_sighting_matches_the_footprints_wherever_the_ships_lie():
@@ -40,22 +38,9 @@ def _walked_ram_line(game, rammer, squares, target_id, movement) -> bool:
     return False
 
 
-def _positions_of_random_games():
-    """Every decision of a few random-legal games, duel to armada."""
-    config = RULESET.load_config()
-    for scenario in ("duel", "armada"):
-        for seed in range(3):
-            game = RULESET.new_game(config, scenario, seed=seed)
-            rng = np.random.default_rng(seed)
-            while not game.is_over:
-                yield game
-                agent = game.current_agent
-                game.apply(agent, game.action_spec.sample(game.legal_mask(agent), rng))
-
-
 def test_routes_and_ram_lines_match_the_square_by_square_rules():
     checked = 0
-    for game in _positions_of_random_games():
+    for game in random_legal_positions("flotilla", ("duel", "armada"), range(3)):
         state, maneuvers = game.state, game.actions.maneuvers
         afloat = [s for s in state.ships.values() if s.afloat]
         for me in afloat:
