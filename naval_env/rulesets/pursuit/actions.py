@@ -8,13 +8,25 @@ enemy ships in side order.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+import numpy as np
 
 from naval_env.core.spaces import ActionComponent, ActionSpec
 from naval_env.rulesets.pursuit.config import PursuitConfig
 from naval_env.rulesets.pursuit.machines import MachineOrder, machine_orders
 from naval_env.rulesets.pursuit.maneuvers import ManeuverChoice, maneuver_choices
 from naval_env.rulesets.pursuit.propulsion import COMMAND_LABELS, PROPULSION_LABELS
+
+
+@dataclass(slots=True)
+class DecisionMask:
+    """A decision's flat mask (read-only) and the action vectors already found legal under it: masks repeat
+    across decisions and games, so each is built once per config and a repeated action is checked by a set
+    lookup (``PursuitGame.apply``)."""
+
+    flags: np.ndarray
+    legal: set[tuple[int, ...]] = field(default_factory=set)
 
 
 @dataclass(frozen=True)
@@ -25,6 +37,8 @@ class PursuitActions:
     maneuvers: tuple[ManeuverChoice, ...]
     orders: tuple[MachineOrder, ...]
     max_machines: int
+    #: masks by the flat indices they allow besides the no-ops, filled by the engine
+    masks: dict[tuple[int, ...], DecisionMask] = field(default_factory=dict, compare=False, repr=False)
 
     PROPULSION = 0
     COMMAND = 1

@@ -11,7 +11,8 @@ played by the engine itself.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from itertools import product
 from typing import Any
 
 import numpy as np
@@ -21,27 +22,26 @@ from naval_env.core.errors import GameOverError, NotYourTurnError
 from naval_env.core.events import Event, GameEnded
 from naval_env.core.game import ShipBattle
 from naval_env.rulesets.pursuit import hull, propulsion
-from naval_env.rulesets.pursuit.actions import PursuitActions
+from naval_env.rulesets.pursuit.actions import DecisionMask, PursuitActions
 from naval_env.rulesets.pursuit.config import PursuitConfig, Scenario, mounts_of
 from naval_env.rulesets.pursuit.events import Escaped, RoundEnded, TurnStarted
 from naval_env.rulesets.pursuit.geometry import ACROSS, COMPASS_DEGREES, direction, relation
 from naval_env.rulesets.pursuit.machines import (
     IDLE,
+    Reach,
     aims_and_fires,
-    can_aim,
-    can_fire,
+    gauges,
     give_order,
+    point_in_range,
+    reach_of,
     usable,
+    within,
 )
 from naval_env.rulesets.pursuit.maneuvers import HOLD, gap, hold, maneuver
 from naval_env.rulesets.pursuit.propulsion import (
     Command,
     PropulsionOrder,
-    can_force,
-    can_inspire,
-    can_row,
-    can_switch,
-    can_tend,
+    crew_options,
     order_crew,
     relation_speeds,
 )
@@ -68,6 +68,8 @@ _NO_WAY = (0, 0, 0, 0, 0, 0)
 _PROPULSION_ORDERS = tuple(PropulsionOrder)  # by value: cheaper than the enum's constructor
 _COMMANDS = tuple(Command)
 _PHASE_CONTEXTS = tuple(f"in phase {phase.name}" for phase in Phase)
+_INT64 = np.dtype(np.int64)
+_MASKS_KEPT = 4096  # distinct masks kept per config: a few hundred in practice
 
 
 class PursuitGame(ShipBattle):
@@ -81,18 +83,28 @@ class PursuitGame(ShipBattle):
         self.state = self._set_up()
         self.table = Table(dice, config, self.scenario, self.state)
         self._index_ships()
+        classes = self.table.machine_classes
+        self._reaches: dict[str, tuple[Reach, ...]] = {
+            ship.id: tuple(reach_of(classes[m.kind], m) for m in ship.machines) for ship in self.state.ships.values()}
         self._no_op = (0,) * len(self.action_spec.components)
+        self._action_shape = (len(self.action_spec.components),)
         offsets = self.action_spec.offsets
-        self._command_options = (
-            (can_row, offsets[A.PROPULSION] + PropulsionOrder.ROW),
-            (can_tend, offsets[A.PROPULSION] + PropulsionOrder.TEND_SAILS),
-            (can_switch, offsets[A.PROPULSION] + PropulsionOrder.SWITCH),
-            (can_force, offsets[A.COMMAND] + Command.FORCE_ROWING),
-            (can_inspire, offsets[A.COMMAND] + Command.INSPIRE),
+        self._machine_offsets = offsets[A.MACHINE:]
+        command_indices = (  # mask index of each crew_options flag
+            offsets[A.PROPULSION] + PropulsionOrder.ROW, offsets[A.PROPULSION] + PropulsionOrder.TEND_SAILS,
+            offsets[A.PROPULSION] + PropulsionOrder.SWITCH, offsets[A.COMMAND] + Command.FORCE_ROWING,
+            offsets[A.COMMAND] + Command.INSPIRE,
         )
+        #: the COMMAND choices by the crew_options flags
+        self._command_choices = {
+            options: tuple(index for allowed, index in zip(options, command_indices) if allowed)
+            for options in product((False, True), repeat=len(command_indices))}
         cos, sin = math.cos(math.radians(self.rules.veer_degrees)), math.sin(math.radians(self.rules.veer_degrees))
         self._veers = ((1.0, 0.0), (cos, sin), (cos, -sin))  # straight, port, starboard (as in maneuver order)
-        self._mask: np.ndarray | None = None
+        self._mask: DecisionMask | None = None
+        #: each phase's ``_*_mask``, by phase
+        self._choices: tuple[Callable[[Ship], Sequence[int]], ...] = (
+            self._command_mask, self._maneuver_mask, self._guns_mask)
         self._observer: Any = None
         self._ships = list(self.state.ships.values())
         self._turn_done = False
@@ -161,39 +173,41 @@ class PursuitGame(ShipBattle):
         return self._observer
 
     def observe(self, agent: str) -> np.ndarray:
-        return self.observer.observe(agent)
+        return (self._observer or self.observer).observe(agent)
 
     # ------------------------------------------------------------------ masks
     # Each phase's ``_*_mask`` lists the flat mask indices it allows besides the no-ops (always allowed):
-    # an empty list is a decision without a choice, which the engine plays without building a mask.
+    # none is a decision without a choice, which the engine plays without building a mask.
     def legal_mask(self, agent: str) -> np.ndarray:
-        if self.state.ended or agent != self.state.current:
+        state = self.state
+        if state.ended or agent != state.order[state.turn]:
             return self.action_spec.noop_mask()
-        return self._current_mask().copy()
+        return self._current_mask().flags.copy()
 
-    def _current_mask(self) -> np.ndarray:
+    def _current_mask(self) -> DecisionMask:
         """The current decision's mask, built once per decision (``_mask`` is cleared on every state change)."""
         if self._mask is None:
-            self._mask = self._mask_of(self._choices(self.state.ships[self.state.current]))
+            state = self.state
+            self._mask = self._mask_of(self._choices[state.phase](state.ships[state.order[state.turn]]))
         return self._mask
 
-    def _mask_of(self, allowed: list[int]) -> np.ndarray:
-        mask = self.action_spec.noop_mask()
-        for index in allowed:
-            mask[index] = True
+    def _mask_of(self, allowed: Sequence[int]) -> DecisionMask:
+        """The mask allowing ``allowed`` and the no-ops, kept for every game of the config (decisions repeat a
+        few dozen masks; ``legal_mask`` hands out copies)."""
+        masks = self.actions.masks
+        key = tuple(allowed)
+        mask = masks.get(key)
+        if mask is None:
+            if len(masks) >= _MASKS_KEPT:
+                masks.clear()
+            flags = self.action_spec.noop_mask()
+            flags[list(allowed)] = True
+            flags.flags.writeable = False
+            mask = masks[key] = DecisionMask(flags)
         return mask
 
-    def _choices(self, ship: Ship) -> list[int]:
-        phase = self.state.phase
-        if phase is COMMAND:
-            return self._command_mask(ship)
-        if phase is MANEUVER:
-            return self._maneuver_mask(ship)
-        return self._guns_mask(ship)
-
-    def _command_mask(self, ship: Ship) -> list[int]:
-        t = self.table
-        return [index for allowed, index in self._command_options if allowed(t, ship)]
+    def _command_mask(self, ship: Ship) -> Sequence[int]:
+        return self._command_choices[crew_options(self.table, ship)]
 
     def maneuver_speeds(self, ship: Ship, target: Ship, drive: Drive | None = None) -> tuple[int, ...]:
         """Speed along each maneuver at ``target``: flee (straight, port, starboard), then pursue.
@@ -218,14 +232,14 @@ class PursuitGame(ShipBattle):
             wx, wy = t.wind_x, t.wind_y
         else:
             return _NO_WAY
+        # Fleeing heads along the exact negation of the pursuit's heading (IEEE negation and rounding are
+        # symmetric), so its relation is the pursuit's mirrored: against for with and with for against.
         cos_arc = t.cos_arc
-        result = []
-        for hx, hy in ((-ux, -uy), (ux, uy)):
-            for c, s in self._veers:
-                result.append(speeds[relation(hx * c - hy * s, hx * s + hy * c, wx, wy, cos_arc)])
-        return tuple(result)
+        pursue = [relation(ux * c - uy * s, ux * s + uy * c, wx, wy, cos_arc) for c, s in self._veers]
+        return (speeds[2 - pursue[0]], speeds[2 - pursue[1]], speeds[2 - pursue[2]],
+                speeds[pursue[0]], speeds[pursue[1]], speeds[pursue[2]])
 
-    def _maneuver_mask(self, ship: Ship) -> list[int]:
+    def _maneuver_mask(self, ship: Ship) -> Sequence[int]:
         allowed: list[int] = []
         if ship.helm_jammed:
             return allowed
@@ -233,34 +247,40 @@ class PursuitGame(ShipBattle):
         for enemy in self._enemies[ship.id]:
             if enemy.status is AFLOAT:
                 speeds = self.maneuver_speeds(ship, enemy)
-                allowed += [first + j for j, speed in enumerate(speeds) if speed > 0]
+                if 0 in speeds:  # some headings make no way
+                    allowed += [first + j for j, speed in enumerate(speeds) if speed > 0]
+                else:
+                    allowed += range(first, first + 6)
                 if speeds[3] > 0 and gap(ship, enemy) <= speeds[3]:
                     allowed.append(first + 6)
             first += 7
         return allowed
 
-    def _guns_mask(self, ship: Ship) -> list[int]:
+    def _guns_mask(self, ship: Ship) -> Sequence[int]:
         allowed: list[int] = []
-        offsets = self.action_spec.offsets
+        if ship.status is not AFLOAT:
+            return allowed  # no machine is usable
         classes = self.table.machine_classes
-        enemies = self._enemies[ship.id]
         n = self.rules.max_ships_per_side
-        for i, machine in enumerate(ship.machines):
+        # the afloat enemies' slots and distances, once for every machine
+        targets = [(slot, gauges(math.hypot(enemy.x - ship.x, enemy.y - ship.y), ship, enemy))
+                   for slot, enemy in enumerate(self._enemies[ship.id]) if enemy.status is AFLOAT]
+        for machine, reach, base in zip(ship.machines, self._reaches[ship.id], self._machine_offsets):
             if not usable(machine, ship):
                 continue  # destroyed, or no gunners left: only idle
             cls = classes[machine.kind]
-            base = offsets[A.MACHINE + i]
             shoots = False  # fire@ needs a loaded machine that has not misfired
             if machine.misfired:
                 allowed.append(base + 2)  # repair
             elif not machine.loaded:
                 allowed.append(base + 1)  # load
             else:
-                if can_fire(cls, machine, ship):
+                point = machine.point  # fire: at the aim or the last shot's space, if still in range
+                if point is not None and point_in_range(cls, machine, ship, point):
                     allowed.append(base + 3)
                 shoots = aims_and_fires(cls, machine)
-            for slot, enemy in enumerate(enemies):
-                if can_aim(cls, machine, ship, enemy):
+            for slot, distances in targets:
+                if within(reach, distances):
                     allowed.append(base + 4 + slot)
                     if shoots:
                         allowed.append(base + 4 + n + slot)
@@ -271,14 +291,26 @@ class PursuitGame(ShipBattle):
         state = self.state
         if state.ended:
             raise GameOverError(f"the game is over ({state.end_reason}); call reset() for a new one")
-        if agent != state.current:
+        if agent != state.order[state.turn]:
             raise NotYourTurnError(f"it is {state.current}'s decision ({state.phase.name}), not {agent}'s")
-        values = self.action_spec.check(action, self._current_mask(), context=_PHASE_CONTEXTS[state.phase])
+        values = self._checked(action, self._current_mask())
         events: list[Event] = []
         self._mask = None
-        self._apply_phase(state.ships[agent], values.tolist(), events)
+        self._apply_phase(state.ships[agent], values, events)
         self._advance(events)
         return events
+
+    def _checked(self, action: Any, mask: DecisionMask) -> list[int]:
+        """``action``'s values once ``ActionSpec.check`` allows them (it raises otherwise). An int64 vector the
+        mask has already allowed skips the check, whose numpy indexing costs more than the rest of a decision."""
+        if type(action) is np.ndarray and action.dtype is _INT64 and action.shape == self._action_shape:
+            values: list[int] = action.tolist()
+            key = tuple(values)
+            if key not in mask.legal:
+                self.action_spec.check(action, mask.flags, context=_PHASE_CONTEXTS[self.state.phase])
+                mask.legal.add(key)
+            return values
+        return self.action_spec.check(action, mask.flags, context=_PHASE_CONTEXTS[self.state.phase]).tolist()
 
     def _apply_phase(self, ship: Ship, values: Sequence[int], events: list[Event]) -> None:
         state, t = self.state, self.table
@@ -300,10 +332,10 @@ class PursuitGame(ShipBattle):
         else:
             enemies = self._enemies[ship.id]
             orders = self.actions.orders
-            for i in range(len(ship.machines)):
+            for i, value in enumerate(values[A.MACHINE:A.MACHINE + len(ship.machines)]):
                 if ship.status is not AFLOAT:
                     break
-                order = orders[values[A.MACHINE + i]]
+                order = orders[value]
                 if order.kind is IDLE:
                     continue
                 give_order(t, ship, i, order,
@@ -311,22 +343,22 @@ class PursuitGame(ShipBattle):
             self._turn_done = True
 
     def _advance(self, events: list[Event]) -> None:
-        """Play on until a captain has a real choice or the game ends."""
+        """Play on until a captain has a real choice or the game ends. The end is checked after every phase
+        played; a new turn changes no ship (the end of a round checks for itself)."""
         state = self.state
-        while True:
-            self._check_end(events)
-            if state.ended:
-                self._mask = None
-                return
+        self._check_end(events)
+        while not state.ended:
             if self._turn_done:
                 self._next_turn(events)
                 continue
-            ship = state.ships[state.current]
-            allowed = self._choices(ship)
+            ship = state.ships[state.order[state.turn]]
+            allowed = self._choices[state.phase](ship)
             if allowed:
                 self._mask = self._mask_of(allowed)
                 return
             self._apply_phase(ship, self._no_op, events)
+            self._check_end(events)
+        self._mask = None
 
     def _next_turn(self, events: list[Event]) -> None:
         state = self.state
@@ -342,8 +374,8 @@ class PursuitGame(ShipBattle):
                 state.round = self.rules.max_rounds
                 self._finish(None, "round_limit", events)
                 return
-        ship = state.ships[state.current]
-        if not ship.status.fighting:
+        ship = state.ships[state.order[state.turn]]
+        if ship.status is not AFLOAT:
             return  # _turn_done stays True: the next ship
         self._turn_done = False
         state.phase = COMMAND
@@ -355,7 +387,7 @@ class PursuitGame(ShipBattle):
         events.append(RoundEnded(state.round))
         for ship_id in state.order:
             ship = state.ships[ship_id]
-            if ship.status.fighting:
+            if ship.status is AFLOAT:
                 propulsion.end_of_round(t, ship, events)
             hull.end_of_round(t, ship, events)
         escape = self.scenario.escape
@@ -363,9 +395,9 @@ class PursuitGame(ShipBattle):
             return
         for ship_id in state.order:
             ship = state.ships[ship_id]
-            if not ship.status.fighting or ship.side not in escape.sides:
+            if ship.status is not AFLOAT or ship.side not in escape.sides:
                 continue
-            enemies = [e for e in self._enemies[ship_id] if e.status.fighting]
+            enemies = [e for e in self._enemies[ship_id] if e.status is AFLOAT]
             if not enemies:
                 continue
             nearest = min(math.hypot(e.x - ship.x, e.y - ship.y) for e in enemies)

@@ -20,15 +20,16 @@ from naval_env.rulesets.pursuit.events import (
     roll_event,
 )
 from naval_env.rulesets.pursuit.rolls import challenge_roll
-from naval_env.rulesets.pursuit.state import SINKING, SUNK, Ship
+from naval_env.rulesets.pursuit.state import AFLOAT, SINKING, SUNK, Ship
 from naval_env.rulesets.pursuit.table import Table
 
 
 def add_damage(ship: Ship, amount: int, source: str | None, cause: str, events: list[Event]) -> int:
     """Hull damage, capped at what the ship has left; its consequences wait for :func:`check_hull`."""
-    if amount <= 0 or not ship.status.fighting:
+    if amount <= 0 or ship.status is not AFLOAT:
         return 0
-    taken = min(amount, ship.remaining)
+    left = ship.remaining
+    taken = left if left < amount else amount  # noqa: FURB136 - hot path: a comparison is cheaper than a call
     if taken <= 0:
         return 0
     ship.damage += taken
@@ -38,7 +39,7 @@ def add_damage(ship: Ship, amount: int, source: str | None, cause: str, events: 
 
 def check_hull(t: Table, ship: Ship, events: list[Event]) -> None:
     """Scuttled when the damage total reaches half its Health; destroyed when it reaches its Health."""
-    if not ship.status.fighting:
+    if ship.status is not AFLOAT:
         return
     if not ship.scuttled and 2 * ship.damage >= ship.health:
         ship.scuttled = True
@@ -89,10 +90,10 @@ def crew_hit(t: Table, ship: Ship, exposed: int, on_failure: int, on_success: in
     Health and is otherwise unhurt. A roll is made only when its result decides
     that (so a blow too weak to kill, or strong enough to kill anyway, rolls nothing).
     """
-    exposed = min(exposed, ship.crew)
+    exposed = ship.crew if ship.crew < exposed else exposed  # noqa: FURB136 - hot path: a comparison is cheaper than a call
     if exposed <= 0:
         return 0
-    health = max(1, ship.crew_effective_health)
+    health = ship.crew_effective_health or 1  # at least 1
     if on_failure < health:
         killed = 0
     elif on_success >= health:
@@ -129,7 +130,7 @@ def machine_on_spot(ship: Ship, spot: int) -> int | None:
 
 def strike(t: Table, ship: Ship, amount: int, source: str | None, cause: str, events: list[Event]) -> int:
     """A blow at one spot of the ship: hull, the war machine on that spot, the crew near it, then its state."""
-    if amount <= 0 or not ship.status.fighting:
+    if amount <= 0 or ship.status is not AFLOAT:
         return 0
     taken = add_damage(ship, amount, source, cause, events)
     spot = t.dice.d(ship.deck_spots, f"{ship.id} struck spot") - 1
@@ -158,7 +159,7 @@ def run_aground(t: Table, ship: Ship, at: tuple[float, float], rocks: bool, even
 def end_of_round(t: Table, ship: Ship, events: list[Event]) -> None:
     """Rocks (1d6 each hour aground on them) and sinking (debris each minute, sinks after Size minutes)."""
     rules = t.rules
-    if ship.status.fighting and ship.on_rocks:
+    if ship.status is AFLOAT and ship.on_rocks:
         ship.aground_rounds += 1
         if ship.aground_rounds % rules.rounds_per_hour == 0:
             strike(t, ship, roll_damage(t, rules.rocks_dice, f"{ship.id} grinds on rocks"), None, "rocks", events)

@@ -88,16 +88,35 @@ def usable(machine: Machine, ship: Ship) -> bool:
     return not machine.destroyed and machine.gunners > 0 and ship.status is AFLOAT
 
 
-def target_in_range(cls: MachineClass, machine: Machine, ship: Ship, target: Ship) -> bool:
-    """Direct fire: some of the hull within range. Indirect: the centre between minimum and maximum range.
-    Cone: the hull within the cone's length of the ship's side."""
-    d = math.hypot(target.x - ship.x, target.y - ship.y)
-    reach = max_range(cls, machine)
-    if cls.fire == "indirect":
-        return cls.min_range <= d <= reach
-    if cls.fire == "cone":
-        return d - target.radius - ship.radius <= reach
-    return d - target.radius <= reach
+#: Which distance a machine's range is measured on (:attr:`Reach.gauge`, an index into :func:`gauges`).
+CENTRES, TO_HULL, BETWEEN_HULLS = range(3)
+_GAUGES = {"indirect": CENTRES, "direct": TO_HULL, "cone": BETWEEN_HULLS}
+
+
+@dataclass(frozen=True, slots=True)
+class Reach:
+    """Where a war machine can shoot; fixed for a game (its class and ammunition). Direct fire: some of the
+    hull within range. Indirect: the centre between minimum and maximum range. Cone: the hull within the
+    cone's length of the ship's side."""
+
+    near: float  # minimum centre distance (indirect fire; else -inf)
+    far: int     # maximum range
+    gauge: int   # the distance ``far`` is measured on: CENTRES, TO_HULL or BETWEEN_HULLS
+
+
+def reach_of(cls: MachineClass, machine: Machine) -> Reach:
+    return Reach(cls.min_range if cls.fire == "indirect" else -math.inf, max_range(cls, machine), _GAUGES[cls.fire])
+
+
+def gauges(d: float, ship: Ship, target: Ship) -> tuple[float, float, float]:
+    """The distances a machine's reach is measured on, ``d`` the distance between the centres."""
+    to_hull = d - target.radius
+    return d, to_hull, to_hull - ship.radius
+
+
+def within(reach: Reach, distances: tuple[float, float, float]) -> bool:
+    """Whether a target at ``distances`` (its :func:`gauges`) is within ``reach``."""
+    return reach.near <= distances[CENTRES] and distances[reach.gauge] <= reach.far
 
 
 def point_in_range(cls: MachineClass, machine: Machine, ship: Ship, point: tuple[float, float]) -> bool:
@@ -107,16 +126,6 @@ def point_in_range(cls: MachineClass, machine: Machine, ship: Ship, point: tuple
     if cls.fire == "indirect":
         return cls.min_range <= d <= max_range(cls, machine)
     return True
-
-
-def can_fire(cls: MachineClass, machine: Machine, ship: Ship) -> bool:
-    point = machine.point
-    return (usable(machine, ship) and machine.loaded and not machine.misfired and point is not None
-            and point_in_range(cls, machine, ship, point))
-
-
-def can_aim(cls: MachineClass, machine: Machine, ship: Ship, target: Ship) -> bool:
-    return usable(machine, ship) and target.status is AFLOAT and target_in_range(cls, machine, ship, target)
 
 
 def aims_and_fires(cls: MachineClass, machine: Machine) -> bool:
@@ -151,7 +160,7 @@ def give_order(t: Table, ship: Ship, index: int, order: MachineOrder, target: Sh
         fire(t, ship, index, point, actions - 1, events)
     else:
         assert target is not None
-        if not target.status.fighting:
+        if target.status is not AFLOAT:
             events.append(MachineOrdered(ship.id, index, order.label, target.id, "target gone: holds"))
             return
         if kind is AIM:
@@ -168,7 +177,8 @@ def give_order(t: Table, ship: Ship, index: int, order: MachineOrder, target: Sh
 
 
 def _load(cls: MachineClass, machine: Machine, actions: int) -> None:
-    machine.load_progress = min(cls.load, machine.load_progress + actions)
+    progress = machine.load_progress + actions
+    machine.load_progress = progress if progress < cls.load else cls.load  # noqa: FURB136 - hot path: a comparison is cheaper than a call
     if machine.load_progress >= cls.load:
         machine.loaded = True
         machine.load_progress = 0
@@ -238,7 +248,7 @@ def _indirect(t: Table, ship: Ship, index: int, cls: MachineClass, point: tuple[
     full_reach = cls.area / 2
     hit: list[tuple[Ship, bool]] = []
     for other in t.state.ships.values():
-        if not other.status.fighting:
+        if other.status is not AFLOAT:
             continue
         d = math.hypot(other.x - x, other.y - y)
         if d <= other.radius + full_reach:
@@ -272,7 +282,7 @@ def _direct(t: Table, ship: Ship, index: int, cls: MachineClass, point: tuple[fl
     half = cls.area / 2
     on_line: list[tuple[float, str]] = []
     for other in t.state.ships.values():
-        if other is ship or not other.status.fighting:
+        if other is ship or other.status is not AFLOAT:
             continue
         entry = entry_along(ship.x, ship.y, ux, uy, other.x, other.y, other.radius + half)
         if entry is not None and entry <= reach:
@@ -290,7 +300,7 @@ def _direct(t: Table, ship: Ship, index: int, cls: MachineClass, point: tuple[fl
             amount = _damage_roll(t, ship, index, cls, machine)
         left_before = other.remaining
         strike(t, other, amount, ship.id, machine.kind, events)
-        if other.status.fighting or amount <= left_before:
+        if other.status is AFLOAT or amount <= left_before:
             break
         amount -= left_before  # it destroyed the hull: the leftover flies on
 
@@ -302,7 +312,7 @@ def _cone(t: Table, ship: Ship, index: int, cls: MachineClass, point: tuple[floa
     ux, uy, _ = direction(ship.x, ship.y, point[0], point[1])
     length = max_range(cls, machine) + ship.radius
     caught = [other for other in t.state.ships.values()
-              if other is not ship and other.status.fighting
+              if other is not ship and other.status is AFLOAT
               and in_cone(ship.x, ship.y, ux, uy, other.x, other.y, other.radius, length, CONE_HALF_ANGLE_COS)]
     events.append(Fired(ship.id, index, machine.kind, point, point, tuple(o.id for o in caught)))
     if not caught:
@@ -329,7 +339,7 @@ def explode(t: Table, ship: Ship, index: int, events: list[Event]) -> None:
             damage_machine(ship, j, amount, events)
     crew_hit(t, ship, exposed_crew(t, ship), amount, amount // 2, "explosion", events)
     near = [other for other in t.state.ships.values()
-            if other is not ship and other.status.fighting
+            if other is not ship and other.status is AFLOAT
             and math.hypot(other.x - ship.x, other.y - ship.y) - other.radius - ship.radius
             <= t.rules.explosion_radius]
     for other in near:

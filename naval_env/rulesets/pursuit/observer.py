@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import struct
 from dataclasses import dataclass
+from itertools import product
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -17,16 +18,8 @@ from naval_env.core.spaces import ObservationField as F
 from naval_env.core.spaces import ObservationSpec, group_fields
 from naval_env.rulesets.pursuit.config import MachineClass, PursuitConfig
 from naval_env.rulesets.pursuit.geometry import relation
-from naval_env.rulesets.pursuit.machines import aims_and_fires, max_range
-from naval_env.rulesets.pursuit.propulsion import (
-    can_force,
-    can_inspire,
-    can_row,
-    can_switch,
-    can_tend,
-    switching,
-    working_drive,
-)
+from naval_env.rulesets.pursuit.machines import Reach, aims_and_fires, reach_of
+from naval_env.rulesets.pursuit.propulsion import crew_options, switching, working_drive
 from naval_env.rulesets.pursuit.state import (
     AFLOAT,
     COMMAND,
@@ -108,6 +101,9 @@ OTHER_FIELDS = [
     F("my_guns", 2, 0.25, "observer's machines that reach it, that can aim and fire at it this round"),
 ]
 
+_FLOAT32 = np.dtype(np.float32)  # a dtype, not its type: numpy converts the type on every call
+_FARTHEST = 10 / YARDS  # yards whose scaled distance reaches the observation's bound (10)
+_FASTEST = 10 / SPEED   # the same for a Speed or a displacement
 _MACHINE_SIZE = sum(f.size for f in MACHINE_FIELDS)
 _OTHER_SIZE = sum(f.size for f in OTHER_FIELDS)
 _PHASES = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
@@ -116,6 +112,7 @@ _FLAG = (0.0, 1.0)  # a bool's field value: numpy converts a float faster than a
 _BY_OARS, _BY_SAILS, _CHANGING_OVER = (1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)
 _DRIVE_FIELD = {drive: (_FLAG[drive is ROWED], _FLAG[drive is SAILED],
                         _FLAG[drive is not ROWED and drive is not SAILED]) for drive in Drive}
+_CAN_ORDER = {options: tuple(_FLAG[option] for option in options) for options in product((False, True), repeat=5)}
 _MODES = {"direct": (1.0, 0.0, 0.0), "indirect": (0.0, 1.0, 0.0), "cone": (0.0, 0.0, 1.0)}
 _RELATIONS = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
 _ZERO_MACHINE = (0.0,) * _MACHINE_SIZE
@@ -124,9 +121,6 @@ _SINKING_OTHER = (0.0, 1.0) + (0.0,) * (_OTHER_SIZE - 2)
 _NO_SHOAL = (0.0, 0.0, 0.0)
 _NO_SPEEDS = (0.0,) * 7  # my_speeds and can_ram of an ally
 _NO_GUNS = (0.0, 0.0)
-#: Which distance a fire mode's reach is measured on (see ``machines.target_in_range``): between the centres
-#: (indirect), to the target's near side (direct), or between the hulls (cone).
-_GAUGES = {"indirect": 0, "direct": 1, "cone": 2}
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,9 +130,7 @@ class _MachineFacts:
     fixed: tuple[float, ...]  # the fire_mode, range and damage_dice fields
     load: int
     one_round: bool           # its gunners can aim and fire in one round
-    gauge: int                # index of its distance in ``_GAUGES`` order
-    near: float               # minimum centre distance (indirect fire only; else -inf)
-    far: int                  # maximum range
+    reach: Reach
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +145,10 @@ class _ShipFacts:
     machines: tuple[_MachineFacts, ...]
     empty_slots: tuple[float, ...]  # zero blocks of the machine slots it leaves empty
     shallows: tuple[tuple[float, float, float], ...]  # centre and radius of each shoal too shallow for it
+    allies: tuple[Ship, ...]
+    enemies: tuple[Ship, ...]       # in target slot order
+    empty_ally_slots: tuple[float, ...]
+    empty_enemy_slots: tuple[float, ...]
 
 
 def observation_spec(config: PursuitConfig) -> ObservationSpec:
@@ -172,63 +168,67 @@ class Observer:
 
     def __init__(self, game: PursuitGame) -> None:
         self.game = game
-        self._facts: dict[str, _ShipFacts] = {}
+        self._facts = {ship.id: self._learn(ship) for ship in game.state.ships.values()}
         self._pack = struct.Struct(f"{game.observation_spec.size}f").pack
-
-    def _ship_facts(self, ship: Ship) -> _ShipFacts:
-        facts = self._facts.get(ship.id)
-        if facts is None:
-            facts = self._facts[ship.id] = self._learn(ship)
-        return facts
 
     def _learn(self, ship: Ship) -> _ShipFacts:
         game, t = self.game, self.game.table
         escape = game.scenario.escape
         mine = escape is not None and ship.side in escape.sides
         machines = tuple(_machine_facts(t.machine_classes[m.kind], m) for m in ship.machines)
+        allies, enemies = game.allies_of(ship), game.enemies_of(ship)
+        n = game.rules.max_ships_per_side
         return _ShipFacts(
             own=(ship.agility * SCORE, ship.controller.intellect * SCORE, ship.controller.will * SCORE,
                  ship.maneuverability / 3, ship.seaworthiness / 3),
             base_speeds=(ship.oars * SPEED, ship.sails * SPEED),
             surroundings=(WIND_STRENGTHS.index(game.state.wind_strength) / 4, float(t.wind.becalmed),
                           t.wind_x, t.wind_y, *((t.current_x, t.current_y) if t.has_current else (0.0, 0.0))),
-            escape=(escape.distance / 400 if mine and escape else 0.0,
+            escape=(_clip(escape.distance / 400) if mine and escape else 0.0,
                     float(mine and escape is not None and escape.result == "win")),
             as_other=(ship.oars * SPEED, ship.sails * SPEED, ship.controller.intellect * SCORE),
             machines=machines,
             empty_slots=_ZERO_MACHINE * (game.rules.max_machines - len(machines)),
             shallows=tuple((s.center[0], s.center[1], s.radius) for s in game.scenario.shoals
                            if s.depth < ship.draft),
+            allies=tuple(allies),
+            enemies=tuple(enemies),
+            empty_ally_slots=_ZERO_OTHER * (n - 1 - len(allies)),
+            empty_enemy_slots=_ZERO_OTHER * (n - len(enemies)),
         )
 
     def observe(self, agent: str) -> np.ndarray:
         game = self.game
         state, t = game.state, game.table
         me = state.ships[agent]
-        facts = self._ship_facts(me)
-        deciding = not state.ended and state.current == agent
-        ordered = deciding and state.phase is not COMMAND  # its drive for this round is set
-        drive = me.drive if ordered else Drive.NONE
+        facts = self._facts[agent]
+        phase = state.phase
+        deciding = not state.ended and state.order[state.turn] == agent
+        ordered = deciding and phase is not COMMAND  # its drive for this round is set
+        options = crew_options(t, me)
         remaining = me.remaining
+        crew = me.crew
+        rowing = crew / me.rowers if me.rowers else 0.0
+        sailing = crew / me.sail_crew if me.sail_crew else 0.0
         out = [
-            *(_PHASES[state.phase] if deciding else _NOT_DECIDING),
+            *(_PHASES[phase] if deciding else _NOT_DECIDING),
             remaining / me.health, remaining * HULL, _FLAG[me.scuttled], _FLAG[me.grounded], _FLAG[me.on_rocks],
             *facts.own,
             *(_CHANGING_OVER if switching(t, me) else _BY_OARS if me.propulsion is OARS else _BY_SAILS),
-            *_DRIVE_FIELD[drive],
-            _FLAG[can_row(t, me)], _FLAG[can_tend(t, me)], _FLAG[can_switch(t, me)], _FLAG[can_force(t, me)],
-            _FLAG[can_inspire(t, me)],
+            *_DRIVE_FIELD[me.drive if ordered else Drive.NONE],
+            *_CAN_ORDER[options],
             *facts.base_speeds,
-            me.crew / me.crew_max, min(1.0, me.crew / me.rowers) if me.rowers else 0.0,
-            min(1.0, me.crew / me.sail_crew) if me.sail_crew else 0.0,
-            _FLAG[me.fatigued], me.health_penalty / me.crew_health,
+            crew / me.crew_max,
+            rowing if rowing < 1.0 else 1.0,  # noqa: FURB136 - hot path: a comparison is cheaper than a call
+            sailing if sailing < 1.0 else 1.0,  # noqa: FURB136 - hot path: a comparison is cheaper than a call
+            _FLAG[me.fatigued], _clip(me.health_penalty / me.crew_health),
             me.forced_bonus / 6, _FLAG[me.forced_locked], me.inspire_bonus / 6,
             _FLAG[me.inspire_retry_after >= state.round],
             _FLAG[me.slowed], _FLAG[me.helm_jammed], me.maneuver_banes / 2,
             *facts.surroundings,
             state.round / game.rules.max_rounds,
             *facts.escape,
-            *_nearest_shoal(me, facts.shallows),
+            *(_nearest_shoal(me, facts.shallows) if facts.shallows else _NO_SHOAL),
         ]
         for machine, machine_facts in zip(me.machines, facts.machines):
             if machine.destroyed:
@@ -236,24 +236,19 @@ class Observer:
             else:
                 out += (1.0, *machine_facts.fixed, _FLAG[machine.loaded],
                         machine.load_progress / machine_facts.load, _FLAG[machine.aim_point is not None],
-                        _FLAG[machine.misfired], _FLAG[machine.damaged], _FLAG[machine_facts.one_round])
+                        _FLAG[machine.misfired], _FLAG[machine.damaged],
+                        _FLAG[machine_facts.one_round])
         out += facts.empty_slots
 
-        n = game.rules.max_ships_per_side
-        allies = game.allies_of(me)
-        enemies = game.enemies_of(me)
-        drive_now = me.drive if ordered else working_drive(t, me)
-        for other in allies:
-            self._other_block(out, me, facts, other, False, drive_now)
-        out += _ZERO_OTHER * (n - 1 - len(allies))
-        for other in enemies:
-            self._other_block(out, me, facts, other, True, drive_now)
-        out += _ZERO_OTHER * (n - len(enemies))
-        # struct packs the floats to float32 (the same C cast as numpy) in about half numpy's instructions;
-        # np.clip's wrapper costs more than np.minimum and np.maximum
-        vector = np.minimum(np.frombuffer(self._pack(*out), np.float32), 10.0)
-        np.maximum(vector, -10.0, out=vector)
-        return vector
+        drive = me.drive if ordered else working_drive(t, me, options)
+        for other in facts.allies:
+            self._other_block(out, me, facts, other, False, drive)
+        out += facts.empty_ally_slots
+        for other in facts.enemies:
+            self._other_block(out, me, facts, other, True, drive)
+        out += facts.empty_enemy_slots
+        # struct packs the floats to float32 (the same C cast as numpy) in about half numpy's instructions
+        return np.frombuffer(self._pack(*out), _FLOAT32)
 
     def _other_block(self, out: list[float], me: Ship, my_facts: _ShipFacts, other: Ship, hostile: bool,
                      drive: Drive) -> None:
@@ -262,32 +257,45 @@ class Observer:
             return
         game = self.game
         t = game.table
-        facts = self._ship_facts(other)
+        facts = self._facts[other.id]
         dx, dy = other.x - me.x, other.y - me.y
         d = math.hypot(dx, dy)
         ux, uy = (dx / d, dy / d) if d > 0 else (1.0, 0.0)
         mx, my = other.motion
         to_me = d - me.radius
-        between = max(0.0, to_me - other.radius)
+        between = to_me - other.radius
+        between = between if between > 0.0 else 0.0  # noqa: FURB136 - hot path: a comparison is cheaper than a call
         remaining = other.remaining
-        out += (1.0, 0.0, dx * YARDS, dy * YARDS, d * YARDS, between * YARDS, ux, uy,
-                remaining / other.health, remaining * HULL, _FLAG[other.scuttled], _FLAG[other.grounded],
-                mx * SPEED, my * SPEED,
+        # Offsets and gap are no longer than the distance: within range as long as it is.
+        if d < _FARTHEST:
+            out += (1.0, 0.0, dx * YARDS, dy * YARDS, d * YARDS, between * YARDS)
+        else:
+            out += (1.0, 0.0, _clip(dx * YARDS), _clip(dy * YARDS), _clip(d * YARDS), _clip(between * YARDS))
+        # Speeds and motions beyond range take a freak wind table: clipped inline, a call costs 5 comparisons.
+        out += (ux, uy, remaining / other.health, remaining * HULL, _FLAG[other.scuttled], _FLAG[other.grounded],
+                mx * SPEED if -_FASTEST <= mx <= _FASTEST else _clip(mx * SPEED),
+                my * SPEED if -_FASTEST <= my <= _FASTEST else _clip(my * SPEED),
                 *facts.as_other, *_RELATIONS[relation(ux, uy, t.wind_x, t.wind_y, t.cos_arc)])
         if hostile:
             flee, flee_port, flee_starboard, pursue, pursue_port, pursue_starboard = \
                 game.line_speeds(me, ux, uy, drive)
-            out += (flee * SPEED, flee_port * SPEED, flee_starboard * SPEED, pursue * SPEED, pursue_port * SPEED,
-                    pursue_starboard * SPEED, _FLAG[pursue > 0 and between <= pursue])
+            out += (flee * SPEED if flee <= _FASTEST else 10.0,
+                    flee_port * SPEED if flee_port <= _FASTEST else 10.0,
+                    flee_starboard * SPEED if flee_starboard <= _FASTEST else 10.0,
+                    pursue * SPEED if pursue <= _FASTEST else 10.0,
+                    pursue_port * SPEED if pursue_port <= _FASTEST else 10.0,
+                    pursue_starboard * SPEED if pursue_starboard <= _FASTEST else 10.0,
+                    _FLAG[pursue > 0 and between <= pursue])
         else:
             out += _NO_SPEEDS
         reach = longest = False
         count = 0
-        gauges = (d, to_me, to_me - other.radius)  # its machines' reach to my hull
+        distances = (d, to_me, to_me - other.radius)  # my hull's machines.gauges from it
         for machine, machine_facts in zip(other.machines, facts.machines):
             if machine.destroyed:
                 continue
-            in_reach = machine_facts.near <= d and gauges[machine_facts.gauge] <= machine_facts.far
+            span = machine_facts.reach  # machines.within, inline: a call per machine costs more than the test
+            in_reach = span.near <= d and distances[span.gauge] <= span.far
             longest = longest or in_reach
             if machine.loaded and not machine.misfired:
                 count += 1
@@ -299,26 +307,35 @@ class Observer:
         aims = shots = 0
         fighting = me.status is AFLOAT
         to_it = d - other.radius
-        gauges = (d, to_it, to_it - me.radius)  # my machines' reach to its hull
+        distances = (d, to_it, to_it - me.radius)  # its hull's machines.gauges from me
         for machine, machine_facts in zip(me.machines, my_facts.machines):
             if machine.destroyed:
                 continue
-            if machine_facts.near <= d and gauges[machine_facts.gauge] <= machine_facts.far:
+            span = machine_facts.reach
+            if span.near <= d and distances[span.gauge] <= span.far:
                 aims += 1
                 shots += (machine_facts.one_round and machine.loaded and not machine.misfired and fighting
                           and machine.gunners > 0)
         out += (aims * 0.25, shots * 0.25)
 
 
+def _clip(value: float) -> float:
+    """``value`` within the observation's [-10, 10]. Only the unbounded values (distances, Speeds, the crew's
+    Health penalty) go through it; every other field stays within the range by the config's limits. Clipping
+    the float64 before the cast to float32 gives the same float32 as clipping after it: 10 is exact in both and
+    the cast is monotonic."""
+    if -10.0 <= value <= 10.0:
+        return value
+    return 10.0 if value > 10.0 else -10.0
+
+
 def _machine_facts(cls: MachineClass, machine: Machine) -> _MachineFacts:
-    far = max_range(cls, machine)
+    reach = reach_of(cls, machine)
     return _MachineFacts(
-        fixed=(*_MODES[cls.fire], far * RANGE, cls.min_range * RANGE, cls.damage_dice * 0.1),
+        fixed=(*_MODES[cls.fire], reach.far * RANGE, cls.min_range * RANGE, cls.damage_dice * 0.1),
         load=cls.load,
         one_round=aims_and_fires(cls, machine),
-        gauge=_GAUGES[cls.fire],
-        near=cls.min_range if cls.fire == "indirect" else -math.inf,
-        far=far,
+        reach=reach,
     )
 
 
@@ -333,5 +350,5 @@ def _nearest_shoal(me: Ship, shallows: tuple[tuple[float, float, float], ...]) -
         dx, dy = x - me.x, y - me.y
         edge = math.hypot(dx, dy) - radius
         if edge < best_gap:
-            best_gap, best = edge, (dx * YARDS, dy * YARDS, radius * YARDS)
+            best_gap, best = edge, (_clip(dx * YARDS), _clip(dy * YARDS), _clip(radius * YARDS))
     return best

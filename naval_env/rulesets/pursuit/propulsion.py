@@ -21,7 +21,7 @@ from naval_env.rulesets.pursuit.events import (
     SpeedBoost,
     roll_event,
 )
-from naval_env.rulesets.pursuit.geometry import ACROSS, AGAINST, WITH, Relation, relation
+from naval_env.rulesets.pursuit.geometry import ACROSS, relation
 from naval_env.rulesets.pursuit.rolls import attack_roll, challenge_roll
 from naval_env.rulesets.pursuit.state import OARS, ROWED, SAILED, SAILS, Drive, Ship
 from naval_env.rulesets.pursuit.table import Table
@@ -47,11 +47,6 @@ FORCE_ROWING, INSPIRE = Command.FORCE_ROWING, Command.INSPIRE
 PROPULSION_LABELS = ("none", "row", "tend_sails", "switch")
 COMMAND_LABELS = ("none", "force_rowing", "inspire")
 _NO_SPEED = (0, 0, 0)
-
-
-def wind_modifier(t: Table, rel: Relation) -> int:
-    row = t.wind
-    return (row.against, row.across, row.with_)[rel]
 
 
 def speed_along(t: Table, ship: Ship, ux: float, uy: float, drive: Drive) -> int:
@@ -85,8 +80,9 @@ def relation_speeds(t: Table, ship: Ship, drive: Drive) -> tuple[int, int, int]:
         if t.wind.becalmed:
             return _NO_SPEED
         base = ship.sails + ship.inspire_bonus
-        speeds = (max(0, base + wind_modifier(t, AGAINST)), max(0, base + wind_modifier(t, ACROSS)),
-                  max(0, base + wind_modifier(t, WITH)))
+        row = t.wind  # the Sailing Speed by Wind modifiers
+        against, across, with_ = base + row.against, base + row.across, base + row.with_
+        speeds = (against if against > 0 else 0, across if across > 0 else 0, with_ if with_ > 0 else 0)  # noqa: FURB136 - hot path: a comparison is cheaper than a call
     else:
         return _NO_SPEED
     if ship.scuttled:
@@ -100,38 +96,38 @@ def switching(t: Table, ship: Ship) -> bool:
     return ship.switching_until >= t.state.round
 
 
-def working_drive(t: Table, ship: Ship) -> Drive:
-    """The drive the ship would have if its crew works it this round (for masks of later phases and observers)."""
+#: Positions in the :func:`crew_options` flags.
+CAN_ROW, CAN_TEND, CAN_SWITCH, CAN_FORCE, CAN_INSPIRE = range(5)
+
+
+def crew_options(t: Table, ship: Ship) -> tuple[bool, bool, bool, bool, bool]:
+    """Which COMMAND orders the ship may give now: row, tend the sails, switch propulsion, force the rowing,
+    inspire. One pass over their shared conditions: every mask and observation asks for all five."""
+    rnd = t.state.round
+    free = not ship.grounded and ship.switching_until < rnd  # neither aground nor changing over
+    oars = ship.oars > 0
+    on_oars = ship.propulsion is OARS
+    captain = ship.controller.is_captain
+    return (
+        oars and on_oars and free and ship.crew > 0 and ship.crew_effective_health > 0,
+        ship.sails > 0 and ship.propulsion is SAILS and free and ship.crew >= ship.sail_crew,
+        oars and ship.sails > 0 and free,
+        captain and oars and on_oars and not ship.forced_locked and ship.forced_bonus == 0 and not ship.grounded
+        and ship.crew > 0,
+        captain and ship.inspire_bonus == 0 and ship.inspire_retry_after < rnd,
+    )
+
+
+def working_drive(t: Table, ship: Ship, options: tuple[bool, ...]) -> Drive:
+    """The drive the ship would have if its crew works it this round (for masks of later phases and observers);
+    ``options``: its :func:`crew_options`."""
     if ship.grounded:
         return Drive.AGROUND
     if switching(t, ship):
         return Drive.SWITCHING
     if ship.propulsion is OARS:
-        return ROWED if can_row(t, ship) else Drive.NONE
-    return SAILED if can_tend(t, ship) else Drive.NONE
-
-
-def can_row(t: Table, ship: Ship) -> bool:
-    return (ship.oars > 0 and ship.propulsion is OARS and not ship.grounded and not switching(t, ship)
-            and ship.crew > 0 and ship.crew_effective_health > 0)
-
-
-def can_tend(t: Table, ship: Ship) -> bool:
-    return (ship.sails > 0 and ship.propulsion is SAILS and not ship.grounded
-            and not switching(t, ship) and ship.crew >= ship.sail_crew)
-
-
-def can_switch(t: Table, ship: Ship) -> bool:
-    return ship.oars > 0 and ship.sails > 0 and not ship.grounded and not switching(t, ship)
-
-
-def can_force(t: Table, ship: Ship) -> bool:
-    return (ship.controller.is_captain and ship.oars > 0 and ship.propulsion is OARS
-            and not ship.forced_locked and ship.forced_bonus == 0 and not ship.grounded and ship.crew > 0)
-
-
-def can_inspire(t: Table, ship: Ship) -> bool:
-    return ship.controller.is_captain and ship.inspire_bonus == 0 and ship.inspire_retry_after < t.state.round
+        return ROWED if options[CAN_ROW] else Drive.NONE
+    return SAILED if options[CAN_TEND] else Drive.NONE
 
 
 def order_crew(t: Table, ship: Ship, order: PropulsionOrder, command: Command, events: list[Event]) -> None:
@@ -179,7 +175,8 @@ def order_crew(t: Table, ship: Ship, order: PropulsionOrder, command: Command, e
 
 def rowing_endurance_rounds(t: Table, ship: Ship) -> int:
     """1 + Strength modifier hours (at least 1), in rounds."""
-    return max(1, 1 + ship.crew_strength - 10) * t.rules.rounds_per_hour
+    hours = 1 + ship.crew_strength - 10
+    return (hours if hours > 1 else 1) * t.rules.rounds_per_hour  # noqa: FURB136 - hot path: a comparison is cheaper than a call
 
 
 def end_of_round(t: Table, ship: Ship, events: list[Event]) -> None:
