@@ -26,7 +26,7 @@ import naval_env  # noqa: F401
 
 class AllTrueMask(gym.Wrapper):
     def action_masks(self) -> np.ndarray:
-        return np.ones(int(self.env.unwrapped.action_spec.flat_size), dtype=bool)
+        return np.ones(self.env.get_wrapper_attr("action_spec").flat_size, dtype=bool)
 
 
 def make_vec(scenario: str, n_envs: int, all_true: bool) -> DummyVecEnv:
