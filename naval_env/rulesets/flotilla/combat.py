@@ -92,17 +92,10 @@ def guns(fire: FireRules, ship: Gunnery, arc: Arc, distance: int) -> FireLine:
     return _guns(fire.arc_penalty, combat, bow_guns, broadside_guns, arc, distance)
 
 
-def duel_edges(rules: HouseRules, a: Ship, a_squares: tuple[Square, ...], a_facing: int, b: Ship
-               ) -> tuple[float, float]:
-    """Expected cohesion each ship gains by firing its guns at the other, against the other's best answer
-    (one point per loss, two for a difference; 0 out of range), with ``a`` standing on ``a_squares``."""
-    distance, nearest_b, nearest_a = facing_pair(a_squares, b.squares)
-    return edges(fire_rules(rules), gunnery(a), arc_of(a_squares, a_facing, nearest_b), gunnery(b),
-                 arc_of(b.squares, b.facing, nearest_a), distance)
-
-
 def edges(fire: FireRules, a: Gunnery, arc_a: Arc, b: Gunnery, arc_b: Arc, distance: int) -> tuple[float, float]:
-    """:func:`duel_edges` once the arcs each way and the gap are known."""
+    """Expected cohesion each ship gains by firing its guns at the other, against the other's best answer
+    (one point per loss, two for a difference; 0 out of range), given each one's :data:`Gunnery`, the
+    arcs each way and the gap."""
     _, a_range, _, _, a_steering, a_dodge_penalty = a
     _, b_range, _, _, b_steering, b_dodge_penalty = b
     if distance > a_range and distance > b_range:
