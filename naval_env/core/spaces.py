@@ -19,6 +19,8 @@ import numpy as np
 
 from naval_env.core.errors import IllegalActionError
 
+_INT64 = np.dtype(np.int64)
+
 
 @dataclass(frozen=True)
 class ActionComponent:
@@ -104,13 +106,23 @@ class ActionSpec:
 
     def check(self, action: Any, flat_mask: np.ndarray, context: str = "") -> np.ndarray:
         """Return ``action`` as an int64 vector, or raise naming the component that is not allowed."""
-        plain = isinstance(action, np.ndarray) and action.dtype == np.int64 and action.shape == self._shape
-        values = action if plain else self._as_int_vector(action)
-        if self._allows(values.tolist(), flat_mask):
-            return values
-        raise self._refusal(values.tolist(), flat_mask, context)
+        values = self._as_int_vector(action)
+        self._require_allowed(values.tolist(), flat_mask, context)
+        return values
+
+    def checked_values(self, action: Any, flat_mask: np.ndarray, context: str = "") -> list[int]:
+        """:meth:`check`, returning the values as a list of Python ints (what engines index tables with)."""
+        values: list[int] = self._as_int_vector(action).tolist()
+        self._require_allowed(values, flat_mask, context)
+        return values
+
+    def _require_allowed(self, values: list[int], flat_mask: np.ndarray, context: str) -> None:
+        if not self._allows(values, flat_mask):
+            raise self._refusal(values, flat_mask, context)
 
     def _as_int_vector(self, action: Any) -> np.ndarray:
+        if type(action) is np.ndarray and action.dtype is _INT64 and action.shape == self._shape:
+            return action  # what samplers and policies hand in: nothing to convert
         try:
             values = np.asarray(action).reshape(-1)
         except Exception as exc:  # noqa: BLE001 - any unconvertible input is the caller's error

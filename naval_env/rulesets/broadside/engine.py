@@ -293,7 +293,7 @@ class BroadsideGame(ShipBattle):
         if agent != state.decider:
             raise NotYourTurnError(f"it is {state.decider}'s decision ({state.phase.name}), not {agent}'s")
         # Plain ints from here on: indexing a numpy array per value costs more than one tolist().
-        values = self.action_spec.check(action, self._current_mask(), context=_CONTEXT[state.phase]).tolist()
+        values = self.action_spec.checked_values(action, self._current_mask(), _CONTEXT[state.phase])
         ship = state.ships[agent]
         phase = state.phase
         events: list[Event] = []

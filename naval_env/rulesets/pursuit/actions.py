@@ -19,16 +19,6 @@ from naval_env.rulesets.pursuit.maneuvers import ManeuverChoice, maneuver_choice
 from naval_env.rulesets.pursuit.propulsion import COMMAND_LABELS, PROPULSION_LABELS
 
 
-@dataclass(slots=True)
-class DecisionMask:
-    """A decision's flat mask (read-only) and the action vectors already found legal under it: masks repeat
-    across decisions and games, so each is built once per config and a repeated action is checked by a set
-    lookup (``PursuitGame.apply``)."""
-
-    flags: np.ndarray
-    legal: set[tuple[int, ...]] = field(default_factory=set)
-
-
 @dataclass(frozen=True)
 class PursuitActions:
     """Components and lookup tables for one config (they depend only on the house rules)."""
@@ -37,8 +27,8 @@ class PursuitActions:
     maneuvers: tuple[ManeuverChoice, ...]
     orders: tuple[MachineOrder, ...]
     max_machines: int
-    #: masks by the flat indices they allow besides the no-ops, filled by the engine
-    masks: dict[tuple[int, ...], DecisionMask] = field(default_factory=dict, compare=False, repr=False)
+    #: read-only masks by the flat indices they allow besides the no-ops, filled by the engine
+    masks: dict[tuple[int, ...], np.ndarray] = field(default_factory=dict, compare=False, repr=False)
 
     PROPULSION = 0
     COMMAND = 1

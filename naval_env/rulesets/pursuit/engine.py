@@ -22,7 +22,7 @@ from naval_env.core.errors import GameOverError, NotYourTurnError
 from naval_env.core.events import Event, GameEnded
 from naval_env.core.game import ShipBattle
 from naval_env.rulesets.pursuit import hull, propulsion
-from naval_env.rulesets.pursuit.actions import DecisionMask, PursuitActions
+from naval_env.rulesets.pursuit.actions import PursuitActions
 from naval_env.rulesets.pursuit.config import PursuitConfig, Scenario, mounts_of
 from naval_env.rulesets.pursuit.events import Escaped, RoundEnded, TurnStarted
 from naval_env.rulesets.pursuit.geometry import ACROSS, COMPASS_DEGREES, direction, relation
@@ -68,7 +68,6 @@ _NO_WAY = (0, 0, 0, 0, 0, 0)
 _PROPULSION_ORDERS = tuple(PropulsionOrder)  # by value: cheaper than the enum's constructor
 _COMMANDS = tuple(Command)
 _PHASE_CONTEXTS = tuple(f"in phase {phase.name}" for phase in Phase)
-_INT64 = np.dtype(np.int64)
 _MASKS_KEPT = 4096  # distinct masks kept per config: a few hundred in practice
 
 
@@ -87,7 +86,6 @@ class PursuitGame(ShipBattle):
         self._reaches: dict[str, tuple[Reach, ...]] = {
             ship.id: tuple(reach_of(classes[m.kind], m) for m in ship.machines) for ship in self.state.ships.values()}
         self._no_op = (0,) * len(self.action_spec.components)
-        self._action_shape = (len(self.action_spec.components),)
         offsets = self.action_spec.offsets
         self._machine_offsets = offsets[A.MACHINE:]
         command_indices = (  # mask index of each crew_options flag
@@ -101,7 +99,7 @@ class PursuitGame(ShipBattle):
             for options in product((False, True), repeat=len(command_indices))}
         cos, sin = math.cos(math.radians(self.rules.veer_degrees)), math.sin(math.radians(self.rules.veer_degrees))
         self._veers = ((1.0, 0.0), (cos, sin), (cos, -sin))  # straight, port, starboard (as in maneuver order)
-        self._mask: DecisionMask | None = None
+        self._mask: np.ndarray | None = None
         #: each phase's ``_*_mask``, by phase
         self._choices: tuple[Callable[[Ship], Sequence[int]], ...] = (
             self._command_mask, self._maneuver_mask, self._guns_mask)
@@ -182,16 +180,16 @@ class PursuitGame(ShipBattle):
         state = self.state
         if state.ended or agent != state.order[state.turn]:
             return self.action_spec.noop_mask()
-        return self._current_mask().flags.copy()
+        return self._current_mask().copy()
 
-    def _current_mask(self) -> DecisionMask:
+    def _current_mask(self) -> np.ndarray:
         """The current decision's mask, built once per decision (``_mask`` is cleared on every state change)."""
         if self._mask is None:
             state = self.state
             self._mask = self._mask_of(self._choices[state.phase](state.ships[state.order[state.turn]]))
         return self._mask
 
-    def _mask_of(self, allowed: Sequence[int]) -> DecisionMask:
+    def _mask_of(self, allowed: Sequence[int]) -> np.ndarray:
         """The mask allowing ``allowed`` and the no-ops, kept for every game of the config (decisions repeat a
         few dozen masks; ``legal_mask`` hands out copies)."""
         masks = self.actions.masks
@@ -200,10 +198,10 @@ class PursuitGame(ShipBattle):
         if mask is None:
             if len(masks) >= _MASKS_KEPT:
                 masks.clear()
-            flags = self.action_spec.noop_mask()
-            flags[list(allowed)] = True
-            flags.flags.writeable = False
-            mask = masks[key] = DecisionMask(flags)
+            mask = self.action_spec.noop_mask()
+            mask[list(allowed)] = True
+            mask.flags.writeable = False
+            masks[key] = mask
         return mask
 
     def _command_mask(self, ship: Ship) -> Sequence[int]:
@@ -293,24 +291,12 @@ class PursuitGame(ShipBattle):
             raise GameOverError(f"the game is over ({state.end_reason}); call reset() for a new one")
         if agent != state.order[state.turn]:
             raise NotYourTurnError(f"it is {state.current}'s decision ({state.phase.name}), not {agent}'s")
-        values = self._checked(action, self._current_mask())
+        values = self.action_spec.checked_values(action, self._current_mask(), _PHASE_CONTEXTS[state.phase])
         events: list[Event] = []
         self._mask = None
         self._apply_phase(state.ships[agent], values, events)
         self._advance(events)
         return events
-
-    def _checked(self, action: Any, mask: DecisionMask) -> list[int]:
-        """``action``'s values once ``ActionSpec.check`` allows them (it raises otherwise). An int64 vector the
-        mask has already allowed skips the check, whose numpy indexing costs more than the rest of a decision."""
-        if type(action) is np.ndarray and action.dtype is _INT64 and action.shape == self._action_shape:
-            values: list[int] = action.tolist()
-            key = tuple(values)
-            if key not in mask.legal:
-                self.action_spec.check(action, mask.flags, context=_PHASE_CONTEXTS[self.state.phase])
-                mask.legal.add(key)
-            return values
-        return self.action_spec.check(action, mask.flags, context=_PHASE_CONTEXTS[self.state.phase]).tolist()
 
     def _apply_phase(self, ship: Ship, values: Sequence[int], events: list[Event]) -> None:
         state, t = self.state, self.table
