@@ -19,15 +19,8 @@ def d20(dice: Dice, advantage: bool, disadvantage: bool, reason: str) -> tuple[i
 
 def check(dice: Dice, ship: Ship, member: CrewMember, name: str, modifier: int, dc: int,
           disadvantage: bool, events: list[Event]) -> bool:
-    """A crew member's check or save: d20 + modifier >= dc (:func:`d20` without advantage, inlined: the
-    Character Phase rolls several checks a decision)."""
-    reason = f"{ship.id} crew {member.index}: {name}"
-    if disadvantage:
-        rolls = dice.roll(20, 2, reason)
-        kept = min(rolls)
-    else:
-        kept = dice.d(20, reason)
-        rolls = (kept,)
+    """A crew member's check or save: d20 + modifier >= dc."""
+    kept, rolls = d20(dice, False, disadvantage, f"{ship.id} crew {member.index}: {name}")
     total = kept + modifier
     success = total >= dc
     events.append(CheckRolled(ship.id, member.index, name, rolls, modifier, total, dc, success))
