@@ -11,6 +11,7 @@ one set test against the other ships seen from the bow.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 from functools import cache
 from typing import TYPE_CHECKING, NamedTuple
@@ -56,7 +57,7 @@ def is_free(state: GameState, square: Square, ship_id: str) -> bool:
     return occupant is None or occupant == ship_id
 
 
-def fits(state: GameState, squares: tuple[Square, ...], ship_id: str) -> bool:
+def fits(state: GameState, squares: Iterable[Square], ship_id: str) -> bool:
     """Every square on the map and free of other ships (:func:`is_free`, without a call per square)."""
     width, height, occupancy = state.width, state.height, state.occupancy
     for x, y in squares:
@@ -93,16 +94,8 @@ def can_sail(state: GameState, ship: Ship, maneuver: Maneuver, movement: int) ->
     if maneuver.base:
         return True
     checks = route(maneuver.turn, maneuver.squares(movement), ship.facing, ship.size)[0]
-    x, y, me = ship.x, ship.y, ship.id
-    width, height, occupancy = state.width, state.height, state.occupancy
-    for dx, dy in checks:
-        sx, sy = x + dx, y + dy
-        if not (0 <= sx < width and 0 <= sy < height):
-            return False
-        occupant = occupancy.get((sx, sy))
-        if occupant is not None and occupant != me:
-            return False
-    return True
+    x, y = ship.x, ship.y
+    return fits(state, ((x + dx, y + dy) for dx, dy in checks), ship.id)
 
 
 class SeaRoute(NamedTuple):
