@@ -6,9 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from naval_env.rulesets.crew_phase import RULESET, preview
+from naval_env.rulesets.crew_phase import preview
 from naval_env.rulesets.crew_phase.observer import LENGTH
 from naval_env.rulesets.crew_phase.state import Phase, Status
+from naval_env.testing import random_legal_positions
 
 
 def numpy_preview(game, agent: str) -> np.ndarray:
@@ -27,17 +28,12 @@ def numpy_preview(game, agent: str) -> np.ndarray:
 
 @pytest.mark.parametrize("scenario", ["duel", "nimble_vs_heavy", "two_vs_one"])
 def test_move_preview_matches_the_numpy_forms_bit_for_bit(scenario):
-    config = RULESET.load_config()
-    rng = np.random.default_rng(7)
     checked = 0
-    for seed in range(8):
-        game = RULESET.new_game(config, scenario, seed=seed)
-        start = game.observation_spec.offsets["move.cover"]
-        while not game.is_over:
-            agent = game.current_agent
-            if game.state.phase is Phase.MOVE:
-                expected = numpy_preview(game, agent)
-                assert game.observe(agent)[start:].tobytes() == expected.tobytes()
-                checked += 1
-            game.apply(agent, game.action_spec.sample(game.legal_mask(agent), rng))
+    for game in random_legal_positions("crew_phase", (scenario,), range(8)):
+        agent = game.current_agent
+        if game.state.phase is Phase.MOVE:
+            start = game.observation_spec.offsets["move.cover"]
+            expected = numpy_preview(game, agent)
+            assert game.observe(agent)[start:].tobytes() == expected.tobytes()
+            checked += 1
     assert checked > 20
