@@ -37,6 +37,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--learning-rate", type=float)
     parser.add_argument("--n-steps", type=int)
     parser.add_argument("--batch-size", type=int)
+    parser.add_argument("--imitate", help="scripted captain to clone before PPO (imitation.teacher)")
     parser.add_argument("--no-progress-bar", dest="progress_bar", action="store_const", const=False)
     return parser.parse_args(argv)
 

@@ -54,6 +54,17 @@ class EvalSettings(StrictModel):
     opponent: str = "gunner"
 
 
+class ImitationSettings(StrictModel):
+    """Behaviour cloning of a scripted captain before PPO (``teacher`` unset: PPO starts from scratch)."""
+
+    teacher: str | None = Field(default=None, description="scripted captain the policy first imitates")
+    decisions: int = Field(default=50_000, ge=100, description="learner decisions recorded (whole games)")
+    epochs: int = Field(default=10, ge=1)
+    batch_size: int = Field(default=256, ge=8)
+    learning_rate: float = Field(default=1e-3, gt=0)
+    held_out: float = Field(default=0.1, ge=0, lt=1, description="share of decisions kept to measure agreement")
+
+
 class TrainConfig(StrictModel):
     """One training run; every field is recorded in the run folder so the run can be repeated."""
 
@@ -70,6 +81,7 @@ class TrainConfig(StrictModel):
     learner: str = Field(default="random", description="agent id, or 'random' to play both sides")
     opponents: OpponentSettings = OpponentSettings()
     ppo: PPOSettings = PPOSettings()
+    imitation: ImitationSettings = ImitationSettings()
     eval: EvalSettings = EvalSettings()
     checkpoint_every: int = Field(default=100_000, ge=1)
     run_dir: str = "runs"
@@ -92,7 +104,7 @@ OVERRIDES = {
     "total_timesteps": "total_timesteps", "n_envs": "n_envs", "vec_env": "vec_env",
     "torch_threads": "torch_threads", "run_dir": "run_dir", "opponents": "opponents.pool",
     "opponent_mode": "opponents.mode", "allies": "opponents.allies", "learning_rate": "ppo.learning_rate", "n_steps": "ppo.n_steps",
-    "batch_size": "ppo.batch_size", "progress_bar": "progress_bar", "device": "device",
+    "batch_size": "ppo.batch_size", "imitate": "imitation.teacher", "progress_bar": "progress_bar", "device": "device",
 }
 
 

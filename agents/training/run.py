@@ -18,8 +18,10 @@ from stable_baselines3.common.utils import set_random_seed
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecMonitor
 
 from agents.learned import RUN_MANIFEST
+from agents.registry import make_captain
 from agents.training.callbacks import QuickEvalCallback, SelfPlayCallback, WinRateLogger
 from agents.training.config import TrainConfig
+from agents.training.imitation import clone, collect
 from agents.training.selfplay import SelfPlayEnv
 from naval_env.core.ruleset import get_ruleset
 from naval_env.envs.gym_env import CaptainSpec, NavalEnv
@@ -96,9 +98,26 @@ def write_manifest(folder: Path, config: TrainConfig, extra: dict[str, Any]) -> 
     (folder / RUN_MANIFEST).write_text(json.dumps(manifest, indent=2))
 
 
+def imitate(model: MaskablePPO, config: TrainConfig) -> dict[str, Any]:
+    """Clone ``config.imitation.teacher`` into the policy before PPO; what it measured, or {} when off."""
+    settings = config.imitation
+    if settings.teacher is None:
+        return {}
+    started = time.perf_counter()
+    seed = 5_000_000 + config.seed * 100_000  # never a PPO training or evaluation seed
+    demos = collect(make_env(config, rank=0), settings.teacher, settings.decisions, config.ppo.gamma, seed)
+    fit = clone(model.policy, demos, settings.epochs, settings.batch_size, settings.learning_rate,
+                config.ppo.vf_coef, settings.held_out, config.seed)
+    return {"teacher": settings.teacher, "decisions": len(demos.actions), "games": demos.games,
+            "teacher_win_rate": round(demos.teacher_win_rate, 4), **fit,
+            "seconds": round(time.perf_counter() - started, 1)}
+
+
 def train(config: TrainConfig) -> Path:
     """Train one captain; returns the run folder (final_model.zip, best_model.zip, logs, checkpoints)."""
-    get_ruleset(config.ruleset)  # fail fast on an unknown id
+    ruleset = get_ruleset(config.ruleset)  # fail fast on an unknown id, and on an unknown teacher below
+    if config.imitation.teacher is not None:
+        make_captain(config.imitation.teacher, ruleset.id, ruleset.action_spec(ruleset.load_config(config.ruleset_config)))
     torch.set_num_threads(config.torch_threads)
     # Argument checks in torch.distributions cost ~4x the policy's forward time with ten
     # MultiDiscrete components (measured); the masks we feed are valid by construction.
@@ -128,6 +147,9 @@ def train(config: TrainConfig) -> Path:
     if config.progress_bar:
         callbacks.append(ProgressBarCallback())
     started = time.perf_counter()
+    imitation = imitate(model, config)
+    if imitation:
+        write_manifest(folder, config, {"status": "running", "imitation": imitation})
     try:
         model.learn(config.total_timesteps, callback=CallbackList(callbacks), tb_log_name="ppo")
     finally:
@@ -140,5 +162,6 @@ def train(config: TrainConfig) -> Path:
         "final_quick_eval": {"opponent": config.eval.opponent, "games": 2 * config.eval.games,
                              "win_rate": final_rate},
         "best_quick_eval": evaluator.best,
+        **({"imitation": imitation} if imitation else {}),
     })
     return folder

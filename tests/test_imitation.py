@@ -1,0 +1,82 @@
+"""Behaviour cloning before PPO: demonstrations from a scripted captain, the clone's fit, the config hook."""
+
+import json
+
+import numpy as np
+import pytest
+from sb3_contrib import MaskablePPO
+
+from agents.training.config import load_train_config
+from agents.training.imitation import agreement, clone, collect, discounted
+from agents.training.run import make_env, train
+
+CONFIG = "configs/train/pursuit.yaml"
+
+
+def test_discounted_returns_sum_each_reward_to_the_end_of_the_game():
+    assert discounted([1.0, 0.0, -2.0], 0.5) == [1.0 + 0.5 * 0.0 + 0.25 * -2.0, 0.0 + 0.5 * -2.0, -2.0]
+    assert discounted([], 0.9) == []
+
+
+@pytest.fixture(scope="module")
+def pursuit_demos():
+    config = load_train_config(CONFIG)
+    return config, collect(make_env(config, rank=0), "hunter", 600, 0.99, seed=7)
+
+
+def test_demonstrations_are_whole_games_of_legal_teacher_actions(pursuit_demos):
+    config, demos = pursuit_demos
+    n = len(demos.actions)
+    assert n >= 600 and demos.games >= 1
+    assert demos.observations.shape[0] == demos.masks.shape[0] == demos.returns.shape[0] == n
+    offsets = np.cumsum([0, *config_sizes(config)[:-1]])
+    chosen = demos.masks[np.arange(n)[:, None], offsets[None, :] + demos.actions]
+    assert chosen.all()  # every recorded action was allowed by the mask recorded with it
+    assert 0.0 <= demos.teacher_win_rate <= 1.0
+
+
+def config_sizes(config):
+    from naval_env.core.ruleset import get_ruleset
+
+    ruleset = get_ruleset(config.ruleset)
+    return list(ruleset.action_spec(ruleset.load_config()).nvec)
+
+
+def test_collection_is_repeatable_for_a_seed(pursuit_demos):
+    config, demos = pursuit_demos
+    again = collect(make_env(config, rank=0), "hunter", 600, 0.99, seed=7)
+    assert np.array_equal(again.actions, demos.actions) and np.array_equal(again.observations, demos.observations)
+
+
+def test_cloning_makes_the_policy_agree_with_its_teacher(pursuit_demos):
+    config, demos = pursuit_demos
+    vec = make_env(config, rank=0)()
+    model = MaskablePPO("MlpPolicy", vec, seed=0, policy_kwargs={"net_arch": [64, 64]})
+    rows = np.arange(len(demos.actions))
+    before = agreement(model.policy, demos, rows)["held_out_agreement"]
+    fit = clone(model.policy, demos, epochs=30, batch_size=64, learning_rate=3e-3, vf_coef=0.5,
+                held_out=0.0, seed=0)
+    after = agreement(model.policy, demos, rows)["held_out_agreement"]
+    assert "train_loss" in fit and fit["train_loss"] >= 0.0
+    assert after > max(before, 0.8), (before, after)
+
+
+def test_unknown_teacher_is_refused_before_the_run_folder_exists(tmp_path):
+    config = load_train_config(CONFIG, {"imitate": "admiral", "run_dir": str(tmp_path), "total_timesteps": 64})
+    with pytest.raises(ValueError, match="unknown captain 'admiral'.*hunter"):
+        train(config)
+    assert not any(tmp_path.iterdir())
+
+
+def test_run_with_a_teacher_records_the_clone_in_its_manifest(tmp_path):
+    config = load_train_config(CONFIG, {
+        "imitate": "gunner", "run_dir": str(tmp_path), "total_timesteps": 256, "n_envs": 2, "n_steps": 128,
+        "batch_size": 128, "progress_bar": False, "name": "bc"})
+    config = config.model_copy(update={
+        "imitation": config.imitation.model_copy(update={"decisions": 300, "epochs": 2}),
+        "eval": config.eval.model_copy(update={"games": 1, "every": 10_000})})
+    manifest = json.loads((train(config) / "run.json").read_text())
+    imitation = manifest["imitation"]
+    assert imitation["teacher"] == "gunner" and imitation["decisions"] >= 300
+    assert 0.0 <= imitation["held_out_agreement"] <= 1.0 and imitation["held_out_decisions"] == int(
+        imitation["decisions"] * 0.1)
