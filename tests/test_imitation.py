@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 from sb3_contrib import MaskablePPO
 
+from agents.base import Captain
 from agents.training.config import load_train_config
-from agents.training.imitation import agreement, clone, collect, discounted
+from agents.training.imitation import agreement, clone, collect, discounted, teachers_by_side
 from agents.training.run import make_env, train
 
 CONFIG = "configs/train/pursuit.yaml"
@@ -16,6 +17,33 @@ CONFIG = "configs/train/pursuit.yaml"
 def test_discounted_returns_sum_each_reward_to_the_end_of_the_game():
     assert discounted([1.0, 0.0, -2.0], 0.5) == [1.0 + 0.5 * 0.0 + 0.25 * -2.0, 0.0 + 0.5 * -2.0, -2.0]
     assert discounted([], 0.9) == []
+
+
+def test_one_teacher_serves_every_side_and_a_mapping_must_name_each_side():
+    assert teachers_by_side("gunner", ("red", "blue")) == {"red": "gunner", "blue": "gunner"}
+    assert teachers_by_side({"blue": "gunner", "red": "hunter"}, ("red", "blue")) == {"blue": "gunner", "red": "hunter"}
+    with pytest.raises(ValueError, match=r"names sides \['green', 'red'\].*sides are \['red', 'blue'\]"):
+        teachers_by_side({"red": "hunter", "green": "gunner"}, ("red", "blue"))
+
+
+class SideSpy(Captain):
+    """Plays the no-op-or-first-legal action and notes the side of every seat it is asked to play."""
+
+    def __init__(self, spec):
+        self.spec, self.sides = spec, set()
+
+    def act(self, decision):
+        self.sides.add(decision.game.side_of(decision.agent))
+        return self.spec.sample(decision.action_mask, np.random.default_rng(0))
+
+
+def test_each_side_is_played_by_its_own_teacher():
+    config = load_train_config(CONFIG)
+    spec = make_env(config, rank=0)().unwrapped.action_spec
+    red, blue = SideSpy(spec), SideSpy(spec)
+    demos = collect(make_env(config, rank=0), {"red": red, "blue": blue}, 400, 0.99, seed=7)
+    assert demos.games >= 2
+    assert red.sides == {"red"} and blue.sides == {"blue"}
 
 
 @pytest.fixture(scope="module")

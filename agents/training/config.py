@@ -57,7 +57,9 @@ class EvalSettings(StrictModel):
 class ImitationSettings(StrictModel):
     """Behaviour cloning of a scripted captain before PPO (``teacher`` unset: PPO starts from scratch)."""
 
-    teacher: str | None = Field(default=None, description="scripted captain the policy first imitates")
+    teacher: str | dict[str, str] | None = Field(
+        default=None, description="captain the policy first imitates, or one per side ({side: captain}) where "
+                                  "the sides of a scenario call for different tactics")
     decisions: int = Field(default=50_000, ge=100, description="learner decisions recorded (whole games)")
     epochs: int = Field(default=10, ge=1)
     batch_size: int = Field(default=256, ge=8)

@@ -9,7 +9,7 @@ sensible baseline instead of tearing the cloned policy apart.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,7 +20,7 @@ from torch.nn import functional
 
 from agents.base import Decision
 from agents.registry import make_captain
-from naval_env.envs.gym_env import NavalEnv
+from naval_env.envs.gym_env import CaptainSpec, NavalEnv
 
 
 @dataclass(frozen=True)
@@ -35,14 +35,28 @@ class Demonstrations:
     teacher_win_rate: float
 
 
-def collect(build_env: Callable[[], gym.Env], teacher: str, decisions: int, gamma: float, seed: int
-            ) -> Demonstrations:
-    """Play whole games with ``teacher`` on the learner's seat until at least ``decisions`` were recorded."""
+def teachers_by_side(teacher: CaptainSpec | Mapping[str, CaptainSpec], sides: Sequence[str]
+                     ) -> dict[str, CaptainSpec]:
+    """``teacher`` as one captain name per side; a mapping must name every side and nothing else."""
+    if not isinstance(teacher, Mapping):
+        return dict.fromkeys(sides, teacher)
+    if set(teacher) != set(sides):
+        raise ValueError(f"imitation.teacher names sides {sorted(teacher)}; this scenario's sides are "
+                         f"{list(sides)}: give a captain for each of them, or one captain name for all")
+    return dict(teacher)
+
+
+def collect(build_env: Callable[[], gym.Env], teacher: CaptainSpec | Mapping[str, CaptainSpec], decisions: int,
+            gamma: float,
+            seed: int) -> Demonstrations:
+    """Play whole games with the teacher (of the learner's side) on the learner's seat until at least
+    ``decisions`` were recorded."""
     env = build_env()
     naval = env.unwrapped
     if not isinstance(naval, NavalEnv):
         raise TypeError(f"imitation needs a NavalEnv, got {type(naval).__name__}")
-    captain = make_captain(teacher, naval.ruleset_id, naval.action_spec)
+    names = teachers_by_side(teacher, naval.game.sides)
+    captains = {side: make_captain(name, naval.ruleset_id, naval.action_spec) for side, name in names.items()}
     observations: list[np.ndarray] = []
     masks: list[np.ndarray] = []
     actions: list[np.ndarray] = []
@@ -51,6 +65,7 @@ def collect(build_env: Callable[[], gym.Env], teacher: str, decisions: int, gamm
     points = 0.0
     while len(actions) < decisions:
         observation, info = env.reset(seed=seed + games)
+        captain = captains[naval.game.side_of(naval.learner)]
         captain.reset(seed + games)
         rewards: list[float] = []
         done = False

@@ -21,7 +21,7 @@ from agents.learned import RUN_MANIFEST
 from agents.registry import make_captain
 from agents.training.callbacks import QuickEvalCallback, SelfPlayCallback, WinRateLogger
 from agents.training.config import TrainConfig
-from agents.training.imitation import clone, collect
+from agents.training.imitation import clone, collect, teachers_by_side
 from agents.training.selfplay import SelfPlayEnv
 from naval_env.core.ruleset import get_ruleset
 from naval_env.envs.gym_env import CaptainSpec, NavalEnv
@@ -98,6 +98,14 @@ def write_manifest(folder: Path, config: TrainConfig, extra: dict[str, Any]) -> 
     (folder / RUN_MANIFEST).write_text(json.dumps(manifest, indent=2))
 
 
+def check_teachers(config: TrainConfig) -> None:
+    """Raise, naming what is allowed, for a teacher that is not a captain or a side the scenario lacks."""
+    match = Match(config.ruleset, config.ruleset_config, config.scenario)
+    assert config.imitation.teacher is not None
+    for name in teachers_by_side(config.imitation.teacher, match.game.sides).values():
+        make_captain(name, match.ruleset.id, match.action_spec)
+
+
 def imitate(model: MaskablePPO, config: TrainConfig) -> dict[str, Any]:
     """Clone ``config.imitation.teacher`` into the policy before PPO; what it measured, or {} when off."""
     settings = config.imitation
@@ -115,9 +123,9 @@ def imitate(model: MaskablePPO, config: TrainConfig) -> dict[str, Any]:
 
 def train(config: TrainConfig) -> Path:
     """Train one captain; returns the run folder (final_model.zip, best_model.zip, logs, checkpoints)."""
-    ruleset = get_ruleset(config.ruleset)  # fail fast on an unknown id, and on an unknown teacher below
+    get_ruleset(config.ruleset)  # fail fast on an unknown id, and on an unknown teacher below
     if config.imitation.teacher is not None:
-        make_captain(config.imitation.teacher, ruleset.id, ruleset.action_spec(ruleset.load_config(config.ruleset_config)))
+        check_teachers(config)
     torch.set_num_threads(config.torch_threads)
     # Argument checks in torch.distributions cost ~4x the policy's forward time with ten
     # MultiDiscrete components (measured); the masks we feed are valid by construction.
