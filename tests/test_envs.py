@@ -67,6 +67,18 @@ def test_learner_random_plays_both_sides():
     assert seen == {"red_0", "blue_0"}
 
 
+def test_learner_list_weights_the_seats_it_repeats():
+    env = gym.make("naval/Pantheon-v0", learner=["red_0", "red_0", "red_0", "blue_0"])
+    seats = [env.reset(seed=s)[1]["learner"] for s in range(400)]
+    assert set(seats) == {"red_0", "blue_0"}
+    assert 0.68 < seats.count("red_0") / len(seats) < 0.82  # 3 in 4; 400 draws put it within +-0.07 at 3 sigma
+
+
+def test_learner_list_with_an_unknown_seat_names_the_captains():
+    with pytest.raises(ValueError, match=r"learner 'green_0' is not a captain of this scenario; choose one of"):
+        gym.make("naval/Pantheon-v0", learner=["red_0", "green_0"])
+
+
 def test_render_modes():
     env = gym.make("naval/Pantheon-v0", render_mode="ansi")
     env.reset(seed=0)

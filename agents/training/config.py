@@ -80,7 +80,9 @@ class TrainConfig(StrictModel):
     vec_env: Literal["dummy", "subproc"] = "dummy"
     torch_threads: int = Field(default=1, ge=1)
     device: Literal["cpu", "auto", "cuda"] = "cpu"
-    learner: str = Field(default="random", description="agent id, or 'random' to play both sides")
+    learner: str | list[str] = Field(default="random", min_length=1, description=(
+        "agent id, 'random' to play both sides, or a list of agent ids drawn from per game (repeat one to "
+        "weight its seat)"))
     opponents: OpponentSettings = OpponentSettings()
     ppo: PPOSettings = PPOSettings()
     imitation: ImitationSettings = ImitationSettings()

@@ -58,8 +58,9 @@ class NavalEnv(gym.Env[np.ndarray, np.ndarray]):
     ## Arguments
     - ``ruleset``: ruleset id (``"pantheon"``); ``config``: path or loaded config;
       ``scenario``: scenario name (default: the config's default).
-    - ``learner``: agent id (``"red_0"``), or ``"random"`` to draw a first-ship
-      captain of either side at each reset, so a learner plays both sides.
+    - ``learner``: agent id (``"red_0"``), ``"random"`` to draw a first-ship
+      captain of either side at each reset, so a learner plays both sides, or a list of
+      agent ids drawn from at each reset (repeat one to weight its seat).
     - ``opponent``: captain name (``"rammer"``, ``"random"``...), Captain object, or a
       list of them to draw from at each reset (default: the ruleset's first scripted captain); ``ally``: captain for the learner's
       own other ships (default: the same as the opponent).
@@ -77,7 +78,7 @@ class NavalEnv(gym.Env[np.ndarray, np.ndarray]):
         ruleset: str = "pantheon",
         config: str | Path | Any = None,
         scenario: str | None = None,
-        learner: str | None = None,
+        learner: str | Sequence[str] | None = None,
         opponent: CaptainSpec | list[CaptainSpec] | None = None,
         ally: CaptainSpec | None = None,
         render_mode: str | None = None,
@@ -93,7 +94,10 @@ class NavalEnv(gym.Env[np.ndarray, np.ndarray]):
         self.observation_space = observation_box(self.observation_spec)
         self.render_mode = render_mode
         agents = self.match.agents
-        self._learner_choices = self._first_ships() if learner == "random" else [learner or agents[0]]
+        if learner == "random":
+            self._learner_choices = self._first_ships()
+        else:
+            self._learner_choices = list(learner) if isinstance(learner, (list, tuple)) else [learner or agents[0]]
         for choice in self._learner_choices:
             if choice not in agents:
                 raise ValueError(f"learner {choice!r} is not a captain of this scenario; choose one of {agents}")
