@@ -96,8 +96,10 @@ class NavalEnv(gym.Env[np.ndarray, np.ndarray]):
         agents = self.match.agents
         if learner == "random":
             self._learner_choices = self._first_ships()
+        elif learner is None or isinstance(learner, str):
+            self._learner_choices = [learner or agents[0]]
         else:
-            self._learner_choices = list(learner) if isinstance(learner, (list, tuple)) else [learner or agents[0]]
+            self._learner_choices = list(learner)
         for choice in self._learner_choices:
             if choice not in agents:
                 raise ValueError(f"learner {choice!r} is not a captain of this scenario; choose one of {agents}")
