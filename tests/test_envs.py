@@ -77,6 +77,8 @@ def test_learner_list_weights_the_seats_it_repeats():
 def test_learner_list_with_an_unknown_seat_names_the_captains():
     with pytest.raises(ValueError, match=r"learner 'green_0' is not a captain of this scenario; choose one of"):
         gym.make("naval/Pantheon-v0", learner=["red_0", "green_0"])
+    with pytest.raises(ValueError, match=r"learner list is empty; list agent ids from \('red_0', 'blue_0'\)"):
+        gym.make("naval/Pantheon-v0", learner=[])
 
 
 def test_render_modes():

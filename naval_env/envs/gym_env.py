@@ -100,6 +100,8 @@ class NavalEnv(gym.Env[np.ndarray, np.ndarray]):
             self._learner_choices = [learner or agents[0]]
         else:
             self._learner_choices = list(learner)
+            if not self._learner_choices:
+                raise ValueError(f"learner list is empty; list agent ids from {agents}")
         for choice in self._learner_choices:
             if choice not in agents:
                 raise ValueError(f"learner {choice!r} is not a captain of this scenario; choose one of {agents}")
