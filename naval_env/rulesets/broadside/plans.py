@@ -64,9 +64,11 @@ def predict(game: BroadsideGame, ship: Ship, mask: np.ndarray) -> Paths:
     for leg in range(legs):
         if leg > 0:
             turned = np.mod(current + degrees[:, leg - 1], 360.0)
-            fits = _inside(turned, x[:, leg], y[:, leg], hull.length, hull.beam, state.width, state.height)
+            radians = np.radians(turned)
+            ux, uy = np.sin(radians), np.cos(radians)
+            fits = _inside(ux, uy, x[:, leg], y[:, leg], hull.length, hull.beam, state.width, state.height)
             for other in near:
-                fits &= ~_overlaps(turned, x[:, leg], y[:, leg], hull.length, hull.beam, other)
+                fits &= ~_overlaps(ux, uy, x[:, leg], y[:, leg], hull.length, hull.beam, other, hull.radius)
             current = np.where(fits, turned, current)     # the engine refuses a turn with no room
         heading[:, leg] = current
         step = base
@@ -99,28 +101,39 @@ def _wind_table(bands: tuple[tuple[float, float], ...]) -> tuple[np.ndarray, np.
     return np.array([limit for limit, _ in bands]), np.array([factor for _, factor in bands])
 
 
-def _inside(heading: np.ndarray, x: np.ndarray, y: np.ndarray, length: float, beam: float,
+def _inside(ux: np.ndarray, uy: np.ndarray, x: np.ndarray, y: np.ndarray, length: float, beam: float,
             width: float, height: float) -> np.ndarray:
-    """Whether a hull at each (x, y, heading) lies on the table."""
-    radians = np.radians(heading)
-    ux, uy = np.sin(radians), np.cos(radians)
+    """Whether a hull at each (x, y), its keel along (ux, uy), lies on the table."""
     reach_x = np.abs(ux) * length / 2 + np.abs(uy) * beam / 2
     reach_y = np.abs(uy) * length / 2 + np.abs(ux) * beam / 2
     return (x - reach_x >= 0) & (x + reach_x <= width) & (y - reach_y >= 0) & (y + reach_y <= height)
 
 
-def _overlaps(heading: np.ndarray, x: np.ndarray, y: np.ndarray, length: float, beam: float,
-              other: Hull) -> np.ndarray:
-    """Whether a hull at each (x, y, heading) overlaps ``other`` (separating axes, vectorised)."""
-    radians = np.radians(heading)
-    ux, uy = np.sin(radians), np.cos(radians)
+def _overlaps(ux: np.ndarray, uy: np.ndarray, x: np.ndarray, y: np.ndarray, length: float, beam: float,
+              other: Hull, radius: float) -> np.ndarray:
+    """Whether a hull at each (x, y), its keel along (ux, uy), overlaps ``other`` (separating axes, vectorised).
+
+    Only hulls whose bounding circles (``radius`` and the other's) meet are tested; farther ones cannot
+    overlap, and a micro-inch of slack keeps that exact for the tolerance below."""
+    dx, dy = other.x - x, other.y - y
+    close = np.hypot(dx, dy) <= radius + other.radius + 1e-6
+    if not close.any():
+        return close
+    if not close.all():
+        overlap = np.zeros(x.shape, dtype=bool)
+        overlap[close] = _separating_axes_overlap(ux[close], uy[close], dx[close], dy[close], length, beam, other)
+        return overlap
+    return _separating_axes_overlap(ux, uy, dx, dy, length, beam, other)
+
+
+def _separating_axes_overlap(ux: np.ndarray, uy: np.ndarray, dx: np.ndarray, dy: np.ndarray, length: float,
+                             beam: float, other: Hull) -> np.ndarray:
+    """The other hull's own axes are scalars: the same products as over arrays of them, without building those."""
     o_rad = np.radians(other.heading)
     ox, oy = np.sin(o_rad), np.cos(o_rad)
-    dx, dy = other.x - x, other.y - y
-    separated = np.zeros(x.shape, dtype=bool)
+    separated = np.zeros(dx.shape, dtype=bool)
     # Each axis: the two hulls' half-extents projected on it against the centres' distance along it.
-    for ax, ay in ((ux, uy), (uy, -ux), (np.full_like(ux, ox), np.full_like(ux, oy)),
-                   (np.full_like(ux, oy), np.full_like(ux, -ox))):
+    for ax, ay in ((ux, uy), (uy, -ux), (ox, oy), (oy, -ox)):
         mine = np.abs(ax * ux + ay * uy) * length / 2 + np.abs(ax * uy - ay * ux) * beam / 2
         theirs = np.abs(ax * ox + ay * oy) * other.length / 2 + np.abs(ax * oy - ay * ox) * other.beam / 2
         separated |= np.abs(dx * ax + dy * ay) >= mine + theirs - 1e-7
