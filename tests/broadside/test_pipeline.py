@@ -21,7 +21,10 @@ DEFAULT = "configs/train/broadside.yaml"
 def test_default_training_config_is_valid():
     config = load_train_config(DEFAULT)
     assert config.ruleset == "broadside" and config.scenario == "galley_vs_sailing_ship"
-    assert set(config.opponents.pool) == {"gunner", "rammer"} and config.learner == "random"
+    assert set(config.opponents.pool) == {"gunner", "rammer"}
+    # The galley (red_0) is weighted, the sailing ship still played; each side cloned from its own teacher.
+    assert set(config.learner) == {"red_0", "blue_0"} and config.learner.count("red_0") > config.learner.count("blue_0")
+    assert config.imitation.teacher == {"red": "rammer", "blue": "gunner"}
 
 
 @pytest.fixture(scope="module")
@@ -30,13 +33,15 @@ def tiny_run(tmp_path_factory):
         "total_timesteps": 256, "n_envs": 2, "n_steps": 128, "batch_size": 128,
         "run_dir": str(tmp_path_factory.mktemp("runs")), "name": "smoke", "progress_bar": False,
     })
-    config = config.model_copy(update={"eval": config.eval.model_copy(update={"games": 1, "every": 10_000})})
+    config = config.model_copy(update={"eval": config.eval.model_copy(update={"games": 1, "every": 10_000}),
+                                       "imitation": config.imitation.model_copy(update={"decisions": 200, "epochs": 1})})
     return train(config)
 
 
 def test_train_evaluate_and_export_work_on_broadside(tiny_run, tmp_path):
     manifest = json.loads((tiny_run / "run.json").read_text())
     assert manifest["ruleset"] == "broadside" and manifest["status"] == "finished"
+    assert manifest["imitation"]["teacher"] == {"red": "rammer", "blue": "gunner"}
     match = Match("broadside", scenario="fleet_with_iceberg", illegal_action="raise")
     learned = make_captain(str(tiny_run), "broadside", match.action_spec)
     record = play_game(match, {"red": learned, "blue": make_captain("gunner", "broadside", match.action_spec)}, 2)
