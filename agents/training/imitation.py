@@ -47,8 +47,7 @@ def teachers_by_side(teacher: CaptainSpec | Mapping[str, CaptainSpec], sides: Se
 
 
 def collect(build_env: Callable[[], gym.Env], teacher: CaptainSpec | Mapping[str, CaptainSpec], decisions: int,
-            gamma: float,
-            seed: int) -> Demonstrations:
+            gamma: float, seed: int) -> Demonstrations:
     """Play whole games with the teacher (of the learner's side) on the learner's seat until at least
     ``decisions`` were recorded."""
     env = build_env()
