@@ -81,6 +81,14 @@ def test_learner_list_with_an_unknown_seat_names_the_captains():
         gym.make("naval/Pantheon-v0", learner=[])
 
 
+def test_learner_points_score_a_win_a_draw_and_a_loss():
+    from naval_env.envs.gym_env import learner_points
+
+    assert learner_points({"learner_won": True, "winner": "red"}) == 1.0
+    assert learner_points({"learner_won": False, "winner": None}) == 0.5
+    assert learner_points({"learner_won": False, "winner": "blue"}) == 0.0
+
+
 def test_render_modes():
     env = gym.make("naval/Pantheon-v0", render_mode="ansi")
     env.reset(seed=0)

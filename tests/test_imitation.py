@@ -57,17 +57,9 @@ def test_demonstrations_are_whole_games_of_legal_teacher_actions(pursuit_demos):
     n = len(demos.actions)
     assert n >= 600 and demos.games >= 1
     assert demos.observations.shape[0] == demos.masks.shape[0] == demos.returns.shape[0] == n
-    offsets = np.cumsum([0, *config_sizes(config)[:-1]])
+    offsets = np.array(make_env(config, rank=0)().unwrapped.action_spec.offsets)
     chosen = demos.masks[np.arange(n)[:, None], offsets[None, :] + demos.actions]
     assert chosen.all()  # every recorded action was allowed by the mask recorded with it
-    assert 0.0 <= demos.teacher_win_rate <= 1.0
-
-
-def config_sizes(config):
-    from naval_env.core.ruleset import get_ruleset
-
-    ruleset = get_ruleset(config.ruleset)
-    return list(ruleset.action_spec(ruleset.load_config()).nvec)
 
 
 def test_collection_is_repeatable_for_a_seed(pursuit_demos):
@@ -85,7 +77,7 @@ def test_cloning_makes_the_policy_agree_with_its_teacher(pursuit_demos):
     fit = clone(model.policy, demos, epochs=30, batch_size=64, learning_rate=3e-3, vf_coef=0.5,
                 held_out=0.0, seed=0)
     after = agreement(model.policy, demos, rows)["held_out_agreement"]
-    assert "train_loss" in fit and fit["train_loss"] >= 0.0
+    assert set(fit) == {"train_loss"}  # nothing held out, so no held-out agreement to report
     assert after > max(before, 0.8), (before, after)
 
 
@@ -106,5 +98,6 @@ def test_run_with_a_teacher_records_the_clone_in_its_manifest(tmp_path):
     manifest = json.loads((train(config) / "run.json").read_text())
     imitation = manifest["imitation"]
     assert imitation["teacher"] == "gunner" and imitation["decisions"] >= 300
-    assert 0.0 <= imitation["held_out_agreement"] <= 1.0 and imitation["held_out_decisions"] == int(
-        imitation["decisions"] * 0.1)
+    assert imitation["held_out_decisions"] == int(imitation["decisions"] * 0.1)
+    # A decision agrees whole only when every component does: never more often than the components do.
+    assert imitation["held_out_agreement"] <= imitation["held_out_component_agreement"]

@@ -12,6 +12,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 from agents.arena import play_game
 from agents.learned import MaskablePPOCaptain
 from agents.registry import make_captain
+from naval_env.envs.gym_env import learner_points
 from naval_env.envs.match import Match
 
 
@@ -48,7 +49,7 @@ class WinRateLogger(BaseCallback):
     def _on_step(self) -> bool:
         for done, info in zip(self.locals["dones"], self.locals["infos"]):
             if done and "learner_won" in info:
-                self._results.append(1.0 if info["learner_won"] else (0.5 if info.get("winner") is None else 0.0))
+                self._results.append(learner_points(info))
         return True
 
     def _on_rollout_end(self) -> None:

@@ -20,7 +20,7 @@ from torch.nn import functional
 
 from agents.base import Decision
 from agents.registry import make_captain
-from naval_env.envs.gym_env import CaptainSpec, NavalEnv
+from naval_env.envs.gym_env import CaptainSpec, NavalEnv, learner_points
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,7 @@ def collect(build_env: Callable[[], gym.Env], teacher: CaptainSpec | Mapping[str
             done = terminated or truncated
         returns += discounted(rewards, gamma)
         games += 1
-        points += 1.0 if info.get("learner_won") else (0.5 if info.get("winner") is None else 0.0)
+        points += learner_points(info)
     env.close()
     return Demonstrations(np.asarray(observations, dtype=np.float32), np.asarray(masks, dtype=bool),
                           np.asarray(actions, dtype=np.int64), np.asarray(returns, dtype=np.float32),

@@ -20,6 +20,13 @@ CaptainSpec = str | Captain
 MAX_GAMES_PER_RESET = 100
 
 
+def learner_points(info: Mapping[str, Any]) -> float:
+    """The learner's score from the ``info`` of a game's last step: 1 for a win, 0.5 for a draw, 0 for a loss."""
+    if info["learner_won"]:
+        return 1.0
+    return 0.5 if info["winner"] is None else 0.0
+
+
 class NavalEnv(gym.Env[np.ndarray, np.ndarray]):
     """One ship captain of a naval battle, under any registered ruleset.
 

@@ -55,10 +55,11 @@ def predict(game: BroadsideGame, ship: Ship, mask: np.ndarray) -> Paths:
     y = np.empty((speed.size, legs + 1))
     heading = np.empty((speed.size, legs))
     hull = ship.shape
+    radius = hull.radius
     others = [s.shape for s in state.ships.values() if s.status.fighting and s.id != ship.id]
     others += [b.shape for b in state.icebergs]
     x[:, 0], y[:, 0] = hull.x, hull.y
-    reach = float(base.max()) * legs + hull.radius       # no turn can touch a hull farther than this
+    reach = float(base.max()) * legs + radius            # no turn can touch a hull farther than this
     near = [o for o in others if math.hypot(o.x - hull.x, o.y - hull.y) <= reach + o.radius]
     current = np.full(speed.size, hull.heading)
     for leg in range(legs):
@@ -68,7 +69,7 @@ def predict(game: BroadsideGame, ship: Ship, mask: np.ndarray) -> Paths:
             ux, uy = np.sin(radians), np.cos(radians)
             fits = _inside(ux, uy, x[:, leg], y[:, leg], hull.length, hull.beam, state.width, state.height)
             for other in near:
-                fits &= ~_overlaps(ux, uy, x[:, leg], y[:, leg], hull.length, hull.beam, other, hull.radius)
+                fits &= ~_overlaps(ux, uy, x[:, leg], y[:, leg], hull.length, hull.beam, other, radius)
             current = np.where(fits, turned, current)     # the engine refuses a turn with no room
         heading[:, leg] = current
         step = base
