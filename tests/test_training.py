@@ -8,7 +8,8 @@ from agents.arena import play_game
 from agents.learned import ModelLoadError, load_run_captain
 from agents.registry import make_captain
 from agents.training.config import load_train_config
-from agents.training.run import train
+from agents.training.config import PPOSettings
+from agents.training.run import learning_rate, train
 from naval_env.core.errors import ConfigError
 from naval_env.envs.match import Match
 
@@ -42,6 +43,20 @@ def test_unknown_override_is_refused():
         load_train_config(DEFAULT, {"gamma": 0.5})
 
 
+def test_linear_schedule_falls_from_the_learning_rate_to_zero():
+    schedule = learning_rate(PPOSettings(learning_rate=4e-4, learning_rate_schedule="linear"))
+    # SB3 calls a schedule with the share of the run still to go: 1 at the start, 0 at the end.
+    assert [schedule(p) for p in (1.0, 0.25, 0.0)] == pytest.approx([4e-4, 1e-4, 0.0])
+    assert learning_rate(PPOSettings(learning_rate=4e-4)) == 4e-4
+
+
+def test_unknown_schedule_is_named(tmp_path):
+    path = tmp_path / "run.yaml"
+    path.write_text("name: x\nruleset: pantheon\ntotal_timesteps: 10\nppo: {learning_rate_schedule: cosine}\n")
+    with pytest.raises(ConfigError, match="learning_rate_schedule.*'constant' or 'linear'"):
+        load_train_config(path)
+
+
 @pytest.fixture(scope="module")
 def tiny_run(tmp_path_factory):
     folder = tmp_path_factory.mktemp("runs")
@@ -51,6 +66,7 @@ def tiny_run(tmp_path_factory):
     })
     config = config.model_copy(update={
         "checkpoint_every": 256,
+        "ppo": config.ppo.model_copy(update={"learning_rate_schedule": "linear"}),  # must save and load back
         "eval": config.eval.model_copy(update={"games": 2, "every": 256}),
         "opponents": config.opponents.model_copy(update={
             "self_play": config.opponents.self_play.model_copy(update={"snapshot_every": 256})}),

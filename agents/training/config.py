@@ -15,6 +15,9 @@ class PPOSettings(StrictModel):
     """MaskablePPO hyper-parameters (see the sb3-contrib docs for each)."""
 
     learning_rate: float = Field(default=3e-4, gt=0)
+    learning_rate_schedule: Literal["constant", "linear"] = Field(
+        default="constant", description="'linear': from learning_rate down to 0 at the last timestep, so the "
+                                         "final model is the settled end of the run rather than one noisy update")
     n_steps: int = Field(default=512, ge=8, description="steps per env per rollout")
     batch_size: int = Field(default=256, ge=8)
     n_epochs: int = Field(default=5, ge=1)

@@ -14,13 +14,13 @@ import torch
 import yaml
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import CallbackList, CheckpointCallback, ProgressBarCallback
-from stable_baselines3.common.utils import set_random_seed
+from stable_baselines3.common.utils import LinearSchedule, set_random_seed
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecMonitor
 
 from agents.learned import RUN_MANIFEST
 from agents.registry import make_captain
 from agents.training.callbacks import QuickEvalCallback, SelfPlayCallback, WinRateLogger
-from agents.training.config import TrainConfig
+from agents.training.config import PPOSettings, TrainConfig
 from agents.training.imitation import clone, collect, teachers_by_side
 from agents.training.selfplay import SelfPlayEnv
 from naval_env.core.ruleset import get_ruleset
@@ -121,6 +121,13 @@ def imitate(model: MaskablePPO, config: TrainConfig) -> dict[str, Any]:
             "seconds": round(time.perf_counter() - started, 1)}
 
 
+def learning_rate(ppo: PPOSettings) -> float | LinearSchedule:
+    """The learning rate, or SB3's picklable schedule of it (saved models load it back)."""
+    if ppo.learning_rate_schedule == "linear":
+        return LinearSchedule(ppo.learning_rate, 0.0, 1.0)
+    return ppo.learning_rate
+
+
 def train(config: TrainConfig) -> Path:
     """Train one captain; returns the run folder (final_model.zip, best_model.zip, logs, checkpoints)."""
     get_ruleset(config.ruleset)  # fail fast on an unknown id, and on an unknown teacher below
@@ -136,7 +143,7 @@ def train(config: TrainConfig) -> Path:
     vec = make_vec_env(config)
     ppo = config.ppo
     model = MaskablePPO(
-        "MlpPolicy", vec, learning_rate=ppo.learning_rate, n_steps=ppo.n_steps, batch_size=ppo.batch_size,
+        "MlpPolicy", vec, learning_rate=learning_rate(ppo), n_steps=ppo.n_steps, batch_size=ppo.batch_size,
         n_epochs=ppo.n_epochs, gamma=ppo.gamma, gae_lambda=ppo.gae_lambda, clip_range=ppo.clip_range,
         ent_coef=ppo.ent_coef, vf_coef=ppo.vf_coef, max_grad_norm=ppo.max_grad_norm,
         policy_kwargs={"net_arch": list(ppo.net_arch)}, tensorboard_log=str(folder / "tb"),
