@@ -3,22 +3,47 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Generic, Self, TypeVar
 
 import yaml
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from naval_env.core.errors import ConfigError
 
 REPO_CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
+ScenarioT = TypeVar("ScenarioT", bound=BaseModel)
 
 
 class StrictModel(BaseModel):
     """Base of every config model: unknown keys are errors and loaded configs are frozen."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class RulesetConfig(StrictModel, Generic[ScenarioT]):
+    """What every ruleset's config has: its id (a ``Literal`` in each subclass), a version, named
+    scenarios and the default one, looked up by :meth:`scenario` with an error that lists them."""
+
+    ruleset: str
+    version: int = Field(ge=1)
+    scenarios: dict[str, ScenarioT] = Field(min_length=1)
+    default_scenario: str
+
+    @model_validator(mode="after")
+    def _default_scenario_exists(self) -> Self:
+        if self.default_scenario not in self.scenarios:
+            raise ValueError(
+                f"default_scenario {self.default_scenario!r} is not a scenario; choose one of {sorted(self.scenarios)}"
+            )
+        return self
+
+    def scenario(self, name: str | None) -> ScenarioT:
+        name = name or self.default_scenario
+        if name not in self.scenarios:
+            raise ConfigError(f"unknown {self.ruleset} scenario {name!r}; choose one of {sorted(self.scenarios)}")
+        return self.scenarios[name]
 
 
 def read_yaml(path: str | Path) -> dict[str, Any]:

@@ -15,8 +15,7 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from naval_env.core.config import REPO_CONFIGS, StrictModel, read_yaml, validate
-from naval_env.core.errors import ConfigError
+from naval_env.core.config import REPO_CONFIGS, RulesetConfig, StrictModel, read_yaml, validate
 from naval_env.core.rewards import Rewards
 from naval_env.rulesets.broadside.geometry import Hull, overlap
 
@@ -208,15 +207,12 @@ class HouseRules(StrictModel):
         return value
 
 
-class BroadsideConfig(StrictModel):
+class BroadsideConfig(RulesetConfig[Scenario]):
     ruleset: Literal["broadside"]
-    version: int = Field(ge=1)
     house_rules: HouseRules = HouseRules()
     rewards: Rewards = Rewards()
     vessels: dict[str, Vessel] = Field(min_length=1)
     collateral_chart: dict[int, CollateralEntry]
-    scenarios: dict[str, Scenario] = Field(min_length=1)
-    default_scenario: str
 
     @field_validator("collateral_chart")
     @classmethod
@@ -227,10 +223,6 @@ class BroadsideConfig(StrictModel):
 
     @model_validator(mode="after")
     def _cross_checks(self) -> BroadsideConfig:
-        if self.default_scenario not in self.scenarios:
-            raise ValueError(
-                f"default_scenario {self.default_scenario!r} is not a scenario; choose one of {sorted(self.scenarios)}"
-            )
         for name, scenario in self.scenarios.items():
             _check_scenario(self, name, scenario)
         return self
@@ -246,12 +238,6 @@ class BroadsideConfig(StrictModel):
         for angle in self.house_rules.turn_angles:
             choices += [-angle, angle]
         return tuple(choices)
-
-    def scenario(self, name: str | None) -> Scenario:
-        name = name or self.default_scenario
-        if name not in self.scenarios:
-            raise ConfigError(f"unknown broadside scenario {name!r}; choose one of {sorted(self.scenarios)}")
-        return self.scenarios[name]
 
 
 def _check_scenario(config: BroadsideConfig, name: str, scenario: Scenario) -> None:

@@ -13,8 +13,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from naval_env.core.config import REPO_CONFIGS, StrictModel, read_yaml, validate
-from naval_env.core.errors import ConfigError
+from naval_env.core.config import REPO_CONFIGS, RulesetConfig, StrictModel, read_yaml, validate
 from naval_env.core.rewards import Rewards
 from naval_env.core.setup import Zone, check_grid_scenario
 
@@ -170,23 +169,16 @@ class HouseRules(StrictModel):
         return _check_dice(value)
 
 
-class CrewPhaseConfig(StrictModel):
+class CrewPhaseConfig(RulesetConfig[Scenario]):
     ruleset: Literal["crew_phase"]
-    version: int = Field(ge=1)
     house_rules: HouseRules = HouseRules()
     rewards: Rewards = Rewards()
     weapons: dict[str, Weapon] = Field(min_length=1)
     crew_profiles: dict[str, CrewProfile] = Field(min_length=1)
     vessels: dict[str, Vessel] = Field(min_length=1)
-    scenarios: dict[str, Scenario] = Field(min_length=1)
-    default_scenario: str
 
     @model_validator(mode="after")
     def _cross_checks(self) -> CrewPhaseConfig:
-        if self.default_scenario not in self.scenarios:
-            raise ValueError(
-                f"default_scenario {self.default_scenario!r} is not a scenario; choose one of {sorted(self.scenarios)}"
-            )
         rules = self.house_rules
         for name, vessel in self.vessels.items():
             where = f"vessels.{name}"
@@ -218,12 +210,6 @@ class CrewPhaseConfig(StrictModel):
         """Most squares any ship can move in one Ship Phase (every section navigated, nothing in tow)."""
         square = self.house_rules.square_feet
         return max(1, max(v.speed_unit * v.sections // square for v in self.vessels.values()))
-
-    def scenario(self, name: str | None) -> Scenario:
-        name = name or self.default_scenario
-        if name not in self.scenarios:
-            raise ConfigError(f"unknown crew_phase scenario {name!r}; choose one of {sorted(self.scenarios)}")
-        return self.scenarios[name]
 
 
 def _check_scenario(config: CrewPhaseConfig, name: str, scenario: Scenario) -> None:

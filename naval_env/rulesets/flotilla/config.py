@@ -12,8 +12,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from naval_env.core.config import REPO_CONFIGS, StrictModel, read_yaml, validate
-from naval_env.core.errors import ConfigError
+from naval_env.core.config import REPO_CONFIGS, RulesetConfig, StrictModel, read_yaml, validate
 from naval_env.core.rewards import Rewards
 from naval_env.core.setup import Zone  # here: the rectangle of bow squares a side may start on
 
@@ -182,16 +181,13 @@ class Scenario(StrictModel):
     sides: list[SideSetup] = Field(min_length=2, max_length=2)
 
 
-class FlotillaConfig(StrictModel):
+class FlotillaConfig(RulesetConfig[Scenario]):
     ruleset: Literal["flotilla"]
-    version: int = Field(ge=1)
     house_rules: HouseRules = HouseRules()
     rewards: Rewards = Rewards()
     ship_classes: dict[str, ShipClass] = Field(min_length=1)
     upgrades: dict[Upgrade, UpgradePrice]
     maneuvers: list[ManeuverDef] = Field(min_length=0)
-    scenarios: dict[str, Scenario] = Field(min_length=1)
-    default_scenario: str
 
     @model_validator(mode="after")
     def _cross_checks(self) -> FlotillaConfig:
@@ -203,10 +199,6 @@ class FlotillaConfig(StrictModel):
         names = [m.name for m in self.maneuvers]
         if len(set(names)) != len(names) or "ahead" in names:
             raise ValueError(f"maneuvers: names must be unique and not 'ahead' (the base move), got {names}")
-        if self.default_scenario not in self.scenarios:
-            raise ValueError(
-                f"default_scenario {self.default_scenario!r} is not a scenario; choose one of {sorted(self.scenarios)}"
-            )
         for name, scenario in self.scenarios.items():
             check_scenario(self, name, scenario)
         return self
@@ -224,12 +216,6 @@ class FlotillaConfig(StrictModel):
     @cached_property
     def max_cohesion(self) -> int:
         return max(c.cohesion for c in self.ship_classes.values())
-
-    def scenario(self, name: str | None) -> Scenario:
-        name = name or self.default_scenario
-        if name not in self.scenarios:
-            raise ConfigError(f"unknown flotilla scenario {name!r}; choose one of {sorted(self.scenarios)}")
-        return self.scenarios[name]
 
 
 def load_config(path: str | Path | None = None) -> FlotillaConfig:

@@ -8,8 +8,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from naval_env.core.config import REPO_CONFIGS, StrictModel, read_yaml, validate
-from naval_env.core.errors import ConfigError
+from naval_env.core.config import REPO_CONFIGS, RulesetConfig, StrictModel, read_yaml, validate
 from naval_env.core.grid import Compass
 from naval_env.core.rewards import Rewards
 from naval_env.core.setup import Zone, check_grid_scenario
@@ -94,22 +93,14 @@ class HouseRules(StrictModel):
     max_rounds: int = Field(default=40, ge=1)
 
 
-class PantheonConfig(StrictModel):
+class PantheonConfig(RulesetConfig[Scenario]):
     ruleset: Literal["pantheon"]
-    version: int = Field(ge=1)
     house_rules: HouseRules = HouseRules()
     rewards: Rewards = Rewards()
     vessels: dict[str, Vessel] = Field(min_length=1)
-    scenarios: dict[str, Scenario] = Field(min_length=1)
-    default_scenario: str
 
     @model_validator(mode="after")
     def _cross_checks(self) -> PantheonConfig:
-        if self.default_scenario not in self.scenarios:
-            raise ValueError(
-                f"default_scenario {self.default_scenario!r} is not a scenario; "
-                f"choose one of {sorted(self.scenarios)}"
-            )
         for scenario_name, scenario in self.scenarios.items():
             _check_scenario(self, scenario_name, scenario)
         return self
@@ -118,12 +109,6 @@ class PantheonConfig(StrictModel):
     def max_move(self) -> int:
         """Longest forward move any ship can make: fastest vessel + full wind + all speed upgrades."""
         return max(v.speed for v in self.vessels.values()) + 2 + self.house_rules.max_enhancements
-
-    def scenario(self, name: str | None) -> Scenario:
-        name = name or self.default_scenario
-        if name not in self.scenarios:
-            raise ConfigError(f"unknown pantheon scenario {name!r}; choose one of {sorted(self.scenarios)}")
-        return self.scenarios[name]
 
 
 def _check_scenario(config: PantheonConfig, name: str, scenario: Scenario) -> None:

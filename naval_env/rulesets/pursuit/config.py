@@ -11,8 +11,7 @@ from typing import Literal
 
 from pydantic import ConfigDict, Field, model_validator
 
-from naval_env.core.config import REPO_CONFIGS, StrictModel, read_yaml, validate
-from naval_env.core.errors import ConfigError
+from naval_env.core.config import REPO_CONFIGS, RulesetConfig, StrictModel, read_yaml, validate
 from naval_env.core.rewards import Rewards
 
 DEFAULT_CONFIG = REPO_CONFIGS / "rulesets" / "pursuit.yaml"
@@ -220,26 +219,20 @@ class Scenario(StrictModel):
     sides: list[SideSetup] = Field(min_length=2, max_length=2)
 
 
-class PursuitConfig(StrictModel):
+class PursuitConfig(RulesetConfig[Scenario]):
     ruleset: Literal["pursuit"]
-    version: int = Field(ge=1)
     house_rules: HouseRules = HouseRules()
     rewards: Rewards = Rewards()
     wind_table: dict[WindStrength, WindRow]
     mishaps: list[Mishap] = Field(min_length=1, max_length=20)
     war_machines: dict[str, MachineClass] = Field(min_length=1)
     ship_classes: dict[str, ShipClass] = Field(min_length=1)
-    scenarios: dict[str, Scenario] = Field(min_length=1)
-    default_scenario: str
 
     @model_validator(mode="after")
     def _cross_checks(self) -> PursuitConfig:
         missing = {"calm", "light", "moderate", "strong", "gale"} - set(self.wind_table)
         if missing:
             raise ValueError(f"wind_table lacks the strength(s) {sorted(missing)}")
-        if self.default_scenario not in self.scenarios:
-            raise ValueError(f"default_scenario {self.default_scenario!r} is not a scenario; "
-                             f"choose one of {sorted(self.scenarios)}")
         for name, ship_class in self.ship_classes.items():
             for machine in ship_class.armament:
                 if machine not in self.war_machines:
@@ -248,12 +241,6 @@ class PursuitConfig(StrictModel):
         for name, scenario in self.scenarios.items():
             _check_scenario(self, name, scenario)
         return self
-
-    def scenario(self, name: str | None) -> Scenario:
-        name = name or self.default_scenario
-        if name not in self.scenarios:
-            raise ConfigError(f"unknown pursuit scenario {name!r}; choose one of {sorted(self.scenarios)}")
-        return self.scenarios[name]
 
 
 def mounts_of(config: PursuitConfig, setup: ShipSetup) -> list[MountSetup]:
