@@ -7,8 +7,7 @@ import pytest
 from agents.arena import play_game
 from agents.learned import ModelLoadError, load_run_captain
 from agents.registry import make_captain
-from agents.training.config import load_train_config
-from agents.training.config import PPOSettings
+from agents.training.config import PPOSettings, load_train_config
 from agents.training.run import learning_rate, train
 from naval_env.core.errors import ConfigError
 from naval_env.envs.match import Match
