@@ -96,11 +96,12 @@ def discounted(rewards: list[float], gamma: float) -> list[float]:
 
 
 def clone(policy: Any, demos: Demonstrations, epochs: int, batch_size: int, learning_rate: float,
-          vf_coef: float, held_out: float, seed: int) -> dict[str, float]:
+          vf_coef: float, max_grad_norm: float, held_out: float, seed: int) -> dict[str, float]:
     """Fit ``policy`` (a MaskableActorCriticPolicy) to the demonstrations; returns held-out agreement and losses.
 
     The loss is the masked policy's negative log-likelihood of the teacher's action plus
-    ``vf_coef`` times the value head's squared error on the teacher's returns.
+    ``vf_coef`` times the value head's squared error on the teacher's returns, its gradients clipped
+    to ``max_grad_norm`` as PPO's are.
     """
     n = len(demos.actions)
     order = np.random.default_rng(seed).permutation(n)
@@ -122,7 +123,7 @@ def clone(policy: Any, demos: Demonstrations, epochs: int, batch_size: int, lear
             loss = -log_prob.mean() + vf_coef * functional.mse_loss(values.flatten(), ret)
             optimizer.zero_grad()
             loss.backward()
-            torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
+            torch.nn.utils.clip_grad_norm_(policy.parameters(), max_grad_norm)
             optimizer.step()
             loss_value = float(loss.item())
     policy.set_training_mode(False)

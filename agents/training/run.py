@@ -115,7 +115,7 @@ def imitate(model: MaskablePPO, config: TrainConfig) -> dict[str, Any]:
     seed = 5_000_000 + config.seed * 100_000  # never a PPO training or evaluation seed
     demos = collect(make_env(config, rank=0), settings.teacher, settings.decisions, config.ppo.gamma, seed)
     fit = clone(model.policy, demos, settings.epochs, settings.batch_size, settings.learning_rate,
-                config.ppo.vf_coef, settings.held_out, config.seed)
+                config.ppo.vf_coef, config.ppo.max_grad_norm, settings.held_out, config.seed)
     return {"teacher": settings.teacher, "decisions": len(demos.actions), "games": demos.games,
             "teacher_win_rate": round(demos.teacher_win_rate, 4), **fit,
             "seconds": round(time.perf_counter() - started, 1)}
