@@ -19,8 +19,8 @@ from naval_env.core.ruleset import get_ruleset, ruleset_ids
 from naval_env.envs.match import Match
 
 
-def default_config(ruleset_id: str) -> TrainConfig:
-    return load_train_config(f"configs/train/{ruleset_id}.yaml")
+def default_config(ruleset_id: str, overrides: dict | None = None) -> TrainConfig:
+    return load_train_config(f"configs/train/{ruleset_id}.yaml", overrides)
 
 
 def teachers(config: TrainConfig) -> set[str]:
@@ -34,14 +34,15 @@ def test_default_training_config_names_this_rulesets_captains(ruleset_id):
     assert config.ruleset == ruleset_id and config.name == ruleset_id
     names = set(scripted_names(ruleset_id))
     assert set(config.opponents.pool) <= names and config.eval.opponent in names and teachers(config) <= names
-    assert config.scenario in get_ruleset(ruleset_id).scenarios(get_ruleset(ruleset_id).load_config())
+    ruleset = get_ruleset(ruleset_id)
+    assert config.scenario in ruleset.scenarios(ruleset.load_config())
 
 
 @pytest.fixture(scope="module", params=ruleset_ids())
 def tiny_run(request, tmp_path_factory) -> tuple[str, Path]:
     """The ruleset's default config, shrunk to one rollout (and a few hundred cloned decisions)."""
     ruleset_id = request.param
-    config = load_train_config(f"configs/train/{ruleset_id}.yaml", {
+    config = default_config(ruleset_id, {
         "total_timesteps": 256, "n_envs": 2, "n_steps": 128, "batch_size": 128,
         "run_dir": str(tmp_path_factory.mktemp("runs")), "name": "smoke", "progress_bar": False,
     })
