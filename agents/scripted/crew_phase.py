@@ -5,6 +5,10 @@
   not sink it.
 - ``gunner``: crews every gun first, holds its broadside on the enemy at a few squares,
   keeps out of the enemy's bow, never rams and cuts grappling lines.
+- ``breaker``: the gunner's crew and helm, but it silences the guns that can fire on it: each
+  shot goes at the enemy's working gun whose arc covers this ship (the most damaged first), the
+  hull when none does or once the enemy is down to half its hull; spare hands repair its own
+  broken guns; it stands a square further off than the gunner.
 
 Both heal the wounded, repair the hull when it is low or sinking, and keep sea room
 (a ship that cannot turn in place must not end its move against the board edge).
@@ -17,7 +21,7 @@ import math
 import numpy as np
 
 from agents.base import Captain, Decision
-from naval_env.rulesets.crew_phase.arcs import ALL, BOW
+from naval_env.rulesets.crew_phase.arcs import ALL, BOW, covers_square
 from naval_env.rulesets.crew_phase.combat import TargetKind
 from naval_env.rulesets.crew_phase.engine import CrewPhaseGame, ManeuverOutcomes
 from naval_env.rulesets.crew_phase.grapple import grappled_with, in_weapon_grapple
@@ -73,8 +77,8 @@ class ScriptedCrewPhaseCaptain(Captain):
 
     # Hooks -------------------------------------------------------------------
     def jobs(self, game: CrewPhaseGame, ship: Ship) -> list[Job]:
-        """Jobs after healing and repair, best first: ("navigate", section), ("steer", None),
-        ("operate", weapon), ("cut", None). Hands left over give Command."""
+        """Jobs after healing and hull repair, best first: ("navigate", section), ("steer", None),
+        ("operate", weapon), ("repair_part", weapon), ("cut", None). Hands left over give Command."""
         raise NotImplementedError
 
     def wants_ram(self, game: CrewPhaseGame, ship: Ship) -> bool:
@@ -120,6 +124,8 @@ class ScriptedCrewPhaseCaptain(Captain):
                 take(codec.steer, lambda m: (m.water_vehicles, m.dexterity))
             elif job == "operate":
                 take(codec.operate + (index or 0), _gunner)
+            elif job == "repair_part":
+                take(codec.repair_part + (index or 0), _repairer)
             elif job == "cut":
                 take(codec.cut, lambda m: m.strength)
         for member in list(free):
@@ -234,5 +240,41 @@ class GunnerCaptain(ScriptedCrewPhaseCaptain):
         return -4.0 * in_its_bow(game, moves, enemy) - 6.0 * (end_distance(moves, enemy) <= 1)
 
 
+class BreakerCaptain(GunnerCaptain):
+    name = "breaker"
+    # A square further off and a heavier weight on guns bearing than the gunner's: tuned against
+    # gunner, rammer and a breaker with the gunner's settings (docs/rules/crew_phase.md, Captains).
+    standoff = 5.0
+    cover_weight = 5.0
+    #: Hull fraction at or under which an enemy is finished off rather than disarmed.
+    finish_below = 0.5
+
+    def jobs(self, game: CrewPhaseGame, ship: Ship) -> list[Job]:
+        broken = [("repair_part", w.index) for w in ship.weapons if not w.working and not w.grapples]
+        return super().jobs(game, ship) + broken
+
+    def choose_target(self, game: CrewPhaseGame, ship: Ship, legal: np.ndarray) -> int:
+        """The most damaged enemy gun that can fire on this ship, else the hull (a harpoon only grapples:
+        never worth a shot). An enemy at half its hull or less is sunk rather than disarmed."""
+        targets = game.actions.targets
+        enemies = game.enemies_of(ship)
+        best, best_hp = 0, None
+        for value in np.flatnonzero(legal):
+            target = targets[value]
+            if target.kind is not TargetKind.PART:
+                continue
+            enemy = enemies[target.enemy or 0]
+            if enemy.hp <= self.finish_below * enemy.max_hp:
+                continue
+            weapon = enemy.weapons[target.index or 0]
+            if not weapon.working or weapon.grapples:
+                continue
+            if not covers_square(weapon.arc, enemy.facing, ship.x - enemy.x, ship.y - enemy.y):
+                continue
+            if best_hp is None or weapon.hp < best_hp:
+                best, best_hp = int(value), weapon.hp
+        return best if best_hp is not None else super().choose_target(game, ship, legal)
+
+
 #: Found by agents.registry; the first one is the env's default opponent.
-CAPTAINS = {"rammer": RammerCaptain, "gunner": GunnerCaptain}
+CAPTAINS = {"rammer": RammerCaptain, "gunner": GunnerCaptain, "breaker": BreakerCaptain}

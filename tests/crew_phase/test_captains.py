@@ -1,4 +1,4 @@
-"""Scripted captains: distinct tactics, both far ahead of the random captain."""
+"""Scripted captains: distinct tactics, each far ahead of the random captain."""
 
 from __future__ import annotations
 
@@ -33,6 +33,8 @@ def paired_results(scenario, a, b, games):
                     deeds[(record.captains[match.game.side_of(event.rammer)], "ram")] += 1
                 elif isinstance(event, AttackRolled):
                     deeds[(record.captains[match.game.side_of(event.ship)], "shot")] += 1
+                    if event.target.startswith("weapon"):
+                        deeds[(record.captains[match.game.side_of(event.ship)], "shot at a gun")] += 1
                 elif isinstance(event, StationManned) and event.station.startswith("operate"):
                     weapon = match.game.state.ships[event.ship].weapons[int(event.station.split()[-1])]
                     kind = "harpoon crew" if weapon.grapples else "gun crew"
@@ -43,11 +45,11 @@ def paired_results(scenario, a, b, games):
 
 
 def test_scripted_names_listed_and_default_opponent():
-    assert scripted_names("crew_phase") == ["random", "gunner", "rammer"]
+    assert scripted_names("crew_phase") == ["random", "breaker", "gunner", "rammer"]
     assert default_opponent("crew_phase") == "rammer"
 
 
-@pytest.mark.parametrize("tactic", ["rammer", "gunner"])
+@pytest.mark.parametrize("tactic", ["rammer", "gunner", "breaker"])
 @pytest.mark.parametrize("scenario", ["duel", "two_vs_one"])
 def test_scripted_captain_beats_random_by_a_wide_margin(tactic, scenario):
     tally, _ = paired_results(scenario, tactic, "random", games=30)
@@ -60,6 +62,17 @@ def test_tactics_are_distinct():
     assert gunner[("gunner", "ram")] == 0 and rammer[("rammer", "ram")] >= 3
     assert gunner[("gunner", "harpoon crew")] == 0 and rammer[("rammer", "harpoon crew")] > 10
     assert gunner[("gunner", "gun crew")] > 100 and rammer[("rammer", "helm")] > 100
+    assert gunner[("gunner", "shot at a gun")] == 0 and rammer[("rammer", "shot at a gun")] == 0
+
+
+def test_breaker_silences_the_guns_that_bear_on_it():
+    """Against the gunner, whose broadside faces it, a good share of the breaker's shots go at guns (the
+    gunner's never do), it never rams, and it wins the paired games."""
+    tally, deeds = paired_results("duel", "breaker", "gunner", games=10)
+    assert deeds[("breaker", "shot at a gun")] > 0.25 * deeds[("breaker", "shot")], deeds
+    assert deeds[("gunner", "shot at a gun")] == 0
+    assert deeds[("breaker", "ram")] == 0
+    assert tally["breaker"] > tally["gunner"], tally
 
 
 def test_random_captain_only_plays_legal_actions_and_is_seeded():
