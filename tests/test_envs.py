@@ -74,6 +74,16 @@ def test_learner_list_weights_the_seats_it_repeats():
     assert 0.68 < seats.count("red_0") / len(seats) < 0.82  # 3 in 4; 400 draws put it within +-0.07 at 3 sigma
 
 
+def test_opponent_pool_weights_the_captains_it_repeats():
+    env = gym.make("naval/Pantheon-v0", opponent=["gunner", "gunner", "gunner", "rammer"])
+    met = []
+    for s in range(400):
+        info = env.reset(seed=s)[1]
+        met += [c.name for agent, c in env.unwrapped.captains.items() if agent != info["learner"]]
+    assert set(met) == {"gunner", "rammer"}
+    assert 0.68 < met.count("gunner") / len(met) < 0.82  # 3 in 4, as above
+
+
 def test_learner_list_with_an_unknown_seat_names_the_captains():
     with pytest.raises(ValueError, match=r"learner 'green_0' is not a captain of this scenario; choose one of"):
         gym.make("naval/Pantheon-v0", learner=["red_0", "green_0"])

@@ -38,8 +38,9 @@ class SelfPlaySettings(StrictModel):
 
 
 class OpponentSettings(StrictModel):
-    """Who the learner plays. ``scripted``: pool[0] only. ``pool``: one of pool per game.
-    ``self_play``: frozen snapshots of the learner mixed with the pool as anchors."""
+    """Who the learner plays. ``scripted``: pool[0] only. ``pool``: one of pool per game, drawn
+    uniformly, so a captain listed twice is met twice as often. ``self_play``: frozen snapshots of
+    the learner mixed with the pool as anchors."""
 
     mode: Literal["scripted", "pool", "self_play"] = "pool"
     pool: list[str] = Field(default=["gunner", "rammer"], min_length=1)
