@@ -4,8 +4,8 @@ parity) runs on every ruleset in tests/test_pipeline.py."""
 from agents.training.config import load_train_config
 
 
-def test_default_training_config_clones_the_gunner_then_decays_the_learning_rate():
+def test_default_training_config_clones_the_breaker_then_decays_the_learning_rate():
     config = load_train_config("configs/train/crew_phase.yaml")
     assert config.scenario == "duel" and config.learner == "random"
-    assert set(config.opponents.pool) == {"gunner", "rammer"} and config.eval.opponent == "gunner"
-    assert config.imitation.teacher == "gunner" and config.ppo.learning_rate_schedule == "linear"
+    assert config.opponents.pool == ["breaker", "breaker", "gunner", "rammer"] and config.eval.opponent == "breaker"
+    assert config.imitation.teacher == "breaker" and config.ppo.learning_rate_schedule == "linear"
