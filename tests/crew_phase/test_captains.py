@@ -10,8 +10,11 @@ import pytest
 from agents.arena import play_game
 from agents.base import Decision, RandomCaptain
 from agents.registry import default_opponent, make_captain, scripted_names
+from agents.scripted.crew_phase import BreakerCaptain
 from naval_env.envs.match import Match
 from naval_env.rulesets.crew_phase.events import AttackRolled, RamRolled, StationManned
+
+from .helpers import make_game, ship
 
 
 def paired_results(scenario, a, b, games):
@@ -73,6 +76,35 @@ def test_breaker_silences_the_guns_that_bear_on_it():
     assert deeds[("gunner", "shot at a gun")] == 0
     assert deeds[("breaker", "ram")] == 0
     assert tally["breaker"] > tally["gunner"], tally
+
+
+def _breaker_aim(game) -> str:
+    """The breaker's target for a weapon that may fire at any hull, crew member or weapon there is."""
+    red = game.state.ships["red_0"]
+    enemies = game.enemies_of(red)
+    legal = np.array([t.enemy is None or (t.enemy < len(enemies) and (
+        t.index is None or t.index < len(enemies[t.enemy].crew if t.kind.value == "crew" else enemies[t.enemy].weapons)))
+        for t in game.actions.targets])
+    return game.actions.targets[BreakerCaptain().choose_target(game, red, legal)].label
+
+
+def test_breaker_aims_at_the_most_damaged_gun_that_bears_then_at_the_hull():
+    """Red faces north at (3, 8); both blue ships face north to its east, so each blue port ballista
+    (weapon 0) bears on red and no starboard ballista or bow harpoon does."""
+    game = make_game([ship("sailing_ship", (3, 8), "N")],
+                     [ship("sailing_ship", (6, 8), "N"), ship("sailing_ship", (6, 11), "N")])
+    first, second = game.state.ships["blue_0"], game.state.ships["blue_1"]
+    assert _breaker_aim(game) == "part@e0.w0"          # equal guns: the first enemy's
+    second.weapons[0].hp = 12
+    assert _breaker_aim(game) == "part@e1.w0"          # the more damaged gun
+    second.weapons[0].hp = 0
+    first.weapons[0].hp = 0
+    first.hp = 20
+    assert _breaker_aim(game) == "ship@e0"             # no working gun bears: the hull closest to sinking
+    first.weapons[0].hp = 30
+    assert _breaker_aim(game) == "ship@e0"             # 20 of 60 hit points: sink it rather than disarm it
+    first.hp = 31
+    assert _breaker_aim(game) == "part@e0.w0"
 
 
 def test_random_captain_only_plays_legal_actions_and_is_seeded():
