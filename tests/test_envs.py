@@ -6,6 +6,7 @@ import pytest
 
 import naval_env  # noqa: F401
 from naval_env.core.errors import IllegalActionError
+from naval_env.envs.gym_env import learner_points
 
 SCENARIOS = ["duel", "mixed_duel", "squadron", "fleet"]
 
@@ -92,8 +93,6 @@ def test_learner_list_with_an_unknown_seat_names_the_captains():
 
 
 def test_learner_points_score_a_win_a_draw_and_a_loss():
-    from naval_env.envs.gym_env import learner_points
-
     assert learner_points({"learner_won": True, "winner": "red"}) == 1.0
     assert learner_points({"learner_won": False, "winner": None}) == 0.5
     assert learner_points({"learner_won": False, "winner": "blue"}) == 0.0

@@ -12,6 +12,7 @@ from agents.base import Decision, RandomCaptain
 from agents.registry import default_opponent, make_captain, scripted_names
 from agents.scripted.crew_phase import BreakerCaptain
 from naval_env.envs.match import Match
+from naval_env.rulesets.crew_phase.combat import TargetKind
 from naval_env.rulesets.crew_phase.events import AttackRolled, RamRolled, StationManned
 
 from .helpers import make_game, ship
@@ -82,9 +83,17 @@ def _breaker_aim(game) -> str:
     """The breaker's target for a weapon that may fire at any hull, crew member or weapon there is."""
     red = game.state.ships["red_0"]
     enemies = game.enemies_of(red)
-    legal = np.array([t.enemy is None or (t.enemy < len(enemies) and (
-        t.index is None or t.index < len(enemies[t.enemy].crew if t.kind.value == "crew" else enemies[t.enemy].weapons)))
-        for t in game.actions.targets])
+
+    def exists(target) -> bool:
+        if target.enemy is None:                       # "none"
+            return True
+        if target.enemy >= len(enemies):
+            return False
+        enemy = enemies[target.enemy]
+        slots = enemy.crew if target.kind is TargetKind.CREW else enemy.weapons
+        return target.index is None or target.index < len(slots)
+
+    legal = np.array([exists(t) for t in game.actions.targets])
     return game.actions.targets[BreakerCaptain().choose_target(game, red, legal)].label
 
 
