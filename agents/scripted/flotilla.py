@@ -3,11 +3,15 @@
 - ``gunner``: keeps its enemies abeam inside gun range and out of boarding reach, fires when the
   exchange favours it, breaks free of grapples.
 - ``boarder``: closes in, rams whatever lies straight ahead, grapples and wins boarding fights.
+- ``tactician``: looks one reply ahead: sails, rams or boards where the exchange of fire and the
+  boarding odds are worth most after each enemy's answering move, weighed towards its worst one.
 
 Both answer an incoming attack the same way: dodge or counter-attack, whichever the odds favour.
 """
 
 from __future__ import annotations
+
+import dataclasses
 
 import numpy as np
 
@@ -17,8 +21,9 @@ from naval_env.rulesets.flotilla import combat
 from naval_env.rulesets.flotilla.actions import FlotillaActions as A
 from naval_env.rulesets.flotilla.engine import FlotillaGame, MoveOption
 from naval_env.rulesets.flotilla.geometry import Arc, arc_of, facing_pair, footprint, gap
+from naval_env.rulesets.flotilla.movement import first_struck, movement_now, place
 from naval_env.rulesets.flotilla.rolls import contest_odds, highest_odds, pool_sizes
-from naval_env.rulesets.flotilla.state import Phase, Ship, Unit
+from naval_env.rulesets.flotilla.state import GameState, Phase, Ship, Unit
 
 
 class ScriptedFlotillaCaptain(Captain):
@@ -247,5 +252,149 @@ class BoarderCaptain(ScriptedFlotillaCaptain):
         return best - (2.0 if room < 2 else 0.0)
 
 
+class TacticianCaptain(ScriptedFlotillaCaptain):
+    """Chooses its move by looking one reply ahead.
+
+    Each end a maneuver can reach (and each ram or boarding it may try) is valued by what the position
+    is worth once every nearby enemy that has yet to move answers it: every maneuver, ram and boarding
+    that enemy could make is scored, and the answers are weighed ``worst_weight`` towards the worst for
+    us, the rest their mean. A position is worth the expected cohesion of this round's exchange of
+    fire (each side against the other's best answer, :func:`combat.edges`) plus, next to an enemy, a
+    share of the grapple either ship may make. Fire, reactions and boarding fights go by the odds.
+    """
+
+    name = "tactician"
+    grapple_rounds = 3.0   # rounds a grapple is counted to last, one boarding fight each
+    adjacent_share = 0.5   # of a grapple's worth, for ending next to an enemy (either captain may board)
+    worst_weight = 0.7     # the enemy's answer: this much its worst for us, the rest the mean of its answers
+    edge_penalty = 0.5     # ending with under two squares of sea ahead (the next base move runs aground)
+    closing_pull = 0.15    # a square further than gun range from the nearest enemy: without it, no one closes
+
+    def special_move(self, game: FlotillaGame, ship: Ship, legal: np.ndarray) -> int | None:
+        if ship.grappled_with is None:
+            return None
+        other = game.state.ships[ship.grappled_with]
+        if grapple_trade(game, ship, other) >= 0 or not legal[game.actions.break_free]:
+            return 0
+        return game.actions.break_free
+
+    def choose_move(self, game: FlotillaGame, ship: Ship, legal: np.ndarray) -> int:
+        special = self.special_move(game, ship, legal)
+        if special is not None:
+            return special
+        options = game.move_options(ship.id)
+        if not options:
+            return 0
+        # A copy of the ship is moved about a copy of the occupancy to value each end; the rest is shared.
+        sea = dataclasses.replace(game.state, occupancy=dict(game.state.occupancy))
+        me = dataclasses.replace(ship)
+        enemies = game.enemies_of(ship)
+        values: dict[tuple[int, int, int], float] = {}
+
+        def worth_at(x: int, y: int, facing: int) -> float:
+            end = (x, y, facing)
+            if end not in values:
+                place(sea, me, x, y, facing)
+                values[end] = self.position_worth(game, sea, me, enemies)
+            return values[end]
+
+        base = next(o for o in options if o.value == 0)
+        base_worth = worth_at(base.x, base.y, base.facing)
+        best, best_worth = 0, base_worth
+        for option in options[1:]:
+            worth = option.odds * worth_at(option.x, option.y, option.facing) + (1 - option.odds) * base_worth
+            if worth > best_worth + 1e-9:
+                best, best_worth = option.value, worth
+        place(sea, me, ship.x, ship.y, ship.facing)
+        here = self.position_worth(game, sea, me, enemies)
+        actions = game.actions
+        for slot, enemy in enumerate(enemies):
+            odds = steering_odds(game, me, enemy)
+            if legal[actions.board_base + slot]:  # grappled, neither ship fires at the other
+                worth = odds * grapple_trade(game, me, enemy) + (1 - odds) * here
+                if worth > best_worth + 1e-9:
+                    best, best_worth = actions.board_base + slot, worth
+            if legal[actions.ram_base + slot]:
+                worth = odds * ram_trade(game, me, enemy) + self.adjacent_worth(game, me, enemy)
+                if worth > best_worth + 1e-9:
+                    best, best_worth = actions.ram_base + slot, worth
+        return best
+
+    def position_worth(self, game: FlotillaGame, sea: GameState, me: Ship, enemies: list[Ship]) -> float:
+        """What ``me`` standing where it is in ``sea`` is worth, each enemy answering in turn."""
+        worth = -self.edge_penalty if room_ahead(game, me.x, me.y, me.facing) < 2 else 0.0
+        nearest = 1 << 30
+        for enemy in enemies:
+            if enemy.afloat:
+                worth += self.answered_worth(game, sea, me, enemy)
+                nearest = min(nearest, gap(me.squares, enemy.squares))
+        return worth - self.closing_pull * max(0, nearest - me.range)
+
+    def answered_worth(self, game: FlotillaGame, sea: GameState, me: Ship, enemy: Ship) -> float:
+        still_to_move = not (enemy.moved or enemy.stuck or enemy.grappled_with is not None
+                             or not enemy.captain_alive)
+        here = self.standing_worth(game, me, enemy, enemy.x, enemy.y, enemy.facing)
+        if not still_to_move:
+            return here
+        rules = game.rules
+        movement = movement_now(enemy, sea.wind, rules)
+        ends = game.actions.routes.ends(sea, enemy, movement)
+        a, b = pool_sizes(combat.steering(enemy), enemy.crew_hits, rules.maneuver_difficulty, 0, rules.penalty_mode)
+        odds = contest_odds(a, b)
+        base_end = ends[0]
+        assert base_end is not None, "the base move can always be sailed"
+        base = self.standing_worth(game, me, enemy, *base_end)
+        answers = [base]
+        for end in ends[1:]:
+            if end is not None:
+                answers.append(odds * self.standing_worth(game, me, enemy, *end) + (1 - odds) * base)
+        theirs = steering_odds(game, enemy, me)
+        if gap(me.squares, enemy.squares) == 1 and me.grappled_with is None:
+            answers.append(theirs * grapple_trade(game, me, enemy) + (1 - theirs) * here)
+        struck = first_struck(sea, enemy, movement)
+        if struck is not None and struck[1] == me.id:
+            answers.append(self.adjacent_worth(game, me, enemy) - theirs * ram_trade(game, enemy, me))
+        worst = min(answers)
+        return self.worst_weight * worst + (1 - self.worst_weight) * sum(answers) / len(answers)
+
+    def standing_worth(self, game: FlotillaGame, me: Ship, enemy: Ship, x: int, y: int, facing: int) -> float:
+        """This round's exchange of fire with ``enemy``'s bow at (x, y, facing), and its boarding threat."""
+        rules = game.rules
+        theirs_at = footprint(x, y, facing, enemy.size)
+        distance, their_near, my_near = facing_pair(me.squares, theirs_at)
+        mine, theirs = combat.edges(combat.fire_rules(rules), combat.gunnery(me),
+                                    arc_of(me.squares, me.facing, their_near), combat.gunnery(enemy),
+                                    arc_of(theirs_at, facing, my_near), distance)
+        worth = max(0.0, mine) - max(0.0, theirs)  # a side holds its fire rather than lose the exchange
+        if distance == 1:
+            worth += self.adjacent_worth(game, me, enemy)
+        return worth
+
+    def adjacent_worth(self, game: FlotillaGame, me: Ship, enemy: Ship) -> float:
+        return self.adjacent_share * grapple_trade(game, me, enemy)
+
+
+def steering_odds(game: FlotillaGame, ship: Ship, other: Ship) -> float:
+    """Chance ``ship``'s captain wins a steering contest (a ram or a boarding) against ``other``'s."""
+    a, b = pool_sizes(combat.steering(ship), ship.crew_hits, combat.steering(other), other.crew_hits,
+                      game.rules.penalty_mode)
+    return contest_odds(a, b)
+
+
+def grapple_trade(game: FlotillaGame, ship: Ship, other: Ship) -> float:
+    """Expected cohesion ``ship`` gains over a grapple with ``other``: one boarding fight a round."""
+    rules = game.rules
+    win, tie = highest_odds(combat.boarding_dice(rules, ship), combat.boarding_dice(rules, other))
+    return TacticianCaptain.grapple_rounds * (2 * win + tie - 1)
+
+
+def ram_trade(game: FlotillaGame, rammer: Ship, target: Ship) -> float:
+    """Cohesion a successful ram costs ``target`` less what it costs ``rammer`` (a ram counted as 2)."""
+    rules = game.rules
+    if rammer.ram:
+        return 2.0
+    return float(rules.ram_damage_to_target - rules.ram_damage_to_rammer)
+
+
 #: Found by agents.registry; the first one is the env's default opponent.
-CAPTAINS = {"gunner": GunnerCaptain, "boarder": BoarderCaptain}
+CAPTAINS = {"gunner": GunnerCaptain, "boarder": BoarderCaptain, "tactician": TacticianCaptain}

@@ -1,15 +1,21 @@
-"""Scripted captains: distinct tactics, both far ahead of random play."""
+"""Scripted captains: distinct tactics, all far ahead of random play; the tactician ahead of the others."""
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 
+import numpy as np
 import pytest
 
 from agents.arena import play_game
+from agents.base import Decision
 from agents.registry import default_opponent, make_captain, scripted_names
+from agents.scripted.flotilla import TacticianCaptain, grapple_trade
 from naval_env.envs.match import Match
 from naval_env.rulesets.flotilla.events import BoardingAttempt, Rammed, Reacted
+from naval_env.rulesets.flotilla.geometry import footprint, gap
+from tests.flotilla.helpers import make_game, ship
 
 
 def paired_results(scenario, a, b, games):
@@ -37,12 +43,13 @@ def paired_results(scenario, a, b, games):
 
 
 def test_scripted_names_and_default_opponent():
-    assert scripted_names("flotilla") == ["random", "boarder", "gunner"]
+    assert scripted_names("flotilla") == ["random", "boarder", "gunner", "tactician"]
     assert default_opponent("flotilla") == "gunner"
 
 
 @pytest.mark.parametrize("tactic, scenario, games", [
-    ("gunner", "duel", 40), ("boarder", "duel", 40), ("gunner", "squadron", 15), ("boarder", "squadron", 15),
+    ("gunner", "duel", 40), ("boarder", "duel", 40), ("tactician", "duel", 40),
+    ("gunner", "squadron", 15), ("boarder", "squadron", 15), ("tactician", "squadron", 15),
 ])
 def test_scripted_captain_beats_random_by_a_wide_margin(tactic, scenario, games):
     tally, _ = paired_results(scenario, tactic, "random", games)
@@ -54,3 +61,45 @@ def test_tactics_are_distinct():
     assert deeds[("boarder", "ram")] + deeds[("boarder", "board")] >= 10
     assert deeds[("gunner", "ram")] == 0 and deeds[("gunner", "board")] == 0
     assert deeds[("gunner", "counter")] > 0 and deeds[("boarder", "counter")] > 0
+
+
+@pytest.mark.parametrize("other", ["boarder", "gunner"])
+def test_tactician_beats_the_other_scripted_captains_in_the_duel(other):
+    tally, _ = paired_results("duel", "tactician", other, 100)
+    assert tally["tactician"] + tally["draw"] / 2 >= 0.55 * 200, tally
+
+
+def tactician_choice(red_upgrades, blue_upgrades):
+    """Red's brig beside blue's (red moves first): the tactician's maneuver and where each maneuver ends."""
+    game = make_game([ship("brig", (5, 7), "E", upgrades=red_upgrades)],
+                     [ship("brig", (6, 8), "E", upgrades=blue_upgrades)], dice=[6, 1, 1, 1])
+    assert game.current_agent == "red_0"
+    captain = make_captain("tactician", "flotilla", game.action_spec, 0)
+    before = game.state_dict()
+    action = captain.act(Decision("red_0", np.zeros(0), game.legal_mask("red_0"), game))
+    assert game.state_dict() == before   # it looks ahead on copies: the game is untouched
+    labels = game.action_spec.components[1].labels
+    blue = game.state.ships["blue_0"].squares
+    gaps = {labels[o.value]: gap(footprint(o.x, o.y, o.facing, 2), blue) for o in game.move_options("red_0")}
+    return labels[action[1]], gaps
+
+
+def test_tactician_boards_a_weaker_crew_and_sails_clear_of_a_stronger_one():
+    chosen, _ = tactician_choice({"elite_crew": 2}, {})        # 4 boarding dice against 2: board
+    assert chosen == "board@enemy0"
+    chosen, gaps = tactician_choice({}, {"elite_crew": 2})     # 2 against 4: get away
+    assert gaps[chosen] > 1, (chosen, gaps)
+    assert gaps["ahead"] == 1                                  # the base move would have stayed alongside
+
+
+@pytest.mark.parametrize("mine, theirs", [(4, 2), (2, 4), (3, 3)])
+def test_grapple_trade_counts_each_fight_by_the_exact_odds(mine, theirs):
+    game = make_game([ship("brig", (5, 7), "E")], [ship("brig", (6, 8), "E")], dice=[6, 1, 1, 1])
+    red, blue = game.state.ships["red_0"], game.state.ships["blue_0"]
+    red.boarding, blue.boarding = mine, theirs
+    net = 0
+    for faces in itertools.product(range(1, 7), repeat=mine + theirs):   # every throw of both crews
+        a, b = max(faces[:mine]), max(faces[mine:])
+        net += (a > b) - (a < b)
+    expected = TacticianCaptain.grapple_rounds * net / 6 ** (mine + theirs)
+    assert grapple_trade(game, red, blue) == pytest.approx(expected, abs=1e-12)
