@@ -7,11 +7,13 @@ from agents.training.config import load_train_config
 from naval_env.envs.match import Match
 
 
-def test_default_run_config_plays_the_duel_on_both_sides_against_both_captains():
+def test_default_run_config_clones_the_tactician_then_plays_the_whole_field_on_both_sides():
     config = load_train_config("configs/train/flotilla.yaml")
     assert config.scenario == "duel" and config.learner == "random"
-    assert config.opponents.mode == "pool" and set(config.opponents.pool) == {"gunner", "boarder"}
-    assert config.eval.opponent == "boarder"   # the stronger scripted captain
+    assert config.opponents.mode == "pool"
+    assert config.opponents.pool == ["tactician", "tactician", "boarder", "gunner"]
+    assert config.eval.opponent == "tactician"   # the strongest scripted captain
+    assert config.imitation.teacher == "tactician" and config.ppo.learning_rate_schedule == "linear"
 
 
 def test_a_learned_captain_decides_reactions_too():
