@@ -12,6 +12,7 @@ Both answer an incoming attack the same way: dodge or counter-attack, whichever 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 import numpy as np
 
@@ -72,16 +73,11 @@ class ScriptedFlotillaCaptain(Captain):
         if special is not None:
             return special
         options = game.move_options(ship.id)
-        if not options:
-            return 0
-        base = next(o for o in options if o.value == 0)
-        base_score = self.position_score(game, ship, base)
-        best, best_score = 0, base_score
-        for option in options[1:]:
-            score = option.odds * self.position_score(game, ship, option) + (1 - option.odds) * base_score
-            if score > best_score + 1e-9:
-                best, best_score = option.value, score
-        return best
+        return self.choose_sailing(game, ship, options, legal) if options else 0
+
+    def choose_sailing(self, game: FlotillaGame, ship: Ship, options: list[MoveOption], legal: np.ndarray) -> int:
+        """The maneuver (of the legal ``options``) whose end scores best by :meth:`position_score`."""
+        return best_maneuver(options, lambda option: self.position_score(game, ship, option))[0]
 
     def special_move(self, game: FlotillaGame, ship: Ship, legal: np.ndarray) -> int | None:
         """Ram, board or break free instead of sailing; None to sail."""
@@ -128,6 +124,20 @@ class ScriptedFlotillaCaptain(Captain):
         rules = game.rules
         win, tie = highest_odds(combat.boarding_dice(rules, ship), combat.boarding_dice(rules, other))
         return win > 1 - win - tie
+
+
+def best_maneuver(options: list[MoveOption], score: Callable[[MoveOption], float]) -> tuple[int, float]:
+    """The maneuver value with the highest expected ``score`` of its end (a failed maneuver makes the base
+    move instead), and that expectation; the base move (value 0) wins ties."""
+    base = next(o for o in options if o.value == 0)
+    base_score = score(base)
+    best, best_score = 0, base_score
+    for option in options:
+        if option.value:
+            expected = option.odds * score(option) + (1 - option.odds) * base_score
+            if expected > best_score + 1e-9:
+                best, best_score = option.value, expected
+    return best, best_score
 
 
 def exchange_value(game: FlotillaGame, attacker: Ship, unit: Unit, defender: Ship, reaction: str) -> float:
@@ -278,13 +288,8 @@ class TacticianCaptain(ScriptedFlotillaCaptain):
             return 0
         return game.actions.break_free
 
-    def choose_move(self, game: FlotillaGame, ship: Ship, legal: np.ndarray) -> int:
-        special = self.special_move(game, ship, legal)
-        if special is not None:
-            return special
-        options = game.move_options(ship.id)
-        if not options:
-            return 0
+    def choose_sailing(self, game: FlotillaGame, ship: Ship, options: list[MoveOption], legal: np.ndarray) -> int:
+        """The best of the maneuvers, rams and boardings by their worth once the enemies answer."""
         # A copy of the ship is moved about a copy of the occupancy to value each end; the rest is shared.
         sea = dataclasses.replace(game.state, occupancy=dict(game.state.occupancy))
         me = dataclasses.replace(ship)
@@ -298,13 +303,7 @@ class TacticianCaptain(ScriptedFlotillaCaptain):
                 values[end] = self.position_worth(game, sea, me, enemies)
             return values[end]
 
-        base = next(o for o in options if o.value == 0)
-        base_worth = worth_at(base.x, base.y, base.facing)
-        best, best_worth = 0, base_worth
-        for option in options[1:]:
-            worth = option.odds * worth_at(option.x, option.y, option.facing) + (1 - option.odds) * base_worth
-            if worth > best_worth + 1e-9:
-                best, best_worth = option.value, worth
+        best, best_worth = best_maneuver(options, lambda option: worth_at(option.x, option.y, option.facing))
         place(sea, me, ship.x, ship.y, ship.facing)
         here = self.position_worth(game, sea, me, enemies)
         actions = game.actions
