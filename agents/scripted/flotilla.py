@@ -266,8 +266,8 @@ class TacticianCaptain(ScriptedFlotillaCaptain):
     """Chooses its move by looking one reply ahead.
 
     Each end a maneuver can reach (and each ram or boarding it may try) is valued by what the position
-    is worth once every nearby enemy that has yet to move answers it: every maneuver, ram and boarding
-    that enemy could make is scored, and the answers are weighed ``worst_weight`` towards the worst for
+    is worth once every enemy that has yet to move answers it: every maneuver, ram and boarding that
+    enemy could make is scored, and the answers are weighed ``worst_weight`` towards the worst for
     us, the rest their mean. A position is worth the expected cohesion of this round's exchange of
     fire (each side against the other's best answer, :func:`combat.edges`) plus, next to an enemy, a
     share of the grapple either ship may make. Fire, reactions and boarding fights go by the odds.
@@ -284,7 +284,7 @@ class TacticianCaptain(ScriptedFlotillaCaptain):
         if ship.grappled_with is None:
             return None
         other = game.state.ships[ship.grappled_with]
-        if grapple_trade(game, ship, other) >= 0 or not legal[game.actions.break_free]:
+        if self.grapple_worth(game, ship, other) >= 0 or not legal[game.actions.break_free]:
             return 0
         return game.actions.break_free
 
@@ -310,7 +310,7 @@ class TacticianCaptain(ScriptedFlotillaCaptain):
         for slot, enemy in enumerate(enemies):
             odds = steering_odds(game, me, enemy)
             if legal[actions.board_base + slot]:  # grappled, neither ship fires at the other
-                worth = odds * grapple_trade(game, me, enemy) + (1 - odds) * here
+                worth = odds * self.grapple_worth(game, me, enemy) + (1 - odds) * here
                 if worth > best_worth + 1e-9:
                     best, best_worth = actions.board_base + slot, worth
             if legal[actions.ram_base + slot]:
@@ -330,6 +330,7 @@ class TacticianCaptain(ScriptedFlotillaCaptain):
         return worth - self.closing_pull * max(0, nearest - me.range)
 
     def answered_worth(self, game: FlotillaGame, sea: GameState, me: Ship, enemy: Ship) -> float:
+        """:meth:`standing_worth` against ``enemy`` after its answer, if it has yet to move this round."""
         still_to_move = not (enemy.moved or enemy.stuck or enemy.grappled_with is not None
                              or not enemy.captain_alive)
         here = self.standing_worth(game, me, enemy, enemy.x, enemy.y, enemy.facing)
@@ -349,7 +350,7 @@ class TacticianCaptain(ScriptedFlotillaCaptain):
                 answers.append(odds * self.standing_worth(game, me, enemy, *end) + (1 - odds) * base)
         theirs = steering_odds(game, enemy, me)
         if gap(me.squares, enemy.squares) == 1 and me.grappled_with is None:
-            answers.append(theirs * grapple_trade(game, me, enemy) + (1 - theirs) * here)
+            answers.append(theirs * self.grapple_worth(game, me, enemy) + (1 - theirs) * here)
         struck = first_struck(sea, enemy, movement)
         if struck is not None and struck[1] == me.id:
             answers.append(self.adjacent_worth(game, me, enemy) - theirs * ram_trade(game, enemy, me))
@@ -370,7 +371,10 @@ class TacticianCaptain(ScriptedFlotillaCaptain):
         return worth
 
     def adjacent_worth(self, game: FlotillaGame, me: Ship, enemy: Ship) -> float:
-        return self.adjacent_share * grapple_trade(game, me, enemy)
+        return self.adjacent_share * self.grapple_worth(game, me, enemy)
+
+    def grapple_worth(self, game: FlotillaGame, me: Ship, enemy: Ship) -> float:
+        return grapple_trade(game, me, enemy, self.grapple_rounds)
 
 
 def steering_odds(game: FlotillaGame, ship: Ship, other: Ship) -> float:
@@ -380,15 +384,17 @@ def steering_odds(game: FlotillaGame, ship: Ship, other: Ship) -> float:
     return contest_odds(a, b)
 
 
-def grapple_trade(game: FlotillaGame, ship: Ship, other: Ship) -> float:
-    """Expected cohesion ``ship`` gains over a grapple with ``other``: one boarding fight a round."""
+def grapple_trade(game: FlotillaGame, ship: Ship, other: Ship, rounds: float) -> float:
+    """Expected cohesion ``ship`` gains over ``rounds`` rounds grappled with ``other``, one boarding fight
+    a round: the loser of each loses a point."""
     rules = game.rules
     win, tie = highest_odds(combat.boarding_dice(rules, ship), combat.boarding_dice(rules, other))
-    return TacticianCaptain.grapple_rounds * (2 * win + tie - 1)
+    return rounds * (win - (1.0 - win - tie))
 
 
 def ram_trade(game: FlotillaGame, rammer: Ship, target: Ship) -> float:
-    """Cohesion a successful ram costs ``target`` less what it costs ``rammer`` (a ram counted as 2)."""
+    """Cohesion a successful ram costs ``target`` less what it costs ``rammer``. With the ram trait the target
+    loses the difference of the dice, counted as 2 like a difference in :func:`combat.edges`."""
     rules = game.rules
     if rammer.ram:
         return 2.0

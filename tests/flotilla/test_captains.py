@@ -101,5 +101,6 @@ def test_grapple_trade_counts_each_fight_by_the_exact_odds(mine, theirs):
     for faces in itertools.product(range(1, 7), repeat=mine + theirs):   # every throw of both crews
         a, b = max(faces[:mine]), max(faces[mine:])
         net += (a > b) - (a < b)
-    expected = TacticianCaptain.grapple_rounds * net / 6 ** (mine + theirs)
-    assert grapple_trade(game, red, blue) == pytest.approx(expected, abs=1e-12)
+    rounds = TacticianCaptain.grapple_rounds
+    expected = rounds * net / 6 ** (mine + theirs)
+    assert grapple_trade(game, red, blue, rounds) == pytest.approx(expected, abs=1e-12)
