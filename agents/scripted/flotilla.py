@@ -6,7 +6,7 @@
 - ``tactician``: looks one reply ahead: sails, rams or boards where the exchange of fire and the
   boarding odds are worth most after each enemy's answering move, weighed towards its worst one.
 
-Both answer an incoming attack the same way: dodge or counter-attack, whichever the odds favour.
+All three answer an incoming attack the same way: dodge or counter-attack, whichever the odds favour.
 """
 
 from __future__ import annotations
@@ -308,13 +308,15 @@ class TacticianCaptain(ScriptedFlotillaCaptain):
         here = self.position_worth(game, sea, me, enemies)
         actions = game.actions
         for slot, enemy in enumerate(enemies):
+            if not enemy.afloat:
+                continue
             odds = steering_odds(game, me, enemy)
             if legal[actions.board_base + slot]:  # grappled, neither ship fires at the other
                 worth = odds * self.grapple_worth(game, me, enemy) + (1 - odds) * here
                 if worth > best_worth + 1e-9:
                     best, best_worth = actions.board_base + slot, worth
             if legal[actions.ram_base + slot]:
-                worth = odds * ram_trade(game, me, enemy) + self.adjacent_worth(game, me, enemy)
+                worth = odds * ram_trade(game, me) + self.adjacent_worth(game, me, enemy)
                 if worth > best_worth + 1e-9:
                     best, best_worth = actions.ram_base + slot, worth
         return best
@@ -330,45 +332,43 @@ class TacticianCaptain(ScriptedFlotillaCaptain):
         return worth - self.closing_pull * max(0, nearest - me.range)
 
     def answered_worth(self, game: FlotillaGame, sea: GameState, me: Ship, enemy: Ship) -> float:
-        """:meth:`standing_worth` against ``enemy`` after its answer, if it has yet to move this round."""
+        """What ``me`` is worth against ``enemy`` after the enemy's answer, if it has yet to move this round."""
         still_to_move = not (enemy.moved or enemy.stuck or enemy.grappled_with is not None
                              or not enemy.captain_alive)
-        here = self.standing_worth(game, me, enemy, enemy.x, enemy.y, enemy.facing)
+        rules = game.rules
+        fire, my_guns, their_guns = combat.fire_rules(rules), combat.gunnery(me), combat.gunnery(enemy)
+        alongside = self.adjacent_worth(game, me, enemy)
+
+        def standing_worth(x: int, y: int, facing: int) -> float:
+            """This round's exchange of fire with the enemy's bow at (x, y, facing), and its boarding threat."""
+            theirs_at = footprint(x, y, facing, enemy.size)
+            distance, their_near, my_near = facing_pair(me.squares, theirs_at)
+            mine, theirs = combat.edges(fire, my_guns, arc_of(me.squares, me.facing, their_near), their_guns,
+                                        arc_of(theirs_at, facing, my_near), distance)
+            worth = max(0.0, mine) - max(0.0, theirs)  # a side holds its fire rather than lose the exchange
+            return worth + alongside if distance == 1 else worth
+
+        here = standing_worth(enemy.x, enemy.y, enemy.facing)
         if not still_to_move:
             return here
-        rules = game.rules
         movement = movement_now(enemy, sea.wind, rules)
         ends = game.actions.routes.ends(sea, enemy, movement)
-        a, b = pool_sizes(combat.steering(enemy), enemy.crew_hits, rules.maneuver_difficulty, 0, rules.penalty_mode)
-        odds = contest_odds(a, b)
+        odds = contest_odds(*combat.maneuver_counts(rules, enemy))
         base_end = ends[0]
         assert base_end is not None, "the base move can always be sailed"
-        base = self.standing_worth(game, me, enemy, *base_end)
+        base = standing_worth(*base_end)
         answers = [base]
         for end in ends[1:]:
             if end is not None:
-                answers.append(odds * self.standing_worth(game, me, enemy, *end) + (1 - odds) * base)
+                answers.append(odds * standing_worth(*end) + (1 - odds) * base)
         theirs = steering_odds(game, enemy, me)
         if gap(me.squares, enemy.squares) == 1 and me.grappled_with is None:
             answers.append(theirs * self.grapple_worth(game, me, enemy) + (1 - theirs) * here)
         struck = first_struck(sea, enemy, movement)
         if struck is not None and struck[1] == me.id:
-            answers.append(self.adjacent_worth(game, me, enemy) - theirs * ram_trade(game, enemy, me))
+            answers.append(alongside - theirs * ram_trade(game, enemy))
         worst = min(answers)
         return self.worst_weight * worst + (1 - self.worst_weight) * sum(answers) / len(answers)
-
-    def standing_worth(self, game: FlotillaGame, me: Ship, enemy: Ship, x: int, y: int, facing: int) -> float:
-        """This round's exchange of fire with ``enemy``'s bow at (x, y, facing), and its boarding threat."""
-        rules = game.rules
-        theirs_at = footprint(x, y, facing, enemy.size)
-        distance, their_near, my_near = facing_pair(me.squares, theirs_at)
-        mine, theirs = combat.edges(combat.fire_rules(rules), combat.gunnery(me),
-                                    arc_of(me.squares, me.facing, their_near), combat.gunnery(enemy),
-                                    arc_of(theirs_at, facing, my_near), distance)
-        worth = max(0.0, mine) - max(0.0, theirs)  # a side holds its fire rather than lose the exchange
-        if distance == 1:
-            worth += self.adjacent_worth(game, me, enemy)
-        return worth
 
     def adjacent_worth(self, game: FlotillaGame, me: Ship, enemy: Ship) -> float:
         return self.adjacent_share * self.grapple_worth(game, me, enemy)
@@ -379,9 +379,7 @@ class TacticianCaptain(ScriptedFlotillaCaptain):
 
 def steering_odds(game: FlotillaGame, ship: Ship, other: Ship) -> float:
     """Chance ``ship``'s captain wins a steering contest (a ram or a boarding) against ``other``'s."""
-    a, b = pool_sizes(combat.steering(ship), ship.crew_hits, combat.steering(other), other.crew_hits,
-                      game.rules.penalty_mode)
-    return contest_odds(a, b)
+    return contest_odds(*combat.steering_counts(game.rules, ship, 0, other))
 
 
 def grapple_trade(game: FlotillaGame, ship: Ship, other: Ship, rounds: float) -> float:
@@ -392,9 +390,9 @@ def grapple_trade(game: FlotillaGame, ship: Ship, other: Ship, rounds: float) ->
     return rounds * (win - (1.0 - win - tie))
 
 
-def ram_trade(game: FlotillaGame, rammer: Ship, target: Ship) -> float:
-    """Cohesion a successful ram costs ``target`` less what it costs ``rammer``. With the ram trait the target
-    loses the difference of the dice, counted as 2 like a difference in :func:`combat.edges`."""
+def ram_trade(game: FlotillaGame, rammer: Ship) -> float:
+    """Cohesion a successful ram by ``rammer`` costs its target less what it costs the rammer. With the ram
+    trait the target loses the difference of the dice, counted as 2 like a difference in :func:`combat.edges`."""
     rules = game.rules
     if rammer.ram:
         return 2.0

@@ -202,15 +202,22 @@ def boarding_fight(table: Table, ship: Ship, other: Ship, events: list[Event]) -
     return result
 
 
-def _steering_counts(rules: HouseRules, a: Ship, a_extra: int, b: Ship) -> tuple[int, int]:
+def steering_counts(rules: HouseRules, a: Ship, a_extra: int, b: Ship) -> tuple[int, int]:
+    """Dice each captain throws in a steering contest (ram, boarding, breaking free): crew hits and
+    ``a_extra`` penalty dice on ``a``."""
     return pool_sizes(steering(a), a.crew_hits + a_extra, steering(b), b.crew_hits, rules.penalty_mode)
+
+
+def maneuver_counts(rules: HouseRules, ship: Ship) -> tuple[int, int]:
+    """Dice the captain throws for a maneuver, and the opposed difficulty's."""
+    return pool_sizes(steering(ship), ship.crew_hits, rules.maneuver_difficulty, 0, rules.penalty_mode)
 
 
 def ram(table: Table, rammer: Ship, target: Ship, events: list[Event]) -> bool:
     """Both captains roll; a win is a collision: the target loses 2 cohesion and the rammer 1 (with a
     ram: the target loses the difference and the rammer nothing), and neither moves again."""
     rules = table.rules
-    a, b = _steering_counts(rules, rammer, 0, target)
+    a, b = steering_counts(rules, rammer, 0, target)
     won, fa, fb = steering_contest(table.dice, "ram", rammer.id, target.id, a, b, events)
     events.append(Rammed(rammer.id, target.id, won))
     if won:
@@ -226,7 +233,7 @@ def ram(table: Table, rammer: Ship, target: Ship, events: list[Event]) -> bool:
 
 def board(table: Table, boarder: Ship, target: Ship, events: list[Event]) -> bool:
     """Steering roll against the enemy captain; a win grapples the two ships together."""
-    a, b = _steering_counts(table.rules, boarder, 0, target)
+    a, b = steering_counts(table.rules, boarder, 0, target)
     won, _, _ = steering_contest(table.dice, "boarding", boarder.id, target.id, a, b, events)
     events.append(BoardingAttempt(boarder.id, target.id, won))
     if won:
@@ -241,7 +248,7 @@ def break_free(table: Table, ship: Ship, events: list[Event]) -> bool:
     if other is None:
         return True
     penalty = rules.break_free_first_penalty + ship.break_failures
-    a, b = _steering_counts(rules, ship, penalty, other)
+    a, b = steering_counts(rules, ship, penalty, other)
     won, _, _ = steering_contest(table.dice, "break free", ship.id, other.id, a, b, events)
     events.append(BreakFree(ship.id, other.id, penalty, won))
     if won:

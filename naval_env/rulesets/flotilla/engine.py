@@ -50,7 +50,7 @@ from naval_env.rulesets.flotilla.movement import (
     ram_line,
 )
 from naval_env.rulesets.flotilla.observer import ObserverTables, observe
-from naval_env.rulesets.flotilla.rolls import contest_odds, pool_sizes, steering_contest, throw
+from naval_env.rulesets.flotilla.rolls import contest_odds, steering_contest, throw
 from naval_env.rulesets.flotilla.state import (
     ATTACK,
     CALM,
@@ -483,8 +483,7 @@ class FlotillaGame(ShipBattle):
                 self._sail_maneuver(ship, 0, movement, events)
         else:
             maneuver = actions.maneuvers[value]
-            a, b = pool_sizes(combat.steering(ship), ship.crew_hits, self.rules.maneuver_difficulty, 0,
-                              self.rules.penalty_mode)
+            a, b = combat.maneuver_counts(self.rules, ship)
             won, _, _ = steering_contest(self.dice, maneuver.label, ship.id, None, a, b, events)
             if won:
                 self._sail_maneuver(ship, value, movement, events)
@@ -565,9 +564,7 @@ class FlotillaGame(ShipBattle):
         ship = state.ships[agent]
         if state.phase is not MOVE or agent != state.actor or ship.grappled_with is not None:
             return []
-        a, b = pool_sizes(combat.steering(ship), ship.crew_hits, self.rules.maneuver_difficulty, 0,
-                          self.rules.penalty_mode)
-        odds = contest_odds(a, b)
+        odds = contest_odds(*combat.maneuver_counts(self.rules, ship))
         return [MoveOption(value, *end, 1.0 if value == 0 else odds)
                 for value, end in enumerate(self.maneuver_ends(agent)) if end is not None]
 
