@@ -10,7 +10,7 @@
   hull when none does or once the enemy is down to half its hull; spare hands repair its own
   broken guns; it stands a square further off than the gunner.
 
-Both heal the wounded, repair the hull when it is low or sinking, and keep sea room
+All of them heal the wounded, repair the hull when it is low or sinking, and keep sea room
 (a ship that cannot turn in place must not end its move against the board edge).
 """
 
