@@ -86,6 +86,12 @@ class Game(ABC):
     def state_dict(self) -> dict[str, Any]:
         """The whole state as JSON-ready data; equal games give equal dicts."""
 
+    def position(self) -> dict[str, Any]:
+        """The whole state as a position (JSON-ready): ``load_position(game.position())`` plays on identically."""
+        from naval_env.core.ruleset import get_ruleset
+
+        return get_ruleset(self.ruleset_id).positions.dump(self).model_dump(mode="json")
+
     @abstractmethod
     def clone(self) -> Game:
         """An independent copy, dice included: playing on the copy leaves this game untouched (for search)."""

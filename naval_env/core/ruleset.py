@@ -9,6 +9,7 @@ from typing import Any
 from naval_env.core.dice import Dice
 from naval_env.core.events import EventCatalog
 from naval_env.core.game import Game
+from naval_env.core.position import PositionCodec
 from naval_env.core.spaces import ActionSpec, ObservationSpec
 
 
@@ -19,6 +20,8 @@ class Ruleset(ABC):
     gym_name: str              # e.g. "Pantheon" -> "naval/Pantheon-v0"
     version: str               # bump when rules or spaces change; exports record it
     events: EventCatalog
+    #: Dumps games into this ruleset's position model and loads them back (``rulesets/<id>/position.py``).
+    positions: PositionCodec[Any]
 
     @abstractmethod
     def load_config(self, path: str | Path | None = None) -> Any:
@@ -41,6 +44,18 @@ class Ruleset(ABC):
     @abstractmethod
     def rewards(self, config: Any) -> Any:
         """Reward weights with fields win, loss, draw, damage_dealt, damage_taken."""
+
+    def load_position(self, data: Any, config: Any = None, *, seed: int | None = None,
+                      dice: Dice | None = None) -> Game:
+        """A game in the position ``data`` (JSON-ready dict, full or short form), rolling ``dice`` or a
+        ``Dice(seed)``; raises :class:`~naval_env.core.position.PositionError` naming every bad field."""
+        if config is None or isinstance(config, (str, Path)):
+            config = self.load_config(config)
+        return self.positions.load(config, data, dice if dice is not None else Dice(seed))
+
+    def position_schema(self) -> dict[str, Any]:
+        """The JSON Schema of this ruleset's positions, generated from its pydantic model."""
+        return self.positions.schema()
 
     @property
     def gym_id(self) -> str:

@@ -1,0 +1,146 @@
+"""Positions: a game's whole state as JSON, in and out, in the vocabulary apps speak.
+
+A position names ships, their places, facings, hulls, crews and statuses, the wind,
+the round, the phase and whose decision it is, in the same words the rules use.
+Each ruleset has one pydantic model of it (a :class:`PositionModel` subclass) and a
+:class:`PositionCodec` that dumps a game into that model and builds a game from it.
+The JSON Schema an app validates against is generated from the model.
+
+``load(dump(game))`` gives a game whose position is equal and which plays on
+identically with the same dice: a position holds every piece of state the rules
+read. Fields an app would not know (derived stats, bookkeeping) have defaults taken
+from the ruleset config and scenario, so a hand-written short form also loads.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, TypeVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from naval_env.core.dice import Dice
+from naval_env.core.errors import NavalError
+
+if TYPE_CHECKING:
+    from naval_env.core.game import Game
+
+
+class PositionProblem(NamedTuple):
+    """One thing wrong with a position: where (``ships.1.x``) and what is allowed there."""
+
+    path: str
+    message: str
+
+
+class PositionError(NavalError):
+    """A position that cannot be loaded; ``problems`` lists every field at fault."""
+
+    def __init__(self, problems: Iterable[PositionProblem]) -> None:
+        self.problems = list(problems)
+        listed = "; ".join(f"{p.path or '<position>'}: {p.message}" for p in self.problems)
+        super().__init__(f"invalid position ({len(self.problems)} problem(s)): {listed}")
+
+    def to_json(self) -> list[dict[str, str]]:
+        return [p._asdict() for p in self.problems]
+
+
+class PositionModel(BaseModel):
+    """Fields every ruleset's position starts with. Unknown keys are errors."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    ruleset: str
+    version: str | None = None
+    """The ruleset version the position was written for; when given it must be the engine's."""
+    scenario: str | None = None
+    """The scenario whose board and defaults apply; default: the config's default scenario."""
+
+
+PositionT = TypeVar("PositionT", bound=PositionModel)
+
+
+def path_of(loc: Iterable[Any]) -> str:
+    return ".".join(str(part) for part in loc)
+
+
+def validate_position(model: type[PositionT], data: Any) -> PositionT:
+    """``data`` as ``model``, or :class:`PositionError` naming every bad field and what it allows."""
+    if isinstance(data, BaseModel):
+        data = data.model_dump(mode="json")
+    if not isinstance(data, dict):
+        raise PositionError([PositionProblem("", f"a position is a JSON object, not {type(data).__name__}")])
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        problems = []
+        for err in exc.errors(include_url=False):
+            message = err["msg"]
+            if err["type"] == "extra_forbidden":
+                message = f"unknown field; allowed here: {', '.join(_allowed_keys(model, err['loc'][:-1]))}"
+            elif err["type"] == "missing":
+                message = "required field is missing"
+            problems.append(PositionProblem(path_of(err["loc"]), message))
+        raise PositionError(problems) from None
+
+
+def _allowed_keys(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
+    """The keys a mapping at ``loc`` of ``model`` may have (to say what is allowed on an unknown key)."""
+    current: Any = model
+    for part in loc:
+        if isinstance(part, int):
+            continue
+        fields = getattr(current, "model_fields", None)
+        if fields is None or part not in fields:
+            return []
+        current = _model_in(fields[part].annotation)
+    fields = getattr(current, "model_fields", None)
+    return sorted(fields) if fields else []
+
+
+def _model_in(annotation: Any) -> Any:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in getattr(annotation, "__args__", ()) or ():
+        found = _model_in(arg)
+        if found is not None:
+            return found
+    return None
+
+
+class PositionCodec(ABC, Generic[PositionT]):
+    """Dumps games of one ruleset into its position model and builds games from positions."""
+
+    model: ClassVar[type[PositionModel]]
+
+    @abstractmethod
+    def dump(self, game: Game) -> PositionT:
+        """The game's whole state, every field written out (the full form)."""
+
+    @abstractmethod
+    def build(self, config: Any, position: PositionT, dice: Dice) -> Game:
+        """A game in ``position`` rolling ``dice``; raises :class:`PositionError` naming each field the
+        rules refuse (a ship off the board, two ships on one square, a hull above its maximum, an
+        unknown ship type, a decision given to a ship that cannot act, ...). Nothing half-built escapes."""
+
+    def load(self, config: Any, data: Any, dice: Dice) -> Game:
+        return self.build(config, validate_position(self.model, data), dice)
+
+    def schema(self) -> dict[str, Any]:
+        """The JSON Schema of a position, generated from the model (what an app validates against)."""
+        return self.model.model_json_schema()
+
+
+class Problems:
+    """Collects the problems of one position, so every bad field is reported at once."""
+
+    def __init__(self) -> None:
+        self.found: list[PositionProblem] = []
+
+    def add(self, path: str, message: str) -> None:
+        self.found.append(PositionProblem(path, message))
+
+    def raise_if_any(self) -> None:
+        if self.found:
+            raise PositionError(self.found)
