@@ -14,6 +14,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import numpy as np
 import pytest
 import torch
 
@@ -301,3 +302,17 @@ def test_replayed_uint64_max_is_named_as_it_is_on_file(tmp_path: Path) -> None:
     with pytest.raises(ReplayMismatchError, match=rf"component {first.name!r}: value 18446744073709551615 is out "
                                                   rf"of range 0\.\.{first.size - 1}$"):
         replay_game(path)
+
+
+def test_a_uint64_action_is_refused_with_the_value_it_holds() -> None:
+    from naval_env.core.errors import IllegalActionError
+    from naval_env.core.ruleset import get_ruleset
+
+    ruleset = get_ruleset("pantheon")
+    game = ruleset.new_game(ruleset.load_config(), seed=0)
+    action = np.zeros(len(game.action_spec.components), dtype=np.uint64)
+    action[1] = np.iinfo(np.uint64).max
+    before = game.state_dict()
+    with pytest.raises(IllegalActionError, match=r"component 'maneuver': value 18446744073709551615 is out of range 0\.\.169"):
+        game.apply(game.current_agent, action)
+    assert game.state_dict() == before
