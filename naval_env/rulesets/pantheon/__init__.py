@@ -17,6 +17,7 @@ from naval_env.rulesets.pantheon.config import PantheonConfig, Rewards, load_con
 from naval_env.rulesets.pantheon.engine import PantheonGame
 from naval_env.rulesets.pantheon.events import CATALOG
 from naval_env.rulesets.pantheon.observer import observation_spec
+from naval_env.rulesets.pantheon.position import PantheonPositions
 
 
 class PantheonRuleset(Ruleset):
@@ -24,6 +25,7 @@ class PantheonRuleset(Ruleset):
     gym_name = "Pantheon"
     version = "1.0"
     events = CATALOG
+    positions = PantheonPositions()
 
     def load_config(self, path: str | Path | None = None) -> PantheonConfig:
         return load_config(path)

@@ -18,6 +18,7 @@ from naval_env.rulesets.pursuit.config import PursuitConfig, load_config
 from naval_env.rulesets.pursuit.engine import PursuitGame
 from naval_env.rulesets.pursuit.events import CATALOG
 from naval_env.rulesets.pursuit.observer import observation_spec
+from naval_env.rulesets.pursuit.position import PursuitPositions
 
 
 class PursuitRuleset(Ruleset):
@@ -25,6 +26,7 @@ class PursuitRuleset(Ruleset):
     gym_name = "Pursuit"
     version = "1.0"
     events = CATALOG
+    positions = PursuitPositions()
 
     def load_config(self, path: str | Path | None = None) -> PursuitConfig:
         return load_config(path)
