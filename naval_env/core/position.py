@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -125,7 +125,8 @@ class PositionCodec(ABC, Generic[PositionT]):
         unknown ship type, a decision given to a ship that cannot act, ...). Nothing half-built escapes."""
 
     def load(self, config: Any, data: Any, dice: Dice) -> Game:
-        return self.build(config, validate_position(self.model, data), dice)
+        position = cast(PositionT, validate_position(self.model, data))  # ``model`` is the PositionT class
+        return self.build(config, position, dice)
 
     def schema(self) -> dict[str, Any]:
         """The JSON Schema of a position, generated from the model (what an app validates against)."""
