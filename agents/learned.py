@@ -174,9 +174,8 @@ def build_policy(observation_spec: Any, action_spec: Any, net_arch: list[int] | 
 
     from naval_env.envs.spaces import action_space, observation_box
 
-    kwargs = {} if net_arch is None else {"net_arch": list(net_arch)}
     return MaskableActorCriticPolicy(observation_box(observation_spec), action_space(action_spec),
-                                     lambda _: 0.0, **kwargs)
+                                     lambda _: 0.0, net_arch=None if net_arch is None else list(net_arch))
 
 
 def load_policy(model_path: Path, ruleset_id: str, config: Any = None) -> tuple[Any, Path]:

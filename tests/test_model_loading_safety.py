@@ -87,7 +87,7 @@ def edit_weights(path: Path, edit: Callable[[dict[str, torch.Tensor]], None]) ->
 
 def model_zips(run: Path) -> dict[str, Path]:
     return {"final": run / "final_model.zip", "best": run / "best_model.zip",
-            "checkpoint": sorted((run / "checkpoints").glob("*.zip"))[0]}
+            "checkpoint": min((run / "checkpoints").glob("*.zip"))}
 
 
 @pytest.fixture(scope="module")
@@ -278,8 +278,8 @@ OBSERVATION_SIZE = get_ruleset("pantheon").observation_spec(get_ruleset("pantheo
     (_layer_missing, r"final_model.zip: the weights do not fit the policy .*net_arch \[32, 32\].*value_net.bias"),
     (_other_net_arch, r"final_model.zip: the model's net_arch is \[32, 32\], but .*config.yaml says \[64\]"),
     (_invalid_config, r"(?s)config.yaml: the run's config does not validate.*'ppo.n_epochs'"),
-    (_wider_observations, rf"final_model.zip: the model takes observations of {OBSERVATION_SIZE + 3} values, "
-                          rf"but ruleset pantheon \S+ observations have {OBSERVATION_SIZE}"),
+    (_wider_observations, (rf"final_model.zip: the model takes observations of {OBSERVATION_SIZE + 3} values, "
+                           rf"but ruleset pantheon \S+ observations have {OBSERVATION_SIZE}")),
 ])
 def test_bad_model_files_are_refused_with_the_reason(run: Path, tmp_path: Path, damage: Callable[[Path], None],
                                                      message: str) -> None:
