@@ -98,13 +98,16 @@ def _net_arch_of(data: bytes | None, where: Path) -> list[int] | None:
     if data is None:
         raise ModelLoadError(f"{where}: no '{DATA}' entry; not a stable-baselines3 model zip")
     try:
-        kwargs = json.loads(data).get("policy_kwargs", {})
-    except (UnicodeDecodeError, json.JSONDecodeError, AttributeError) as exc:
-        raise ModelLoadError(f"{where}: '{DATA}' is not a JSON object ({exc})") from None
+        fields = json.loads(data)
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        raise ModelLoadError(f"{where}: '{DATA}' is not JSON ({exc})") from None
+    if not isinstance(fields, dict):
+        raise ModelLoadError(f"{where}: '{DATA}' is a JSON {type(fields).__name__}, not an object")
+    kwargs = fields.get("policy_kwargs", {})
     if kwargs == {}:
         return None
     arch = kwargs.get("net_arch") if isinstance(kwargs, dict) else None
-    if (set(kwargs) != {"net_arch"} or not isinstance(arch, list)
+    if (not isinstance(kwargs, dict) or set(kwargs) != {"net_arch"} or not isinstance(arch, list)
             or not all(isinstance(w, int) and not isinstance(w, bool) and w > 0 for w in arch)):
         raise ModelLoadError(
             f"{where}: policy_kwargs {str(kwargs)[:200]} can not be rebuilt without unpickling; "

@@ -242,6 +242,10 @@ def _no_data(run: Path) -> None:
     rewrite_zip(run / "final_model.zip", {"data": None})
 
 
+def _data_not_an_object(run: Path) -> None:
+    rewrite_zip(run / "final_model.zip", {"data": b"[1, 2]"})
+
+
 def _layer_missing(run: Path) -> None:
     edit_weights(run / "final_model.zip", lambda state: state.pop("value_net.bias"))
 
@@ -275,6 +279,7 @@ OBSERVATION_SIZE = get_ruleset("pantheon").observation_spec(get_ruleset("pantheo
     (_not_a_zip, r"final_model.zip: not a stable-baselines3 model zip \(File is not a zip file\)"),
     (_no_weights, r"final_model.zip: no 'policy.pth' inside"),
     (_no_data, r"final_model.zip: no 'data' entry"),
+    (_data_not_an_object, r"final_model.zip: 'data' is a JSON list, not an object"),
     (_layer_missing, r"final_model.zip: the weights do not fit the policy .*net_arch \[32, 32\].*value_net.bias"),
     (_other_net_arch, r"final_model.zip: the model's net_arch is \[32, 32\], but .*config.yaml says \[64\]"),
     (_invalid_config, r"(?s)config.yaml: the run's config does not validate.*'ppo.n_epochs'"),
