@@ -337,6 +337,25 @@ def test_a_sunk_ship_holds_no_decision_and_a_side_all_sunk_has_lost() -> None:
     assert path == "ended" and "every blue ship is sunk" in message
 
 
+@pytest.mark.parametrize(("top", "red", "words"), [
+    ({"phase": "move"}, {}, "no square of movement to spend"),
+    ({"phase": "attack"}, {}, "no operated weapon bearing on an enemy"),
+])
+def test_a_decision_with_nothing_to_choose_is_refused(top: dict[str, Any], red: dict[str, Any], words: str) -> None:
+    """The engine skips such a decision, so no position rests on one. Red's sailing ship has gained no speed
+    (a MOVE of hold only) and has nobody at its guns (an ATTACK of no-ops)."""
+    path, message = only_problem(two_ships(red=red, **top))
+    assert path == "to_move" and message.startswith(f"red_0 has nothing to choose in its {top['phase']} decision")
+    assert words in message
+
+
+def test_an_agile_ship_at_the_helm_may_turn_in_place_without_speed() -> None:
+    game = load(two_ships(red={"vessel": "galley", "helmsman": 5}, phase="move"))
+    assert where(game) == ("red_0", "MOVE") and game.state.ships["red_0"].movement_left == 0
+    assert allowed_labels(game, "maneuver") == ["hold", *(f"pivot {side} {k}" for k in range(1, 5)
+                                                         for side in ("port", "starboard"))]
+
+
 def test_a_turn_that_is_not_to_moves_is_refused() -> None:
     path, message = only_problem(two_ships(to_move="blue_0", turn=0))
     assert path == "turn" and "order (1)" in message

@@ -14,12 +14,19 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal, get_args
 
+import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from naval_env.core.dice import Dice
 from naval_env.core.game import Game
 from naval_env.core.grid import Compass
-from naval_env.core.position import PositionCodec, PositionModel, Problems
+from naval_env.core.position import (
+    PositionCodec,
+    PositionError,
+    PositionModel,
+    PositionProblem,
+    Problems,
+)
 from naval_env.rulesets.crew_phase.config import (
     ARCS,
     SIZES,
@@ -275,10 +282,23 @@ class CrewPhasePositions(PositionCodec[CrewPhasePosition]):
 
         state, scenario_name = _state(config, position)
         actions, observations = _specs(config)
-        return CrewPhaseGame.from_state(config, scenario_name, dice, actions, observations, state)
+        game = CrewPhaseGame.from_state(config, scenario_name, dice, actions, observations, state)
+        agent = game.current_agent
+        # The engine skips a decision with nothing but the no-ops to choose, so a position never rests on one
+        # (checked on the built game, once every field is sound; the game is not handed out).
+        if agent is not None and np.array_equal(game.legal_mask(agent), game.action_spec.noop_mask()):
+            raise PositionError([PositionProblem("to_move", f"{agent} has nothing to choose in its "
+                                                            f"{position.phase} decision: {_NOTHING[state.phase]}")])
+        return game
 
 
 _PHASE_NAMES: dict[Phase, PhaseName] = {Phase.CREW: "crew", Phase.MOVE: "move", Phase.ATTACK: "attack"}
+#: Why a decision offers nothing but the no-ops (a conscious crew member can always Command).
+_NOTHING = {
+    Phase.CREW: "its crew are all incapacitated",
+    Phase.MOVE: "no square of movement to spend and no turn it may make in place (the engine goes on to its attack)",
+    Phase.ATTACK: "no enemy directly ahead to ram and no operated weapon bearing on an enemy",
+}
 _PHASES = {name: phase for phase, name in _PHASE_NAMES.items()}
 _FACINGS: tuple[Direction, ...] = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")  # by Compass value
 _SIZES: tuple[Size, ...] = get_args(Size)  # in the order of config.SIZES (a size's code is its index)
