@@ -18,6 +18,7 @@ from naval_env.rulesets.broadside.config import BroadsideConfig, load_config
 from naval_env.rulesets.broadside.engine import BroadsideGame
 from naval_env.rulesets.broadside.events import CATALOG
 from naval_env.rulesets.broadside.observer import observation_spec
+from naval_env.rulesets.broadside.position import BroadsidePositions
 
 
 class BroadsideRuleset(Ruleset):
@@ -25,6 +26,7 @@ class BroadsideRuleset(Ruleset):
     gym_name = "Broadside"
     version = "1.0"
     events = CATALOG
+    positions = BroadsidePositions()
 
     def load_config(self, path: str | Path | None = None) -> BroadsideConfig:
         return load_config(path)

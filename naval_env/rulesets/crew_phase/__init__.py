@@ -18,6 +18,7 @@ from naval_env.rulesets.crew_phase.config import CrewPhaseConfig, Rewards, load_
 from naval_env.rulesets.crew_phase.engine import CrewPhaseGame
 from naval_env.rulesets.crew_phase.events import CATALOG
 from naval_env.rulesets.crew_phase.observer import observation_spec
+from naval_env.rulesets.crew_phase.position import CrewPhasePositions
 
 
 class CrewPhaseRuleset(Ruleset):
@@ -25,6 +26,7 @@ class CrewPhaseRuleset(Ruleset):
     gym_name = "CrewPhase"
     version = "1.0"
     events = CATALOG
+    positions = CrewPhasePositions()
 
     def load_config(self, path: str | Path | None = None) -> CrewPhaseConfig:
         return load_config(path)
