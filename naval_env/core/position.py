@@ -49,9 +49,10 @@ class PositionError(NavalError):
 class PositionModel(BaseModel):
     """Fields every ruleset's position starts with. Unknown keys are errors."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
     ruleset: str
+    """The ruleset's id."""
     version: str | None = None
     """The ruleset version the position was written for; when given it must be the engine's."""
     scenario: str | None = None
