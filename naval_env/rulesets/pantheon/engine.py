@@ -337,10 +337,10 @@ class PantheonGame(ShipBattle):
             state.turn += 1
             if state.turn >= len(state.order):
                 state.turn = 0
-                state.round += 1
-                if state.round > self.rules.max_rounds:
+                if state.round >= self.rules.max_rounds:  # the last round is over: no round past the limit
                     self._finish(None, "round_limit", events)
                     return
+                state.round += 1
             if self._begin_turn(events):
                 return
             self._check_end(events)
