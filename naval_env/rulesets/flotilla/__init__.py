@@ -19,6 +19,7 @@ from naval_env.rulesets.flotilla.config import FlotillaConfig, load_config
 from naval_env.rulesets.flotilla.engine import FlotillaGame
 from naval_env.rulesets.flotilla.events import CATALOG
 from naval_env.rulesets.flotilla.observer import observation_spec
+from naval_env.rulesets.flotilla.position import FlotillaPositions
 
 
 class FlotillaRuleset(Ruleset):
@@ -26,6 +27,7 @@ class FlotillaRuleset(Ruleset):
     gym_name = "Flotilla"
     version = "1.0"
     events = CATALOG
+    positions = FlotillaPositions()
 
     def load_config(self, path: str | Path | None = None) -> FlotillaConfig:
         return load_config(path)

@@ -8,14 +8,13 @@ scenario's set-up of that ship id and the rules (see the "Positions" section of 
 
 from __future__ import annotations
 
-import re
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from naval_env.core.dice import Dice
 from naval_env.core.grid import Compass, chebyshev
-from naval_env.core.position import PositionCodec, PositionModel, Problems
+from naval_env.core.position import PositionCodec, PositionModel, Problems, check_ship_ids, side_of
 from naval_env.rulesets.pantheon.config import (
     CaptainStats,
     Direction,
@@ -35,7 +34,6 @@ EndReason = Literal["last side fighting", "no ship left fighting", "round_limit"
 #: Crew-action buffs a ship can hold (every crew label but "none" and the one-off "repair").
 BUFF_LABELS: tuple[str, ...] = CREW_LABELS[NONE_CODE + 1: REPAIR_CODE]
 BuffLabel = Literal[BUFF_LABELS]  # type: ignore[valid-type]
-_SHIP_ID = re.compile(r"^([a-z][a-z0-9]*)_(0|[1-9][0-9]*)$")
 
 
 class _Part(BaseModel):
@@ -264,7 +262,7 @@ class _Builder:
         """The state, or None with the problems noted. Dice are rolled (an initiative order not given)
         only once every other field has passed, so a refused position rolls nothing."""
         p, add = self.position, self.problems.add
-        self._check_ids()
+        check_ship_ids(self.problems, self.position.ships, self.sides, self.rules.max_ships_per_side)
         ships = {}
         for k, given in enumerate(p.ships):
             ship = self._ship(k, given)
@@ -288,30 +286,6 @@ class _Builder:
         return None if self.problems.found else state
 
     # ------------------------------------------------------------------ ships
-    def _check_ids(self) -> None:
-        """Ids ``<side>_<i>``: the first side's ships, then the second's, each numbered from 0."""
-        ships, add = self.position.ships, self.problems.add
-        counts = dict.fromkeys(self.sides, 0)
-        for k, given in enumerate(ships):
-            side = _side_of(given.id)
-            if side not in counts:
-                add(f"ships.{k}.id", f"{given.id!r} is not '<side>_<i>' with a side of this scenario: "
-                                     f"{list(self.sides)}")
-                continue
-            counts[side] += 1
-            if given.side is not None and given.side != side:
-                add(f"ships.{k}.side", f"{given.side!r} does not match the id {given.id!r} (side {side!r})")
-        expected = [f"{side}_{i}" for side in self.sides for i in range(counts[side])]
-        for k, given in enumerate(ships):
-            if _side_of(given.id) in counts and (k >= len(expected) or given.id != expected[k]):
-                add(f"ships.{k}.id", f"{given.id!r}: expected {expected[k]!r} here; ships are listed "
-                                     f"{' then '.join(self.sides)}, numbered from 0 per side")
-        limit = self.rules.max_ships_per_side
-        for side, count in counts.items():
-            if not 1 <= count <= limit:
-                add("ships", f"side {side!r} has {count} ships; each side has 1 to "
-                             f"house_rules.max_ships_per_side = {limit}")
-
     def _setup(self, ship_id: str) -> ShipSetup | None:
         """The scenario's set-up of ``ship_id`` (``<side>_<i>``), if it has one."""
         side_name, index = ship_id.rsplit("_", 1)
@@ -328,7 +302,7 @@ class _Builder:
             self.problems.add(f"{where}.vessel", f"unknown vessel {given.vessel!r}; known: "
                                                  f"{sorted(self.config.vessels)}")
             return None
-        if _side_of(given.id) not in self.sides:
+        if side_of(given.id) not in self.sides:
             return None
         setup = self._setup(given.id)
         same = setup if setup is not None and setup.vessel == given.vessel else None
@@ -342,7 +316,7 @@ class _Builder:
         health = _given(given.health, max_health)
         default_crew = vessel.pc_capacity if same is None or same.crew is None else min(same.crew, vessel.pc_capacity)
         ship = Ship(
-            id=given.id, side=_side_of(given.id) or "", vessel=given.vessel, captain=captain,
+            id=given.id, side=side_of(given.id) or "", vessel=given.vessel, captain=captain,
             x=given.x, y=given.y, facing=int(Compass.parse(given.facing)), max_health=max_health, health=health,
             speed=_given(given.speed, vessel.speed + ups.count("speed")),
             damage=_given(given.damage, vessel.damage),
@@ -525,11 +499,6 @@ class _Builder:
         if ship.last_turn_start != state.turn_counter:
             add(f"ships.{k}.last_turn_began", f"{ship.last_turn_start}; the ship to move began its turn at "
                                               f"turns_begun = {state.turn_counter}")
-
-
-def _side_of(ship_id: str) -> str | None:
-    match = _SHIP_ID.match(ship_id)
-    return match.group(1) if match else None
 
 
 def _status_of(health: int, max_health: int) -> Status:

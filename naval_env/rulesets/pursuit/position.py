@@ -10,13 +10,12 @@ are rebuilt, not asked for.
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from naval_env.core.dice import Dice
-from naval_env.core.position import PositionCodec, PositionModel, Problems
+from naval_env.core.position import PositionCodec, PositionModel, Problems, check_ship_ids, side_of
 from naval_env.rulesets.pursuit.config import (
     Controller as ControllerSetup,
 )
@@ -50,7 +49,6 @@ DriveName = Literal["none", "rowed", "sailed", "switching", "aground"]
 EndReason = Literal["last side fighting", "no ship left fighting", "escaped", "enemy escaped", "round_limit"]
 Yards = Annotated[float, Field(allow_inf_nan=False)]
 Point = tuple[Yards, Yards]
-_SHIP_ID = re.compile(r"^([a-z][a-z0-9]*)_(0|[1-9][0-9]*)$")
 _COMPASS_NAMES = {degrees: name for name, degrees in COMPASS_DEGREES.items()}
 
 
@@ -348,7 +346,7 @@ class _Builder:
     def state(self) -> GameState | None:
         """The state with every field but the turn's defaults (:meth:`settle`), or None with problems noted."""
         p = self.position
-        self._check_ids()
+        check_ship_ids(self.problems, self.position.ships, self.sides, self.rules.max_ships_per_side)
         ships = {}
         for k, given in enumerate(p.ships):
             ship = self._ship(k, given)
@@ -374,30 +372,6 @@ class _Builder:
         )
 
     # ------------------------------------------------------------------ ships
-    def _check_ids(self) -> None:
-        """Ids ``<side>_<i>``: the first side's ships, then the second's, each numbered from 0."""
-        ships, add = self.position.ships, self.problems.add
-        counts = dict.fromkeys(self.sides, 0)
-        for k, given in enumerate(ships):
-            side = _side_of(given.id)
-            if side not in counts:
-                add(f"ships.{k}.id", f"{given.id!r} is not '<side>_<i>' with a side of this scenario: "
-                                     f"{list(self.sides)}")
-                continue
-            counts[side] += 1
-            if given.side is not None and given.side != side:
-                add(f"ships.{k}.side", f"{given.side!r} does not match the id {given.id!r} (side {side!r})")
-        expected = [f"{side}_{i}" for side in self.sides for i in range(counts[side])]
-        for k, given in enumerate(ships):
-            if _side_of(given.id) in counts and (k >= len(expected) or given.id != expected[k]):
-                add(f"ships.{k}.id", f"{given.id!r}: expected {expected[k]!r} here; ships are listed "
-                                     f"{' then '.join(self.sides)}, numbered from 0 per side")
-        limit = self.rules.max_ships_per_side
-        for side, count in counts.items():
-            if not 1 <= count <= limit:
-                add("ships", f"side {side!r} has {count} ships; each side has 1 to "
-                             f"house_rules.max_ships_per_side = {limit}")
-
     def _setup(self, ship_id: str) -> ShipSetup | None:
         """The scenario's set-up of ``ship_id`` (``<side>_<i>``), if it has one."""
         side_name, index = ship_id.rsplit("_", 1)
@@ -414,7 +388,7 @@ class _Builder:
             add(f"{where}.ship_class", f"unknown ship class {given.ship_class!r}; known: "
                                        f"{sorted(self.config.ship_classes)}")
             return None
-        if _side_of(given.id) not in self.sides:
+        if side_of(given.id) not in self.sides:
             return None
         setup = self._setup(given.id)
         same = setup if setup is not None and setup.ship == given.ship_class else None
@@ -426,7 +400,7 @@ class _Builder:
         propulsion = given.propulsion or (same.propulsion if same and same.propulsion else None) or (
             "sails" if cls.sails else "oars")
         ship = Ship(
-            id=given.id, side=_side_of(given.id) or "", ship_class=given.ship_class,
+            id=given.id, side=side_of(given.id) or "", ship_class=given.ship_class,
             controller=Controller(role=controller.role, profession=controller.profession,
                                   agility=controller.agility, intellect=controller.intellect, will=controller.will),
             x=float(given.x), y=float(given.y), health=health, size=cls.size, radius=cls.radius, draft=cls.draft,
@@ -599,11 +573,6 @@ class _Builder:
         if game.legal_mask(to_move).sum() <= len(game.action_spec.components):
             self.problems.add("phase", f"{to_move} has nothing to choose in the {p.phase} phase (the engine plays "
                                        "such a decision itself): give the phase in which it has a choice")
-
-
-def _side_of(ship_id: str) -> str | None:
-    match = _SHIP_ID.match(ship_id)
-    return match.group(1) if match else None
 
 
 def _point(point: Point | None) -> tuple[float, float] | None:
