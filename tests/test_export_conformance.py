@@ -241,6 +241,52 @@ def test_check_command_reports_fields_and_exit_codes(exported: ExportResult, doc
     assert done.returncode == 2 and done.stderr.startswith("error:") and "Traceback" not in done.stderr
 
 
+def test_vectors_that_do_not_reproduce_stop_the_export(exported: ExportResult, tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    from agents.export import vectors
+
+    original = vectors.make_vectors
+
+    def off_by_one_step(*args: Any, **kwargs: Any) -> dict[str, Any]:
+        document = original(*args, **kwargs)
+        first = document["vectors"][1]["observation"]
+        first[0] = float(np.nextafter(np.float32(first[0]), np.float32(np.inf)))
+        return document
+
+    monkeypatch.setattr(vectors, "make_vectors", off_by_one_step)
+    ruleset = get_ruleset(exported.ruleset_id)
+    first_field = ruleset.observation_spec(ruleset.load_config()).fields[0].name
+    with pytest.raises(ExportError, match=rf"do not reproduce(?s:.*)vector 1: observation '{first_field}'"):
+        export_run(exported.run_folder, tmp_path / "x.onnx", conformance=4)
+    assert sorted(tmp_path.iterdir()) == []
+
+
+def test_a_ruleset_without_positions_exports_without_vectors(exported: ExportResult, tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    from agents.export import onnx_export
+
+    monkeypatch.setattr(onnx_export, "has_positions", lambda ruleset: False)
+    result = export_run(exported.run_folder, tmp_path / "x.onnx")
+    assert result.conformance_path is None and result.conformance_vectors == 0
+    assert result.conformance_note == f"ruleset {exported.ruleset_id} has no position model yet"
+    assert json.loads(result.sidecar_path.read_text())["conformance"] is None
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["x.json", "x.onnx"]
+    OnnxCaptain(result.onnx_path, expected_ruleset=exported.ruleset_id)
+
+
+def test_a_failed_parity_check_removes_the_vectors_too(exported: ExportResult, tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    from agents.export import parity
+    from agents.export.__main__ import main
+
+    failing = parity.ParityReport(n=5, max_abs_diff=1.0, mismatches=1, masked_leaks=0, tolerance=1e-5,
+                                  worst_component="x", games=1, scenarios=(), opponents=())
+    monkeypatch.setattr(parity, "check_parity", lambda *args, **kwargs: failing)
+    out = tmp_path / "failing.onnx"
+    assert main([str(exported.run_folder), "--out", str(out), "--parity", "5", "--conformance", "4"]) == 1
+    assert sorted(tmp_path.iterdir()) == []
+
+
 # ------------------------------------------------------------------ the sidecar's words
 @pytest.mark.parametrize("ruleset_id", ruleset_ids())
 def test_every_observation_field_is_described_in_words(ruleset_id: str) -> None:
