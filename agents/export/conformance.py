@@ -48,6 +48,7 @@ from typing import Any
 
 import numpy as np
 
+from agents.base import Decision
 from agents.export.derivation import field_at
 from naval_env.core.errors import NavalError
 from naval_env.core.moves import options
@@ -264,8 +265,6 @@ def _check_vector(index: int, vector: Any, ruleset: Ruleset, config: Any, obs_sp
     if "action" in vector:
         expected = None
         if captain is not None:
-            from agents.base import Decision
-
             expected = np.asarray(captain.act(Decision(seat, observation, mask, game)), dtype=np.int64)
         found += _action(index, vector, mask, action_spec, expected)
     return found
