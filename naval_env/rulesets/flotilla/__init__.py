@@ -23,7 +23,7 @@ from naval_env.rulesets.flotilla.observer import observation_spec
 class FlotillaRuleset(Ruleset):
     id = "flotilla"
     gym_name = "Flotilla"
-    version = "1.0"
+    version = "1.1"  # 1.1: a won dodge costs the attacker 1 cohesion (the seed's rule) by default
     events = CATALOG
 
     def load_config(self, path: str | Path | None = None) -> FlotillaConfig:
