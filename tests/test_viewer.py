@@ -20,6 +20,7 @@ from agents.arena import play_game
 from agents.evaluation.replay import ReplayError, ReplayMismatchError, load_replay, write_replay
 from agents.registry import make_captain, scripted_names
 from naval_env.core.picture import BAR_W, SIDE_FILL, picture_of, picture_of_position
+from naval_env.core.position import PositionError
 from naval_env.core.ruleset import get_ruleset, ruleset_ids
 from naval_env.core.scene import Circle, Polygon, Rect, Scene, Segments, Text
 from naval_env.envs.match import Match
@@ -212,6 +213,15 @@ def test_the_last_frame_of_a_played_game_shows_its_result(ruleset: str, tmp_path
     first = ET.fromstring(movie.svg(0))
     assert elements(first, "result") == []
     assert len(movie.frames) == len(replay.decisions) + 1
+
+
+def test_a_bad_position_is_refused_with_the_field_at_fault() -> None:
+    with pytest.raises(ValueError, match="a position is a JSON object with a 'ruleset' field"):
+        picture_of_position(["pantheon"])  # type: ignore[arg-type]
+    off = json.loads(json.dumps(POSITIONS["pantheon"]))
+    off["ships"][0]["x"] = 40
+    with pytest.raises(PositionError, match=r"ships\.0\.x"):
+        picture_of_position(off)
 
 
 # ------------------------------------------------------------------ rgb frames

@@ -71,7 +71,7 @@ class Wind:
 
 @dataclass(frozen=True)
 class LegendItem:
-    kind: str            # "swatch", "line", "ring", "bow"
+    kind: str            # "swatch", "line", "ring", "outline", "bow"
     colour: str
     label: str
     dash: tuple[float, float] | None = None
@@ -208,9 +208,8 @@ def ship_glyph(scene: Scene, ship: str, side: int, cx: float, cy: float, heading
                beam: float, *, to_move: bool, faded: bool = False, label: bool = True) -> None:
     """A ship with its bow toward ``heading``, in its side's colour, numbered; ringed when it is to move."""
     outline = hull_outline(cx, cy, heading, length, beam)
-    if to_move:
-        scene.add(Circle(cx=cx, cy=cy, r=max(length, beam) * 0.62, stroke=TO_MOVE, width=3, role="to-move",
-                         ref=ship))
+    if to_move:   # a thick outline under the hull, whatever its size
+        scene.add(Polygon(points=outline, stroke=TO_MOVE, width=7, role="to-move", ref=ship))
     scene.add(Polygon(points=outline, fill=SIDE_FILL[side], stroke=SIDE_EDGE[side], width=1.5,
                       opacity=0.45 if faded else 1.0, role="ship", ref=ship))
     bow = outline[0]
@@ -331,6 +330,9 @@ def _legend(scene: Scene, x: float, y: float, item: LegendItem) -> None:
         scene.add(Rect(x=x, y=y - 9, w=14, h=10, fill=item.colour, opacity=item.opacity, role="legend"))
     elif item.kind == "ring":
         scene.add(Circle(cx=x + 7, cy=y - 4, r=6, stroke=item.colour, width=2.5, role="legend"))
+    elif item.kind == "outline":
+        scene.add(Polygon(points=hull_outline(x + 7, y - 4, 90, 14, 7), fill=MUTED, stroke=item.colour, width=3,
+                          role="legend"))
     elif item.kind == "bow":
         scene.add(Polygon(points=hull_outline(x + 7, y - 4, 90, 16, 8), fill=MUTED, role="legend"),
                   Circle(cx=x + 12, cy=y - 4, r=1.8, fill="#ffffff", role="legend"))

@@ -44,7 +44,7 @@ ICE = "#f4fbff"
 ARCHERS = "#3d7a3d"
 LEGEND = (
     LegendItem("bow", "", "bow (heading)"),
-    LegendItem("ring", TO_MOVE, "to move"),
+    LegendItem("outline", TO_MOVE, "to move"),
     LegendItem("swatch", RANGE_FILL, "gun arcs (to move)", opacity=0.4),
     LegendItem("line", ARCHERS, "archers' reach", dash=(4, 4)),
     LegendItem("line", RAM_LINE, "collision", dash=(7, 4)),

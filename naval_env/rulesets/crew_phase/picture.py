@@ -39,7 +39,7 @@ ARC_TURN = {"bow": 0, "starboard": 2, "stern": 4, "port": 6}
 PHASES = {"crew": "Character Phase", "move": "Ship Phase, move", "attack": "Ship Phase, attack"}
 LEGEND = (
     LegendItem("bow", "", "bow (facing)"),
-    LegendItem("ring", TO_MOVE, "to move"),
+    LegendItem("outline", TO_MOVE, "to move"),
     LegendItem("swatch", RANGE_FILL, "arc to range (to move)", opacity=0.4),
     LegendItem("line", "#b88a00", "long range", dash=(6, 4)),
     LegendItem("line", RAM_LINE, "ram possible", dash=(7, 4)),

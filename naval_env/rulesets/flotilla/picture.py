@@ -38,7 +38,7 @@ PHASES = {"deploy": "deployment", "move": "movement phase", "attack": "attack ph
           "reaction": "defender's answer"}
 LEGEND = (
     LegendItem("bow", "", "bow (facing)"),
-    LegendItem("ring", TO_MOVE, "to move"),
+    LegendItem("outline", TO_MOVE, "to move"),
     LegendItem("swatch", RANGE_FILL, "gun range (to move)", opacity=0.4),
     LegendItem("swatch", "#8796a8", "footprint squares", opacity=0.5),
     LegendItem("line", RAM_LINE, "ram possible", dash=(7, 4)),

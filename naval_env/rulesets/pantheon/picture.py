@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 ON_BOARD = ("afloat", "wrecked", "sinking")
 LEGEND = (
     LegendItem("bow", "", "bow (facing)"),
-    LegendItem("ring", TO_MOVE, "to move"),
+    LegendItem("outline", TO_MOVE, "to move"),
     LegendItem("swatch", RANGE_FILL, "Fire! range (to move)", opacity=0.4),
     LegendItem("line", RAM_LINE, "Ram! possible", dash=(7, 4)),
     LegendItem("line", GRAPPLE_LINE, "boarding tie"),
