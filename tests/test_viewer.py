@@ -19,10 +19,11 @@ import naval_env  # noqa: F401 - registers the envs
 from agents.arena import play_game
 from agents.evaluation.replay import ReplayError, ReplayMismatchError, load_replay, write_replay
 from agents.registry import make_captain, scripted_names
-from naval_env.core.picture import BAR_W, SIDE_FILL, picture_of, picture_of_position
+from naval_env.core.picture import BAR_W, picture_of, picture_of_position
 from naval_env.core.position import PositionError
 from naval_env.core.ruleset import get_ruleset, ruleset_ids
 from naval_env.core.scene import Circle, Polygon, Rect, Scene, Segments, Text
+from naval_env.core.sketch import SIDE_FILL
 from naval_env.envs.match import Match
 from naval_tactics.viewer import replay_movie, replay_page, replay_to_html, write_replay_html
 
@@ -222,6 +223,21 @@ def test_a_bad_position_is_refused_with_the_field_at_fault() -> None:
     off["ships"][0]["x"] = 40
     with pytest.raises(PositionError, match=r"ships\.0\.x"):
         picture_of_position(off)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_painting_leaves_the_game_untouched(ruleset: str, tmp_path: Path) -> None:
+    replay = load_replay(played_replay(ruleset, tmp_path))
+    match = Match(ruleset)
+    match.reset(replay.header.seed)
+    game = match.game
+    for decision in replay.decisions[: len(replay.decisions) // 2]:
+        game.apply(decision.agent, list(decision.action))
+    before = json.dumps(game.state_dict(), sort_keys=True)
+    mask = game.legal_mask(game.current_agent).copy()
+    picture_of(game).to_rgb()
+    assert json.dumps(game.state_dict(), sort_keys=True) == before
+    np.testing.assert_array_equal(game.legal_mask(game.current_agent), mask)
 
 
 # ------------------------------------------------------------------ rgb frames

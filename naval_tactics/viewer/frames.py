@@ -15,7 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agents.evaluation.replay import Replay, ReplayError, load_replay, replay_game
+from agents.evaluation.replay import (
+    Replay,
+    ReplayError,
+    ReplayMismatchError,
+    load_replay,
+    replay_game,
+)
 from naval_env.core.moves import decode_choices
 from naval_env.core.picture import picture_of
 from naval_env.core.ruleset import get_ruleset
@@ -81,7 +87,7 @@ def replay_movie(source: ReplaySource, config: str | Path | None = None) -> Repl
     ``config`` overrides the config path the replay names (as in ``replay_game``).
     """
     replay = read_replay(source)
-    replay_game(replay, config)      # the record must replay exactly before its pictures are worth showing
+    finished = replay_game(replay, config)   # the record must replay exactly before its pictures are shown
     header = replay.header
     rules = get_ruleset(header.ruleset)
     match = Match(rules, config if config is not None else header.config, header.scenario, illegal_action="raise")
@@ -100,6 +106,8 @@ def replay_movie(source: ReplaySource, config: str | Path | None = None) -> Repl
         move = decode_choices(match.action_spec, list(decision.action))
         game.apply(decision.agent, list(decision.action))
         frames.append(frame(decision.index + 1, decision.agent, move, decision.events))
+    if json.dumps(game.state_dict(), sort_keys=True) != json.dumps(finished.state_dict(), sort_keys=True):
+        raise ReplayMismatchError("painting the frames changed the game: its final state differs from the replay's")
     return ReplayMovie(rules.id, match.scenario or match.config.default_scenario, header.seed,
                        dict(header.captains), result_line(replay), tuple(parts), tuple(pictures), tuple(frames))
 

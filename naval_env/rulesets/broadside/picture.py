@@ -9,6 +9,18 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from naval_env.core.picture import (
+    Bar,
+    Card,
+    LegendItem,
+    Panel,
+    Wind,
+    canvas,
+    finish,
+    legend_rows,
+    result_text,
+)
+from naval_env.core.scene import Circle, Point, Polygon, Rect, Scene, Text, line
+from naval_env.core.sketch import (
     BOARD,
     GRAPPLE_LINE,
     MARGIN,
@@ -17,23 +29,13 @@ from naval_env.core.picture import (
     SEA,
     TO_MOVE,
     Area,
-    Bar,
-    Card,
-    LegendItem,
-    Panel,
-    Wind,
-    canvas,
     clip,
     cross,
-    finish,
-    legend_rows,
     link,
-    result_text,
     ship_glyph,
     side_index,
     wedge,
 )
-from naval_env.core.scene import Circle, Point, Polygon, Rect, Scene, Text, line
 from naval_env.rulesets.broadside.config import PEOPLE
 from naval_env.rulesets.broadside.geometry import Hull
 

@@ -7,29 +7,31 @@ from typing import TYPE_CHECKING, Any
 
 from naval_env.core.grid import STEP
 from naval_env.core.picture import (
-    GRAPPLE_LINE,
-    RAM_LINE,
-    RANGE_FILL,
-    TO_MOVE,
     Bar,
     Card,
-    Grid,
     LegendItem,
     Panel,
     Wind,
     canvas,
+    finish,
+    legend_rows,
+    result_text,
+)
+from naval_env.core.scene import Point, Polygon, Scene
+from naval_env.core.sketch import (
+    GRAPPLE_LINE,
+    RAM_LINE,
+    RANGE_FILL,
+    TO_MOVE,
+    Grid,
     clip,
     compass_degrees,
     cross,
-    finish,
     legal_targets,
-    legend_rows,
     link,
-    result_text,
     ship_glyph,
     side_index,
 )
-from naval_env.core.scene import Point, Polygon, Scene
 
 if TYPE_CHECKING:
     from naval_env.rulesets.crew_phase.engine import CrewPhaseGame

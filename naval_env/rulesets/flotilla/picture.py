@@ -6,28 +6,30 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from naval_env.core.picture import (
-    GRAPPLE_LINE,
-    RAM_LINE,
-    RANGE_FILL,
-    TO_MOVE,
     Bar,
     Card,
-    Grid,
     LegendItem,
     Panel,
     Wind,
     canvas,
+    finish,
+    legend_rows,
+    result_text,
+)
+from naval_env.core.scene import Rect, Scene
+from naval_env.core.sketch import (
+    GRAPPLE_LINE,
+    RAM_LINE,
+    RANGE_FILL,
+    TO_MOVE,
+    Grid,
     compass_degrees,
     cross,
-    finish,
     legal_targets,
-    legend_rows,
     link,
-    result_text,
     ship_glyph,
     side_index,
 )
-from naval_env.core.scene import Rect, Scene
 from naval_env.rulesets.flotilla.geometry import footprint
 
 if TYPE_CHECKING:

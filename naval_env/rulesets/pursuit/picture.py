@@ -9,6 +9,18 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from naval_env.core.picture import (
+    Bar,
+    Card,
+    LegendItem,
+    Panel,
+    Wind,
+    canvas,
+    finish,
+    legend_rows,
+    result_text,
+)
+from naval_env.core.scene import Circle, Point, Polygon, Rect, Scene, Text, line
+from naval_env.core.sketch import (
     INK,
     MUTED,
     RAM_LINE,
@@ -17,23 +29,13 @@ from naval_env.core.picture import (
     SIDE_FILL,
     TO_MOVE,
     Area,
-    Bar,
-    Card,
-    LegendItem,
-    Panel,
-    Wind,
-    canvas,
     compass_degrees,
     cross,
-    finish,
     legal_targets,
-    legend_rows,
     link,
     number_of,
-    result_text,
     side_index,
 )
-from naval_env.core.scene import Circle, Point, Polygon, Rect, Scene, Text, line
 from naval_env.rulesets.pursuit.machines import BETWEEN_HULLS, TO_HULL, reach_of
 
 if TYPE_CHECKING:
