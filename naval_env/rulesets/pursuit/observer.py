@@ -171,6 +171,21 @@ class Observer:
         self._facts = {ship.id: self._learn(ship) for ship in game.state.ships.values()}
         self._pack = struct.Struct(f"{game.observation_spec.size}f").pack
 
+    def bound_to(self, game: PursuitGame) -> Observer:
+        """This observer for ``game``, a clone of its game: the same facts (they never change in a game),
+        their ally and enemy ships the clone's own."""
+        twin = object.__new__(Observer)
+        twin.game = game
+        ships = game.state.ships
+        twin._facts = {ship_id: _ShipFacts(  # each field by name: dataclasses.replace costs several times more
+            own=f.own, base_speeds=f.base_speeds, surroundings=f.surroundings, escape=f.escape, as_other=f.as_other,
+            machines=f.machines, empty_slots=f.empty_slots, shallows=f.shallows,
+            allies=tuple([ships[s.id] for s in f.allies]), enemies=tuple([ships[s.id] for s in f.enemies]),
+            empty_ally_slots=f.empty_ally_slots, empty_enemy_slots=f.empty_enemy_slots,
+        ) for ship_id, f in self._facts.items()}
+        twin._pack = self._pack
+        return twin
+
     def _learn(self, ship: Ship) -> _ShipFacts:
         game, t = self.game, self.game.table
         escape = game.scenario.escape
