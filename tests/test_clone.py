@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 from naval_env.core.dice import Dice, DiceExhaustedError, ScriptedDice
-from naval_env.core.game import Game
+from naval_env.core.game import Game, ShipBattle
 from naval_env.core.ruleset import get_ruleset, ruleset_ids
 
 RULESETS = ruleset_ids()
@@ -230,19 +230,21 @@ def test_clones_of_scripted_dice_games_use_their_own_faces() -> None:
             moves.append(random_action(recorded, rng))
             recorded.apply(*moves[-1])
         faces = [face for roll in recorded.dice.history for face in roll.values]
-        game = ruleset.new_game(config, dice=ScriptedDice(faces))
+        dice = ScriptedDice(faces)
+        game = ruleset.new_game(config, dice=dice)
         half = len(moves) // 2
         for agent, action in moves[:half]:
             game.apply(agent, action)
         clone = game.clone()
-        assert isinstance(clone.dice, ScriptedDice)
-        left = game.dice.remaining
-        clone.dice.extend([1, 1, 1])
-        assert (game.dice.remaining, clone.dice.remaining) == (left, left + 3)
+        twin = clone.dice
+        assert isinstance(twin, ScriptedDice) and twin is not dice
+        left = dice.remaining
+        twin.extend([1, 1, 1])
+        assert (dice.remaining, twin.remaining) == (left, left + 3)
         for agent, action in moves[half:]:
             assert clone.apply(agent, action) == game.apply(agent, action)
         assert clone.state_dict() == game.state_dict() == recorded.state_dict()
-        assert (game.dice.remaining, clone.dice.remaining) == (0, 3), ruleset_id
+        assert (dice.remaining, twin.remaining) == (0, 3), ruleset_id
 
 
 # ------------------------------------------------------------------------- the games: nothing shared
@@ -311,10 +313,11 @@ def test_a_clone_shares_no_mutable_object_with_its_original(ruleset_id: str, sce
     """Walks both games object by object: apart from what is shared by design, nothing mutable that one
     game reaches is reached by the other (a new per-game cache that refers to the state fails here)."""
     for game in random_points(ruleset_id, scenario, seed=13, points=5):
+        assert isinstance(game, ShipBattle)
         for agent in game.agents:
             game.observe(agent)  # observer caches exist from the first observation on
         game.legal_mask(game.current_agent or game.agents[0])
-        clone = game.clone()
+        clone: ShipBattle = game.clone()
         stop: set[int] = set()
         for root in _shared_roots(game, ruleset_id):
             stop |= {id(root)} | _reachable(root, set()).keys()

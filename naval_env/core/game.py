@@ -119,6 +119,8 @@ class ShipBattle(Game):
     actions: Any
     #: Module holding ``render_ansi(game, events)`` and ``render_rgb(game)``, imported on the first render.
     render_module: str
+    #: What happened before the first decision (set-up rolls, the first turn's start).
+    opening_events: list[Event]
     _agents: tuple[str, ...]
     _enemies: dict[str, list[Any]]
     _allies: dict[str, list[Any]]
