@@ -27,12 +27,12 @@ from naval_env.core.ruleset import get_ruleset, ruleset_ids
 RULESETS = ruleset_ids()
 ALL_SCENARIOS = [(r, s) for r in RULESETS for s in get_ruleset(r).scenarios(get_ruleset(r).load_config())]
 
-#: Per-game values each engine shares with its clones on purpose, by attribute name: set once per game (or
+#: Per-game values each engine shares with its clones on purpose, by attribute path: set once per game (or
 #: replaced whole, never written into) and pure functions of immutable inputs. Everything else a game holds
 #: must be its own, apart from the config, action tables, observation spec and scenario of every game.
 SHARED_BY_DESIGN: dict[str, tuple[str, ...]] = {
     "pantheon": ("_mask",),
-    "pursuit": ("_mask", "_reaches", "_command_choices"),
+    "pursuit": ("_mask", "_reaches", "_command_choices", "_observer._facts"),
     "crew_phase": ("_mask", "observer_constants", "_enemy_slot"),
     "broadside": ("_mask", "_maneuver_masks", "_vessels"),
     "flotilla": ("_mask", "_noop", "observer_tables"),
@@ -301,7 +301,11 @@ def _reachable(root: Any, stop: set[int]) -> dict[int, tuple[Any, str]]:
 
 def _shared_roots(game: Any, ruleset_id: str) -> list[Any]:
     roots = [game.config, game.actions, game.action_spec, game.observation_spec, game.scenario]
-    roots += [getattr(game, name) for name in SHARED_BY_DESIGN[ruleset_id]]
+    for path in SHARED_BY_DESIGN[ruleset_id]:
+        value = game
+        for name in path.split("."):
+            value = getattr(value, name, None)
+        roots.append(value)
     config_module = importlib.import_module(f"naval_env.rulesets.{ruleset_id}.config")
     if hasattr(config_module, "derived_tables"):  # tables built once per config, for all its games
         roots.append(config_module.derived_tables(game.config))

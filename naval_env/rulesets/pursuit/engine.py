@@ -140,9 +140,9 @@ class PursuitGame(ShipBattle):
         self._ships = list(self.state.ships.values())
 
     def _clone_caches(self, twin: PursuitGame) -> None:
-        """The clone's own table (its dice and state), mask choosers and ship list; the observer's facts
-        never change in a game, so they are kept, pointed at the clone's ships. The reaches, the command
-        choices and the veers are set once per game and never change: shared."""
+        """The clone's own table (its dice and state), mask choosers, ship list and observer; the observer's
+        facts, the reaches, the command choices and the veers are set once per game, never change and hold
+        no ship object: shared."""
         twin.table = Table(twin.dice, self.config, self.scenario, twin.state)
         twin._attach_ships()
         if self._observer is not None:
