@@ -1,34 +1,53 @@
 """Where an engine's time goes: microseconds per decision of each Game call, over random-legal games.
 
 Plays random-legal decisions straight on the engine (no Gymnasium layer, every ship's captain
-random) and times each call of ``legal_mask``, ``observe``, the shared ``ActionSpec.sample`` and
-``apply``. An env step of ``bench/env_speed.py`` costs about two decisions (the learner's and the
-opponent's) plus one observation, so this split tells which part of an engine to work on.
+random) and times each call of ``legal_mask``, ``observe``, the shared ``ActionSpec.sample``,
+``clone`` and ``apply``. An env step of ``bench/env_speed.py`` costs about two decisions (the
+learner's and the opponent's) plus one observation, so this split tells which part of an engine to
+work on. ``clone`` is timed at the same positions as ``apply``, just before it, so ``clone/apply``
+(the cost of one copy of the game in decisions, what a search over clones pays per simulation) holds
+however loaded the machine is; the target is at most 3. ``--deepcopy`` adds the column of a plain
+``copy.deepcopy`` of the game (config, action tables and observation spec shared), which is what
+``clone`` was before the engines copied their state field by field.
 
     python bench/decision_costs.py                              # every ruleset, default scenarios
     python bench/decision_costs.py --ruleset flotilla --scenario armada
+    python bench/decision_costs.py --decisions 2000 --deepcopy  # the deep copy is slow: fewer decisions
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
 import time
+from typing import Any
 
 import numpy as np
 
+from naval_env.core.game import Game
 from naval_env.core.ruleset import get_ruleset, ruleset_ids
 from naval_env.envs.match import Match
 
-PARTS = ("mask", "observe", "sample", "apply")
+PARTS = ("mask", "observe", "sample", "apply", "clone")
+#: Clone cost in decisions (``clone / apply``) that search over clones can afford.
+CLONE_TARGET = 3.0
 
 
-def decision_costs(ruleset_id: str, scenario: str | None, decisions: int) -> tuple[dict[str, float], int]:
-    """Mean microseconds per decision of each part, and the number of games played."""
+def deep_copy(game: Game) -> Game:
+    """The game copied by ``copy.deepcopy``, sharing only the immutable config, action tables and spec."""
+    shared: list[Any] = [getattr(game, "config", None), getattr(game, "actions", None), game.observation_spec]
+    copied: Game = copy.deepcopy(game, {id(s): s for s in shared if s is not None})
+    return copied
+
+
+def decision_costs(ruleset_id: str, scenario: str | None, decisions: int,
+                   deepcopy: bool = False) -> tuple[dict[str, float], int]:
+    """Mean microseconds per decision of each part (and of ``deepcopy`` when asked), and the games played."""
     match = Match(ruleset_id, None, scenario)
     spec = match.action_spec
     rng = np.random.default_rng(0)
     clock = time.perf_counter
-    totals = dict.fromkeys(PARTS, 0.0)
+    totals = dict.fromkeys((*PARTS, "deepcopy") if deepcopy else PARTS, 0.0)
     done = games = 0
     while done < decisions:
         match.reset(games)
@@ -44,12 +63,19 @@ def decision_costs(ruleset_id: str, scenario: str | None, decisions: int) -> tup
             observed = clock()
             action = spec.sample(mask, rng)
             sampled = clock()
+            game.clone()
+            cloned = clock()
+            if deepcopy:
+                deep_copy(game)
+                totals["deepcopy"] += clock() - cloned
+            before_apply = clock()
             game.apply(agent, action)
             applied = clock()
             totals["mask"] += masked - start
             totals["observe"] += observed - masked
             totals["sample"] += sampled - observed
-            totals["apply"] += applied - sampled
+            totals["clone"] += cloned - sampled
+            totals["apply"] += applied - before_apply
             done += 1
     return {part: seconds / decisions * 1e6 for part, seconds in totals.items()}, games
 
@@ -59,15 +85,20 @@ def main() -> None:
     parser.add_argument("--ruleset", choices=ruleset_ids(), help="one ruleset (default: all)")
     parser.add_argument("--scenario", help="scenario of --ruleset (default: the config's default)")
     parser.add_argument("--decisions", type=int, default=20_000)
+    parser.add_argument("--deepcopy", action="store_true",
+                        help="also time copy.deepcopy of the game (the clone before issue 20; slow)")
     args = parser.parse_args()
     if args.scenario and not args.ruleset:
         parser.error("--scenario needs --ruleset")
-    print(f"{'ruleset':<12} {'scenario':<24} " + " ".join(f"{p:>8}" for p in PARTS) + "   (us per decision)")
+    columns = (*PARTS, "deepcopy") if args.deepcopy else PARTS
+    print(f"{'ruleset':<12} {'scenario':<24} " + " ".join(f"{p:>8}" for p in columns)
+          + f" {'clone/apply':>11}   (us per decision; clone target <= {CLONE_TARGET:g}x apply)")
     for ruleset_id in [args.ruleset] if args.ruleset else ruleset_ids():
         scenario = args.scenario or get_ruleset(ruleset_id).load_config().default_scenario
-        costs, games = decision_costs(ruleset_id, scenario, args.decisions)
-        print(f"{ruleset_id:<12} {scenario:<24} " + " ".join(f"{costs[p]:8.1f}" for p in PARTS)
-              + f"   ({games} games)")
+        costs, games = decision_costs(ruleset_id, scenario, args.decisions, args.deepcopy)
+        ratio = costs["clone"] / costs["apply"]
+        print(f"{ruleset_id:<12} {scenario:<24} " + " ".join(f"{costs[p]:8.1f}" for p in columns)
+              + f" {ratio:10.2f}x   ({games} games)")
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from typing import NamedTuple
+from typing import NamedTuple, Self
 
 
 class DieRoll(NamedTuple):
@@ -67,6 +67,15 @@ class Dice:
         """A uniform index in ``range(n)``, drawn as a d``n`` roll minus one."""
         return self.d(n, reason) - 1
 
+    def clone(self) -> Self:
+        """An independent copy: the same faces as this one from here on, for the same rolls; its own
+        generator and its own history (the recorded rolls are immutable tuples, shared)."""
+        twin = object.__new__(type(self))
+        twin.__dict__.update(self.__dict__)
+        twin._rng = _copy_random(self._rng)
+        twin.history = list(self.history)
+        return twin
+
 
 class ScriptedDice(Dice):
     """Dice that return the faces a test gives, in order, and fail loudly otherwise.
@@ -91,6 +100,12 @@ class ScriptedDice(Dice):
         self._next += 1
         return face
 
+    def clone(self) -> Self:
+        """An independent copy with its own list of the scripted faces: extending one leaves the other's alone."""
+        twin = super().clone()
+        twin._faces = list(self._faces)
+        return twin
+
     def extend(self, faces: Iterable[int]) -> None:
         """Append faces for rolls made later (tests script a game decision by decision)."""
         self._faces.extend(faces)
@@ -98,3 +113,11 @@ class ScriptedDice(Dice):
     @property
     def remaining(self) -> int:
         return len(self._faces) - self._next
+
+
+def _copy_random(rng: random.Random) -> random.Random:
+    """A generator in ``rng``'s state. ``Random.__new__`` alone skips the seeding that ``Random()`` would do
+    only to have ``setstate`` overwrite it."""
+    twin = random.Random.__new__(random.Random)
+    twin.setstate(rng.getstate())
+    return twin

@@ -7,7 +7,6 @@ validates an action and returns typed events. Engines import no RL library.
 
 from __future__ import annotations
 
-import copy
 from abc import ABC, abstractmethod
 from importlib import import_module
 from typing import Any
@@ -94,7 +93,8 @@ class Game(ABC):
 
     @abstractmethod
     def clone(self) -> Game:
-        """An independent copy, dice included: playing on the copy leaves this game untouched (for search)."""
+        """An independent copy, dice included: playing on the copy leaves this game untouched, and given the
+        same moves the copy rolls the same dice and plays on exactly as this game would (for search)."""
 
     @abstractmethod
     def render_ansi(self, events: list[Event] | None = None) -> str: ...
@@ -107,9 +107,9 @@ class ShipBattle(Game):
     """The parts of :class:`Game` every ship-captain engine implements the same way.
 
     Subclasses call :meth:`_bind` first, keep their state in ``self.state`` with ``sides``,
-    ``ships`` (each with a ``side``), ``ended``, ``winner``, ``end_reason``, ``round`` and
-    ``to_dict()``, set ``self._agents`` once the ships are placed (:meth:`_index_ships`), and
-    name their ``render_module``.
+    ``ships`` (each with a ``side``), ``ended``, ``winner``, ``end_reason``, ``round``,
+    ``to_dict()`` and ``copy()`` (an independent copy, for :meth:`clone`), set ``self._agents`` once
+    the ships are placed (:meth:`_index_ships`), and name their ``render_module``.
     """
 
     state: Any
@@ -119,6 +119,8 @@ class ShipBattle(Game):
     actions: Any
     #: Module holding ``render_ansi(game, events)`` and ``render_rgb(game)``, imported on the first render.
     render_module: str
+    #: What happened before the first decision (set-up rolls, the first turn's start).
+    opening_events: list[Event]
     _agents: tuple[str, ...]
     _enemies: dict[str, list[Any]]
     _allies: dict[str, list[Any]]
@@ -189,10 +191,24 @@ class ShipBattle(Game):
         return bool(self.state.ships[agent].status.fighting)
 
     def clone(self) -> Any:  # Any: each engine's clone is its own class
-        """A deep copy (state, dice, caches) that shares the immutable config, action tables and
-        observation spec: copying those would cost more than the game itself."""
-        memo = {id(shared): shared for shared in (self.config, self.actions, self.observation_spec)}
-        return copy.deepcopy(self, memo)
+        """An independent copy made field by field: the state's own ``copy()``, the dice's ``clone()``, the
+        ship indices rebuilt on the copied ships, and :meth:`_clone_caches` for what each engine keeps
+        beside its state. Everything else the game holds (config, house rules, scenario, action tables,
+        observation spec, the current decision's read-only mask) is immutable and shared: a deep copy of
+        the whole game costs ten to forty times one decision."""
+        twin = object.__new__(type(self))
+        twin.__dict__.update(self.__dict__)
+        twin.dice = self.dice.clone()
+        twin.state = self.state.copy()
+        twin.opening_events = list(self.opening_events)
+        twin._index_ships()
+        self._clone_caches(twin)
+        return twin
+
+    def _clone_caches(self, twin: Any) -> None:
+        """Give ``twin`` (a :meth:`clone` that already holds its own state and dice) its own copy of every
+        per-game cache that refers to the state or the dice or changes as the game goes on; caches that are
+        pure functions of immutable inputs may stay shared. Engines that keep such caches override this."""
 
     def render_ansi(self, events: list[Event] | None = None) -> str:
         text: str = import_module(self.render_module).render_ansi(self, events or [])

@@ -113,6 +113,13 @@ class BroadsideGame(ShipBattle):
         self._fleets = [[s for s in ships if s.side == side] for side in state.sides]
         self.observer_tables = ObserverTables(self)
 
+    def _clone_caches(self, twin: BroadsideGame) -> None:
+        """The clone's fleets of its own ships and its own observer caches (their entries are pure functions
+        of the immutable hulls, which the clone shares, so they stay valid); vessels stay shared."""
+        ships = list(twin.state.ships.values())
+        twin._fleets = [[s for s in ships if s.side == side] for side in twin.state.sides]
+        twin.observer_tables = self.observer_tables.copy()
+
     # ------------------------------------------------------------------ set-up
     def _set_up(self) -> GameState:
         scenario, rules = self.scenario, self.rules

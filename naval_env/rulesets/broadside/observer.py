@@ -192,6 +192,14 @@ class ObserverTables:
         # Per observer: its hull, oar sweeps and the self block values they alone decide (the same way).
         self._bearings: dict[str, tuple[Hull, int, tuple[float, ...], tuple[float, ...]]] = {}
 
+    def copy(self) -> ObserverTables:
+        """Tables for a clone of the game: the constants shared, the kept values in dicts of its own."""
+        twin = object.__new__(ObserverTables)
+        twin.__dict__.update(self.__dict__)
+        twin._pairs = dict(self._pairs)
+        twin._bearings = dict(self._bearings)
+        return twin
+
     def own_bearing(self, game: BroadsideGame, me: Ship) -> tuple[tuple[float, ...], tuple[float, ...]]:
         """:func:`_own_bearing` of the observer, computed again only after its hull or oar sweeps changed."""
         hull, sweeps = me.shape, me.oar_sweeps

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 from typing import Any
 
+from naval_env.core.copying import field_copier
 from naval_env.rulesets.broadside.geometry import Hull
 
 
@@ -51,6 +52,9 @@ class People:
     lieutenants: int = 0
     heroes: int = 0
 
+    def copy(self) -> People:
+        return _copy_people(self)
+
     @property
     def officers(self) -> int:
         return self.lieutenants + self.heroes
@@ -72,6 +76,9 @@ class Party:
     heroes: int = 0
     heroes_first: bool = False    # the order its dice are rolled in
     retreat_on_tie: bool = False  # a tied melee die sends the boarder home instead of staying
+
+    def copy(self) -> Party:
+        return _copy_party(self)
 
     @property
     def size(self) -> int:
@@ -99,6 +106,15 @@ class Ship:
     melee_fought: bool = False
     rammed: bool = False                 # made its one ram of the turn
 
+    def copy(self) -> Ship:
+        """An independent copy: people, guns, boarding parties and grapples copied (the hull is frozen)."""
+        twin = _copy_ship(self)
+        twin.people = _copy_people(self.people)
+        twin.guns = dict(self.guns)
+        twin.boarders = {owner: _copy_party(party) for owner, party in self.boarders.items()}
+        twin.grappled = list(self.grappled)
+        return twin
+
     @property
     def in_melee(self) -> bool:
         """Enemy boarders are fighting on its deck."""
@@ -123,6 +139,9 @@ class BoardingOrder:
     heroes_first: bool
     archer_target: str | None
 
+    def copy(self) -> BoardingOrder:
+        return _copy_order(self)
+
 
 @dataclass(slots=True)
 class GameState:
@@ -145,5 +164,23 @@ class GameState:
     end_reason: str | None = None
     ended: bool = False
 
+    def copy(self) -> GameState:
+        """An independent copy (for ``Game.clone``): the ships, orders and every list copied (icebergs
+        and the ``pending`` and ``collision`` entries are immutable and shared)."""
+        twin = _copy_state(self)
+        twin.ships = {ship_id: ship.copy() for ship_id, ship in self.ships.items()}
+        twin.icebergs = list(self.icebergs)
+        twin.order = list(self.order)
+        twin.pending = list(self.pending)
+        twin.boarding_orders = [_copy_order(order) for order in self.boarding_orders]
+        return twin
+
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
+
+
+_copy_people = field_copier(People)
+_copy_party = field_copier(Party)
+_copy_ship = field_copier(Ship)
+_copy_order = field_copier(BoardingOrder)
+_copy_state = field_copier(GameState)

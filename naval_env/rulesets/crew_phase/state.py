@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 from typing import Any
 
+from naval_env.core.copying import field_copier
+
 
 class Status(str, Enum):
     AFLOAT = "afloat"
@@ -43,6 +45,9 @@ class CrewMember:
     prone: bool = False
     action: int = 0          # crew-action code chosen this round (0: none)
 
+    def copy(self) -> CrewMember:
+        return _copy_crew(self)
+
     @property
     def conscious(self) -> bool:
         """Able to take crew actions: not incapacitated."""
@@ -67,6 +72,9 @@ class WeaponState:
     operator: int | None = None      # crew member who Operated it this round (fires on the ship's turn)
     readied_by: int | None = None    # crew member who readied it this round (fires on the trigger)
     holding: str | None = None       # ship held by this grappling weapon
+
+    def copy(self) -> WeaponState:
+        return _copy_weapon(self)
 
     @property
     def working(self) -> bool:
@@ -128,6 +136,13 @@ class Ship:
     movement_left: int = 0         # feet
     rammed: bool = False
 
+    def copy(self) -> Ship:
+        """An independent copy: every crew member and weapon copied."""
+        twin = _copy_ship(self)
+        twin.crew = [_copy_crew(member) for member in self.crew]
+        twin.weapons = [_copy_weapon(weapon) for weapon in self.weapons]
+        return twin
+
     @property
     def floor(self) -> int:
         """Lowest hull points: minus half the maximum (rounded toward zero)."""
@@ -180,7 +195,25 @@ class GameState:
     def current(self) -> str:
         return self.order[self.turn]
 
+    def copy(self) -> GameState:
+        """An independent copy (for ``Game.clone``): the ships and every list and dict copied (grapples
+        are frozen, so their list is copied and they are shared)."""
+        twin = _copy_state(self)
+        twin.ships = {ship_id: ship.copy() for ship_id, ship in self.ships.items()}
+        twin.character_order = list(self.character_order)
+        twin.order = list(self.order)
+        twin.initiative = dict(self.initiative)
+        twin.grapples = list(self.grapples)
+        twin.occupancy = dict(self.occupancy)
+        return twin
+
     def to_dict(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)
         data["occupancy"] = [[x, y, ship] for (x, y), ship in sorted(self.occupancy.items())]
         return data
+
+
+_copy_crew = field_copier(CrewMember)
+_copy_weapon = field_copier(WeaponState)
+_copy_ship = field_copier(Ship)
+_copy_state = field_copier(GameState)

@@ -10,7 +10,6 @@ with nothing to choose are resolved without asking.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -393,18 +392,11 @@ class FlotillaGame(ShipBattle):
         ship = self.state.ships[agent]
         return ship.cohesion, ship.max_cohesion
 
-    def clone(self) -> FlotillaGame:
-        """An independent copy: state, dice and the current mask copied; config and tables shared."""
-        twin = copy.copy(self)
-        twin.dice = copy.deepcopy(self.dice)
-        twin.state = copy.deepcopy(self.state)
+    def _clone_caches(self, twin: FlotillaGame) -> None:
+        """The clone's own rules table (its dice and state) and move ends; the observer's tables hold
+        per-game constants and stay shared."""
         twin.table = Table(twin.dice, self.rules, self.situations, twin.state)
-        twin._mask = None if self._mask is None else self._mask.copy()
         twin._move_ends = list(self._move_ends)
-        ships = twin.state.ships
-        twin._enemies = {k: [ships[s.id] for s in v] for k, v in self._enemies.items()}
-        twin._allies = {k: [ships[s.id] for s in v] for k, v in self._allies.items()}
-        return twin
 
     def observe(self, agent: str) -> np.ndarray:
         return observe(self, agent)

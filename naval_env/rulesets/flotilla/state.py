@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any
 
+from naval_env.core.copying import field_copier
 from naval_env.rulesets.flotilla.geometry import Square
 
 CALM = -1  # GameState.wind when no wind blows
@@ -69,6 +70,10 @@ class Ship:
     attacked: bool = False      # this round
     squares: tuple[Square, ...] = ()  # bow first; kept in step with x, y, facing by movement.place
 
+    def copy(self) -> Ship:
+        """An independent copy: every field is immutable (the squares are a tuple)."""
+        return _copy_ship(self)
+
     @property
     def movement(self) -> int:
         """Movement before the wind: the class's, less propulsion hits."""
@@ -84,6 +89,9 @@ class Attack:
     unit: Unit
     target: str
     target_unit: Unit
+
+    def copy(self) -> Attack:
+        return _copy_attack(self)
 
 
 @dataclass(slots=True)
@@ -107,7 +115,23 @@ class GameState:
     ended: bool = False
     occupancy: dict[Square, str] = field(default_factory=dict)
 
+    def copy(self) -> GameState:
+        """An independent copy (for ``Game.clone``): the ships, the attacks and every list and dict copied."""
+        twin = _copy_state(self)
+        twin.ships = {ship_id: ship.copy() for ship_id, ship in self.ships.items()}
+        twin.deploy_order = list(self.deploy_order)
+        twin.order = list(self.order)
+        twin.attack_queue = [_copy_attack(attack) for attack in self.attack_queue]
+        twin.pending = None if self.pending is None else _copy_attack(self.pending)
+        twin.occupancy = dict(self.occupancy)
+        return twin
+
     def to_dict(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)
         data["occupancy"] = [[x, y, ship] for (x, y), ship in sorted(self.occupancy.items())]
         return data
+
+
+_copy_ship = field_copier(Ship)
+_copy_attack = field_copier(Attack)
+_copy_state = field_copier(GameState)

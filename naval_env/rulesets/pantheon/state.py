@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 from typing import Any
 
+from naval_env.core.copying import field_copier
+
 
 class Status(str, Enum):
     AFLOAT = "afloat"
@@ -84,6 +86,10 @@ class Ship:
     last_turn_start: int = -1             # global turn counter at this ship's last turn start
     targeted_at: int = -1                 # global turn counter when an action was last declared at it
 
+    def copy(self) -> Ship:
+        """An independent copy: every field is immutable (the captain sheet is frozen, buffs a tuple)."""
+        return _copy_ship(self)
+
     @property
     def tied_to(self) -> str | None:
         return self.boarding or self.boarded_by
@@ -119,7 +125,19 @@ class GameState:
     def current(self) -> str:
         return self.order[self.turn]
 
+    def copy(self) -> GameState:
+        """An independent copy (for ``Game.clone``): the ships, order and occupancy copied."""
+        twin = _copy_state(self)
+        twin.ships = {ship_id: ship.copy() for ship_id, ship in self.ships.items()}
+        twin.order = list(self.order)
+        twin.occupancy = dict(self.occupancy)
+        return twin
+
     def to_dict(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)
         data["occupancy"] = [[x, y, ship] for (x, y), ship in sorted(self.occupancy.items())]
         return data
+
+
+_copy_ship = field_copier(Ship)
+_copy_state = field_copier(GameState)

@@ -128,12 +128,25 @@ class PursuitGame(ShipBattle):
         cos, sin = math.cos(math.radians(self.rules.veer_degrees)), math.sin(math.radians(self.rules.veer_degrees))
         self._veers = ((1.0, 0.0), (cos, sin), (cos, -sin))  # straight, port, starboard (as in maneuver order)
         self._mask: np.ndarray | None = None
+        self._observer: Any = None
+        self._attach_ships()
+        self._turn_done = False
+
+    def _attach_ships(self) -> None:
+        """What refers to this game's own ship objects (set again on a clone's copied ships)."""
         #: each phase's ``_*_mask``, by phase
         self._choices: tuple[Callable[[Ship], Sequence[int]], ...] = (
             self._command_mask, self._maneuver_mask, self._guns_mask)
-        self._observer: Any = None
         self._ships = list(self.state.ships.values())
-        self._turn_done = False
+
+    def _clone_caches(self, twin: PursuitGame) -> None:
+        """The clone's own table (its dice and state), mask choosers, ship list and observer; the observer's
+        facts, the reaches, the command choices and the veers are set once per game, never change and hold
+        no ship object: shared."""
+        twin.table = Table(twin.dice, self.config, self.scenario, twin.state)
+        twin._attach_ships()
+        if self._observer is not None:
+            twin._observer = self._observer.bound_to(twin)
 
     # ------------------------------------------------------------------ set-up
     def _set_up(self) -> GameState:

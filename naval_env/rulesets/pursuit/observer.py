@@ -149,8 +149,6 @@ class _ShipFacts:
     machines: tuple[_MachineFacts, ...]
     empty_slots: tuple[float, ...]  # zero blocks of the machine slots it leaves empty
     shallows: tuple[tuple[float, float, float], ...]  # centre and radius of each shoal too shallow for it
-    allies: tuple[Ship, ...]
-    enemies: tuple[Ship, ...]       # in target slot order
     empty_ally_slots: tuple[float, ...]
     empty_enemy_slots: tuple[float, ...]
 
@@ -175,6 +173,15 @@ class Observer:
         self._facts = {ship.id: self._learn(ship) for ship in game.state.ships.values()}
         self._pack = struct.Struct(f"{game.observation_spec.size}f").pack
 
+    def bound_to(self, game: PursuitGame) -> Observer:
+        """This observer for ``game``, a clone of its game: the facts shared (they never change in a game
+        and hold no ship object; the ships come from the game's own indices)."""
+        twin = object.__new__(Observer)
+        twin.game = game
+        twin._facts = self._facts
+        twin._pack = self._pack
+        return twin
+
     def _learn(self, ship: Ship) -> _ShipFacts:
         game, t = self.game, self.game.table
         escape = game.scenario.escape
@@ -195,8 +202,6 @@ class Observer:
             empty_slots=_ZERO_MACHINE * (game.rules.max_machines - len(machines)),
             shallows=tuple((s.center[0], s.center[1], s.radius) for s in game.scenario.shoals
                            if s.depth < ship.draft),
-            allies=tuple(allies),
-            enemies=tuple(enemies),
             empty_ally_slots=_ZERO_OTHER * (n - 1 - len(allies)),
             empty_enemy_slots=_ZERO_OTHER * (n - len(enemies)),
         )
@@ -245,10 +250,10 @@ class Observer:
         out += facts.empty_slots
 
         drive = me.drive if ordered else working_drive(t, me, options)
-        for other in facts.allies:
+        for other in game.allies_of(me):
             self._other_block(out, me, facts, other, False, drive)
         out += facts.empty_ally_slots
-        for other in facts.enemies:
+        for other in game.enemies_of(me):  # in target slot order
             self._other_block(out, me, facts, other, True, drive)
         out += facts.empty_enemy_slots
         # struct packs the floats to float32 (the same C cast as numpy) in about half numpy's instructions

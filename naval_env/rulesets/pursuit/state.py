@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 from typing import Any
 
+from naval_env.core.copying import field_copier
+
 
 class Status(str, Enum):
     AFLOAT = "afloat"      # fighting (scuttled and grounded ships are still afloat)
@@ -63,6 +65,9 @@ class Controller:
     intellect: int
     will: int
 
+    def copy(self) -> Controller:
+        return _copy_controller(self)
+
     @property
     def is_captain(self) -> bool:
         return self.role == "captain"
@@ -94,6 +99,10 @@ class Machine:
     last_point: tuple[float, float] | None = None  # the space of the last shot
     misfired: bool = False
     repair_progress: int = 0
+
+    def copy(self) -> Machine:
+        """An independent copy: every field is immutable (the points are tuples)."""
+        return _copy_machine(self)
 
     @property
     def damaged(self) -> bool:
@@ -157,6 +166,13 @@ class Ship:
     maneuver_banes: int = 0        # banes on the next maneuver roll (mishap)
     motion: tuple[float, float] = (0.0, 0.0)  # displacement of its latest maneuver
 
+    def copy(self) -> Ship:
+        """An independent copy: the controller and every war machine copied."""
+        twin = _copy_ship(self)
+        twin.controller = _copy_controller(self.controller)
+        twin.machines = [_copy_machine(machine) for machine in self.machines]
+        return twin
+
     @property
     def agility(self) -> int:
         return self.controller.ship_agility
@@ -203,5 +219,19 @@ class GameState:
     def current(self) -> str:
         return self.order[self.turn]
 
+    def copy(self) -> GameState:
+        """An independent copy (for ``Game.clone``): the ships, order and casualties copied."""
+        twin = _copy_state(self)
+        twin.ships = {ship_id: ship.copy() for ship_id, ship in self.ships.items()}
+        twin.order = list(self.order)
+        twin.casualties = dict(self.casualties)
+        return twin
+
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
+
+
+_copy_controller = field_copier(Controller)
+_copy_machine = field_copier(Machine)
+_copy_ship = field_copier(Ship)
+_copy_state = field_copier(GameState)
