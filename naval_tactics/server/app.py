@@ -1,0 +1,50 @@
+"""The app factory: ``create_app(settings)`` builds one server; tests call it with throwaway settings."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI
+
+from naval_tactics import __version__
+from naval_tactics.catalogue import Catalogue
+from naval_tactics.server.errors import install_error_handlers
+from naval_tactics.server.limits import BodySizeLimit
+from naval_tactics.server.routes import Services, router
+from naval_tactics.server.settings import ServerSettings
+from naval_tactics.server.store import Clock, GameStore
+
+DESCRIPTION = """
+Opponents for other apps. Create a game from a scenario or from your own position, read whose turn
+it is and the legal moves **by label**, apply your move by label, ask a named captain for its move
+(applied, or only proposed with `?apply=false`), or ask `POST /v1/decide` for a move in any position
+without keeping anything here.
+
+* Positions are each ruleset's position JSON: `GET /v1/rulesets/{id}/position-schema`.
+* Moves are `{component: label}`; the labels of every component are in `GET /v1/rulesets`.
+* Every error has one shape: `{"error": {"code", "message", "problems": [{"path", "message"}], "details"}}`.
+
+The protocol page: docs/apps.md in the repository.
+"""
+
+TAGS = [
+    {"name": "rulesets", "description": "What can be played: rulesets, scenarios, captains, action labels, position schemas."},
+    {"name": "games", "description": "Games kept by the server (bounded in number and idle time)."},
+    {"name": "decide", "description": "A captain's move in a position, with nothing kept."},
+    {"name": "server", "description": "Liveness and limits."},
+]
+
+
+def create_app(settings: ServerSettings | None = None, *, clock: Clock | None = None,
+               catalogue: Catalogue | None = None) -> FastAPI:
+    """A captain server. ``clock`` (monotonic seconds) drives idle expiry; ``catalogue`` defaults to
+    every ruleset with ``random``, the scripted captains and the exports in ``settings.captains_dir``."""
+    settings = settings or ServerSettings()
+    catalogue = catalogue or Catalogue.load(settings.captains_dir, settings.rulesets)
+    app = FastAPI(title="naval-tactics captain server", version=__version__, description=DESCRIPTION,
+                  openapi_tags=TAGS)
+    app.state.settings = settings
+    app.state.services = Services(settings, catalogue, GameStore(settings.max_games, settings.idle_seconds,
+                                                                 settings.remembered_ids, clock))
+    app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    install_error_handlers(app)
+    app.include_router(router, prefix="/v1")
+    return app
