@@ -1,13 +1,14 @@
 """The games one server keeps: a bounded, idle-expiring store with one lock per game.
 
-Routes run in a thread pool, so two requests may touch one game at once: each
-:class:`GameSession` has its own lock, held for the whole of a read or a move, so a
-game's moves are applied one at a time and every answer sees a whole state. The store's
-own lock guards only the table of games; no game is built or played under it.
+Each :class:`GameSession` has its own lock, held by the routes for the whole of a read or
+a move, so a game's moves are applied one at a time and every answer sees a whole state.
+The store's own lock guards only the table of games (it may be called from any thread);
+no game is built or played under it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import math
 import threading
 import time
@@ -38,7 +39,7 @@ class GameSession:
     events: list[Event]
     last_used: float
     decisions: int = 0
-    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     #: (side, captain name) -> the captain playing that side here, made on its first move and kept
     #: for the game (a random captain draws from one generator, as in the arena).
     captains: dict[tuple[str, str], Captain] = field(default_factory=dict, repr=False)
