@@ -4,7 +4,6 @@ ONNX captain made in seconds. Nothing here runs unless a test or bench calls it.
 from __future__ import annotations
 
 import json
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -19,28 +18,26 @@ from naval_env.core.ruleset import get_ruleset
 
 @contextmanager
 def serve_in_thread(app: FastAPI, host: str = "127.0.0.1", timeout: float = 20.0) -> Iterator[str]:
-    """Run ``app`` with uvicorn in a daemon thread on a free port of ``host``; yields its base URL.
+    """Run ``app`` with uvicorn in a daemon thread on a free port of ``host`` (port 0: the system picks
+    one, so no race with other processes); yields its base URL.
 
-    The socket is bound here and handed to uvicorn, so no other process can take the port in between.
+    uvicorn binds the socket itself: a socket handed in through ``sockets=`` gets connections without
+    TCP_NODELAY, and the response's second write then waits ~40 ms for a delayed ACK.
     """
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((host, 0))
-    port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    server = uvicorn.Server(uvicorn.Config(app, host=host, port=0, log_level="warning", access_log=False))
+    thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + timeout
     while not server.started:
         if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError(f"uvicorn did not start on {host}:{port} within {timeout} s")
+            raise RuntimeError(f"uvicorn did not start on {host} within {timeout} s")
         time.sleep(0.01)
+    port = server.servers[0].sockets[0].getsockname()[1]
     try:
         yield f"http://{host}:{port}"
     finally:
         server.should_exit = True
         thread.join(timeout)
-        sock.close()
 
 
 def export_tiny_captain(folder: Path, ruleset_id: str = "pantheon", name: str = "tiny", steps: int = 128) -> Path:
