@@ -11,10 +11,18 @@ and ``final_model.zip``.
 from __future__ import annotations
 
 import argparse
+import os
+import shlex
+import shutil
 import sys
 from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from naval_env.core.errors import ConfigError
+
+if TYPE_CHECKING:
+    from agents.training.config import TrainConfig
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -23,12 +31,14 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--name", help="run name (folder prefix)")
     parser.add_argument("--ruleset", help="ruleset id, e.g. pantheon")
     parser.add_argument("--scenario", help="scenario name of the ruleset config")
-    parser.add_argument("--seed", type=int)
+    parser.add_argument("--seed", type=int, help="0..2**32 - 1 (numpy's seed range)")
     parser.add_argument("--total-timesteps", type=int)
     parser.add_argument("--n-envs", type=int)
     parser.add_argument("--vec-env", choices=["dummy", "subproc"])
     parser.add_argument("--torch-threads", type=int)
-    parser.add_argument("--device", choices=["cpu", "auto", "cuda"])
+    parser.add_argument("--device", choices=["cpu", "auto", "cuda"],
+                        help="cuda is refused where torch sees no GPU; auto takes one when there is one "
+                             "(run.json records the device used)")
     parser.add_argument("--run-dir", help="parent folder of run folders (default runs/)")
     parser.add_argument("--opponents", nargs="+", help="opponent pool (scripted names)")
     parser.add_argument("--opponent-mode", choices=["scripted", "pool", "self_play"])
@@ -57,14 +67,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         folder = train(config)
     except (KeyError, ValueError) as error:
-        print(f"train.py: {error}", file=sys.stderr)
+        print(f"train.py: {error.args[0] if isinstance(error, KeyError) else error}", file=sys.stderr)
         return 2
     print(f"run folder: {folder}")
+    print(f"evaluate it: {shlex.join(evaluate_command(config, folder))}")
+    return 0
+
+
+def evaluate_command(config: TrainConfig, folder: Path) -> list[str]:
+    """The evaluate.py command for a finished run, as it runs from the current folder."""
     from agents.registry import scripted_names
 
-    rivals = " ".join(scripted_names(config.ruleset)[1:]) or "random"
-    print(f"evaluate it: python evaluate.py --ruleset {config.ruleset} --captains {folder} {rivals}")
-    return 0
+    on_path = shutil.which("python")
+    python = "python" if on_path and Path(on_path).absolute() == Path(sys.executable).absolute() else sys.executable
+    script = os.path.relpath(Path(__file__).resolve().with_name("evaluate.py"))
+    if script.startswith(os.pardir):
+        script = str(Path(__file__).resolve().with_name("evaluate.py"))
+    command = [python, script, "--ruleset", config.ruleset]
+    if config.ruleset_config is not None:
+        command += ["--config", config.ruleset_config]
+    if config.scenario is not None:
+        command += ["--scenario", config.scenario]
+    return [*command, "--captains", str(folder), *(scripted_names(config.ruleset)[1:] or ["random"])]
 
 
 if __name__ == "__main__":

@@ -1,4 +1,8 @@
-"""Load a model captain from a path: an ONNX export (``.onnx``) or a training run's ``.zip``."""
+"""Load a model captain from a path: an ONNX export (``.onnx``) or a training run's ``.zip``.
+
+Neither kind runs code from the file: ONNX loads with onnxruntime and a JSON sidecar, a
+run's zip with its weights only (see :mod:`agents.learned`).
+"""
 
 from __future__ import annotations
 
@@ -9,7 +13,8 @@ from agents.base import Captain
 
 
 def load_model_captain(path: str | Path, ruleset_id: str, config: Any = None) -> Captain:
-    """``config``: the ruleset config of the games (an ONNX export must match its layouts)."""
+    """``config``: the ruleset config (object or path) of the games, which the model's observation and
+    action layouts must fit; default: the ruleset's default for an export, the run's own for a zip."""
     path = Path(path)
     if path.suffix == ".onnx":
         from agents.export.onnx_captain import OnnxCaptain
@@ -17,4 +22,4 @@ def load_model_captain(path: str | Path, ruleset_id: str, config: Any = None) ->
         return OnnxCaptain(path, expected_ruleset=ruleset_id, config=config)
     from agents.learned import load_run_captain
 
-    return load_run_captain(path, ruleset_id)
+    return load_run_captain(path, ruleset_id, config=config)

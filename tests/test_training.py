@@ -101,3 +101,17 @@ def test_zip_outside_a_run_folder_is_refused(tiny_run, tmp_path):
 def test_run_for_another_ruleset_is_refused(tiny_run):
     with pytest.raises(ModelLoadError, match="trained on ruleset 'pantheon', not 'pursuit'"):
         load_run_captain(tiny_run, "pursuit")
+
+
+@pytest.mark.parametrize(("net_arch", "where"), [("[0]", "ppo.net_arch.0"), ("[128, -3]", "ppo.net_arch.1")])
+def test_layer_widths_must_be_positive(tmp_path, net_arch, where):
+    path = tmp_path / "run.yaml"
+    path.write_text(f"name: x\nruleset: pantheon\ntotal_timesteps: 10\nppo: {{net_arch: {net_arch}}}\n")
+    with pytest.raises(ConfigError, match=rf"field '{where}': Input should be greater than or equal to 1"):
+        load_train_config(path)
+
+
+@pytest.mark.parametrize("seed", [-1, 2**32, 2**64 - 1])
+def test_seed_outside_numpys_range_is_named(seed):
+    with pytest.raises(ConfigError, match=rf"field 'seed': Input should be .* (0|4294967295) \(got {seed}\)"):
+        load_train_config(DEFAULT, {"seed": seed})

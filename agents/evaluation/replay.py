@@ -188,6 +188,7 @@ def replay_game(replay: str | Path | Replay, config: str | Path | None = None) -
         if game.current_agent != decision.agent:
             holder = "nobody (the game is over)" if game.current_agent is None else game.current_agent
             raise ReplayMismatchError(f"{where}: recorded for {decision.agent}, but {holder} holds the decision")
+        _check_action_range(decision.action, match, where)
         try:
             events = game.apply(decision.agent, list(decision.action))
         except IllegalActionError as exc:
@@ -204,6 +205,18 @@ def replay_game(replay: str | Path | Replay, config: str | Path | None = None) -
     if difference is not None:
         raise ReplayMismatchError(f"{last}: final state differs at {difference}")
     return game
+
+
+def _check_action_range(action: tuple[int, ...], match: Match, where: str) -> None:
+    """Name an out-of-range value as it is on file (numpy would read 2**64 - 1 as uint64 and cast it to -1)."""
+    components = match.action_spec.components
+    if len(action) != len(components):
+        raise ReplayMismatchError(f"{where}: {len(action)} values, expected {len(components)} "
+                                  f"for components {[c.name for c in components]}")
+    for component, value in zip(components, action):
+        if not 0 <= value < component.size:
+            raise ReplayMismatchError(f"{where}: component {component.name!r}: value {value} is out of range "
+                                      f"0..{component.size - 1}")
 
 
 def _plain(value: Any) -> Any:

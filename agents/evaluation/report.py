@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, fields
@@ -25,8 +26,15 @@ from agents.arena import play_game
 from agents.base import Captain
 from agents.evaluation.ratings import Rating
 from agents.evaluation.stats import GameResult, PairingSummary
-from agents.evaluation.tournament import Evaluation
+from agents.evaluation.tournament import Evaluation, EvaluationInputError
 from naval_env.envs.match import Match
+
+RESULT_FILES = ("results.json", "pairings.csv", "ratings.csv", "games.csv")
+
+
+def games_phrase(seeds: int) -> str:
+    """How many games ``seeds`` seeds make: each is played twice, sides swapped."""
+    return f"{seeds} seed{'' if seeds == 1 else 's'} × 2 sides = {2 * seeds} games"
 
 
 def pairing_table(summaries: Sequence[PairingSummary], title: str = "Pairings") -> Table:
@@ -73,8 +81,8 @@ def print_report(evaluation: Evaluation, console: Console | None = None) -> None
     console = console or make_console()
     t = evaluation.tournament
     scenario = t.scenario or "default scenario"
-    title = (f"{t.ruleset} / {scenario}: {t.games} seed(s) per pairing, each played twice with sides swapped "
-             f"(seeds {t.seed}..{t.seed + t.games - 1})")
+    title = (f"{t.ruleset} / {scenario}: {games_phrase(t.games)} per pairing (seeds {t.seed}.."
+             f"{t.seed + t.games - 1}, each played once as paired and once with the sides swapped)")
     console.print(pairing_table(evaluation.summaries, title=title))
     console.print(ratings_table(evaluation.ratings))
 
@@ -83,7 +91,8 @@ def to_json(evaluation: Evaluation) -> dict[str, Any]:
     t = evaluation.tournament
     return {
         "tournament": {
-            "ruleset": t.ruleset, "scenario": t.scenario, "config": t.config, "games_per_pairing": t.games,
+            "ruleset": t.ruleset, "scenario": t.scenario, "config": t.config, "seeds_per_pairing": t.games,
+            "games_per_pairing": 2 * t.games,
             "seed": t.seed, "captains": {e.label: e.spec for e in t.entrants},
             "pairings": [list(pair) for pair in t.pairings],
             "win_rate": "draws count half; interval: Wilson 95%",
@@ -102,11 +111,39 @@ def _write_csv(path: Path, header: list[str], rows: list[dict[str, Any]]) -> Non
         writer.writerows(rows)
 
 
+def check_output_folder(out_dir: str | Path, *, overwrite: bool = False) -> None:
+    """Refuse, before any game is played, an output folder the results cannot go to or would overwrite.
+
+    ``out_dir`` must be a folder (or not exist yet under folders), writable, and hold no
+    results or replays of an earlier evaluation unless ``overwrite``.
+    """
+    out = Path(out_dir)
+    existing = next(p for p in (out, *out.parents) if p.exists())
+    if not existing.is_dir():
+        raise EvaluationInputError(
+            f"output folder {str(out)!r}: {str(existing)!r} is a file, not a folder; give --out a folder "
+            f"(it will hold {', '.join(RESULT_FILES)})")
+    if not os.access(existing, os.W_OK):
+        raise EvaluationInputError(f"output folder {str(out)!r}: {str(existing)!r} is not writable")
+    found = [name for name in RESULT_FILES if (out / name).exists()]
+    found += ["replays/"] if any((out / "replays").glob("*.jsonl")) else []
+    if found and not overwrite:
+        raise EvaluationInputError(
+            f"output folder {str(out)!r} already holds results ({', '.join(found)}); pass --overwrite to "
+            "replace them, or give another --out")
+
+
+def clear_replays(out_dir: str | Path) -> None:
+    """Remove an earlier evaluation's replays, so the folder holds only this one's."""
+    for path in (Path(out_dir) / "replays").glob("*.jsonl"):
+        path.unlink()
+
+
 def write_results(evaluation: Evaluation, out_dir: str | Path) -> list[Path]:
     """Write results.json and the three CSV files; returns their paths."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    paths = [out / "results.json", out / "pairings.csv", out / "ratings.csv", out / "games.csv"]
+    paths = [out / name for name in RESULT_FILES]
     paths[0].write_text(json.dumps(to_json(evaluation), indent=2) + "\n", encoding="utf-8")
     _write_csv(paths[1], [f.name for f in fields(PairingSummary)], [asdict(s) for s in evaluation.summaries])
     _write_csv(paths[2], [f.name for f in fields(Rating)], [asdict(r) for r in evaluation.ratings])

@@ -17,11 +17,11 @@ import multiprocessing
 import os
 import re
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, islice
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 from tqdm import tqdm
 
@@ -124,6 +124,8 @@ def build_tournament(ruleset: str, captains: Sequence[str], games: int, *, scena
         raise EvaluationInputError(f"unknown ruleset {ruleset!r}; choose one of {ruleset_ids()}")
     if games < 1:
         raise EvaluationInputError(f"games per pairing must be at least 1, got {games}")
+    if seed < 0:
+        raise EvaluationInputError(f"the first seed must be 0 or more, got {seed}")
     rules = get_ruleset(ruleset)
     try:
         loaded = rules.load_config(config)
@@ -184,10 +186,44 @@ def _one_line(text: str) -> str:
 
 
 # ---------------------------------------------------------------------------------- schedule
-def schedule(tournament: Tournament) -> list[GameTask]:
+@dataclass(frozen=True)
+class Schedule(Sequence[GameTask]):
+    """Every game of a tournament, made on demand: per pairing, per seed, unswapped then swapped.
+
+    Length and indexing are arithmetic, so a schedule of a billion seeds costs no memory
+    and no time until its games are played.
+    """
+
+    pairings: int
+    first_seed: int
+    seeds: int
+
+    def __len__(self) -> int:
+        return self.pairings * self.seeds * 2
+
+    def _task(self, index: int) -> GameTask:
+        pairing, rest = divmod(index, self.seeds * 2)
+        return GameTask(pairing, self.first_seed + rest // 2, bool(rest % 2))
+
+    @overload
+    def __getitem__(self, index: int) -> GameTask: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[GameTask]: ...
+    def __getitem__(self, index: int | slice) -> GameTask | list[GameTask]:
+        if isinstance(index, slice):
+            return [self._task(i) for i in range(len(self))[index]]
+        return self._task(range(len(self))[index])   # range does the bounds and negative indices
+
+    def __iter__(self) -> Iterator[GameTask]:
+        for pairing in range(self.pairings):
+            for seed in range(self.first_seed, self.first_seed + self.seeds):
+                yield GameTask(pairing, seed, False)
+                yield GameTask(pairing, seed, True)
+
+
+def schedule(tournament: Tournament) -> Schedule:
     """Every game of the tournament: per pairing, per seed, unswapped then swapped."""
-    seeds = range(tournament.seed, tournament.seed + tournament.games)
-    return [GameTask(p, s, swap) for p in range(len(tournament.pairings)) for s in seeds for swap in (False, True)]
+    return Schedule(len(tournament.pairings), tournament.seed, tournament.games)
 
 
 def rating_order(results: Sequence[GameResult]) -> list[GameResult]:
@@ -269,9 +305,15 @@ def _play_chunk(tasks: list[GameTask]) -> list[GameResult]:
     return [_WORKER.play(task) for task in tasks]
 
 
-def _chunks(tasks: list[GameTask], size: int) -> Iterator[list[GameTask]]:
-    for start in range(0, len(tasks), size):
-        yield tasks[start: start + size]
+def _chunks(tasks: Iterable[GameTask], size: int) -> Iterator[list[GameTask]]:
+    iterator = iter(tasks)
+    while chunk := list(islice(iterator, size)):
+        yield chunk
+
+
+def check_workers(workers: int) -> None:
+    if workers < 1:
+        raise EvaluationInputError(f"workers must be at least 1, got {workers}")
 
 
 def run_tournament(tournament: Tournament, *, workers: int = 1, replay_dir: str | Path | None = None,
@@ -281,8 +323,7 @@ def run_tournament(tournament: Tournament, *, workers: int = 1, replay_dir: str 
     ``workers`` 1 plays in this process. The progress bar shows only when asked and
     stderr is a terminal.
     """
-    if workers < 1:
-        raise EvaluationInputError(f"workers must be at least 1, got {workers}")
+    check_workers(workers)
     tasks = schedule(tournament)
     setup = _Setup(tournament, None if replay_dir is None else str(replay_dir), single_thread=workers > 1)
     bar = tqdm(total=len(tasks), unit="game", desc="games", disable=not (progress and sys.stderr.isatty()))

@@ -173,7 +173,7 @@ def export_run(source: str | Path, out: str | Path, opset: int = OPSET) -> Expor
     config_path = (manifest.get("train_config") or {}).get("ruleset_config")
     config = ruleset.load_config(config_path)
     obs_spec, action_spec = ruleset.observation_spec(config), ruleset.action_spec(config)
-    captain = load_run_captain(model_path, ruleset_id, deterministic=True)
+    captain = load_run_captain(model_path, ruleset_id, deterministic=True, config=config)
     _check_spaces(captain.model, ruleset, obs_spec, action_spec, model_path)
 
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
 
 from naval_env.core.config import StrictModel, read_yaml, validate
 from naval_env.core.errors import ConfigError
+
+#: The largest seed numpy's global generator (which SB3 seeds) accepts.
+MAX_SEED = 2**32 - 1
 
 
 class PPOSettings(StrictModel):
@@ -27,7 +30,8 @@ class PPOSettings(StrictModel):
     ent_coef: float = Field(default=0.01, ge=0)
     vf_coef: float = Field(default=0.5, ge=0)
     max_grad_norm: float = Field(default=0.5, gt=0)
-    net_arch: list[int] = Field(default=[128, 128], min_length=1)
+    net_arch: list[Annotated[int, Field(ge=1)]] = Field(
+        default=[128, 128], min_length=1, description="widths of the hidden layers, each at least 1")
 
 
 class SelfPlaySettings(StrictModel):
@@ -78,7 +82,8 @@ class TrainConfig(StrictModel):
     ruleset: str
     ruleset_config: str | None = Field(default=None, description="path; default configs/rulesets/<id>.yaml")
     scenario: str | None = None
-    seed: int = 0
+    seed: int = Field(default=0, ge=0, le=MAX_SEED,
+                      description="seeds numpy, torch and the envs; numpy's global seed allows 0..2**32 - 1")
     total_timesteps: int = Field(ge=1)
     n_envs: int = Field(default=2, ge=1, le=64)
     vec_env: Literal["dummy", "subproc"] = "dummy"

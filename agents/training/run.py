@@ -23,6 +23,7 @@ from agents.training.callbacks import QuickEvalCallback, SelfPlayCallback, WinRa
 from agents.training.config import PPOSettings, TrainConfig
 from agents.training.imitation import clone, collect, teachers_by_side
 from agents.training.selfplay import SelfPlayEnv
+from naval_env.core.errors import ConfigError
 from naval_env.core.ruleset import get_ruleset
 from naval_env.envs.gym_env import CaptainSpec, NavalEnv
 from naval_env.envs.match import Match
@@ -106,6 +107,49 @@ def check_teachers(config: TrainConfig) -> None:
         make_captain(name, match.ruleset.id, match.action_spec)
 
 
+def resolve_device(device: str) -> str:
+    """The torch device a run trains on: ``cuda`` only where torch sees a GPU (SB3 would silently use the CPU)."""
+    if device == "cpu":
+        return "cpu"
+    if torch.cuda.is_available():
+        return "cuda"
+    if device == "auto":
+        return "cpu"
+    raise ConfigError("device 'cuda' asked for, but torch sees no CUDA GPU (torch.cuda.is_available() is False); "
+                      "use device 'cpu', or 'auto' to take a GPU only when there is one")
+
+
+def check_run_dir(run_dir: str | Path) -> None:
+    """Refuse a run_dir that is, or lies under, a file: run folders could not be made there."""
+    path = Path(run_dir)
+    for existing in (path, *path.parents):
+        if existing.exists():
+            if not existing.is_dir():
+                raise ConfigError(f"run_dir {str(run_dir)!r}: {str(existing)!r} is a file, not a folder; "
+                                  "give the folder run folders are made in (default runs)")
+            return
+
+
+def check_run(config: TrainConfig) -> str:
+    """Everything a run needs, checked before its folder exists; returns the device it trains on.
+
+    Builds one training env (ruleset config, scenario, learner seats, opponent pool, a first
+    reset) and the quick evaluation's opponent, so a refused config leaves no run folder behind.
+    """
+    try:
+        get_ruleset(config.ruleset)
+    except KeyError as error:
+        raise ConfigError(str(error.args[0])) from None
+    check_run_dir(config.run_dir)
+    device = resolve_device(config.device)
+    make_env(config, rank=0)().close()
+    match = Match(config.ruleset, config.ruleset_config, config.scenario)
+    make_captain(config.eval.opponent, match.ruleset.id, match.action_spec, config=match.config)
+    if config.imitation.teacher is not None:
+        check_teachers(config)
+    return device
+
+
 def imitate(model: MaskablePPO, config: TrainConfig) -> dict[str, Any]:
     """Clone ``config.imitation.teacher`` into the policy before PPO; what it measured, or {} when off."""
     settings = config.imitation
@@ -130,16 +174,24 @@ def learning_rate(ppo: PPOSettings) -> float | LinearSchedule:
 
 def train(config: TrainConfig) -> Path:
     """Train one captain; returns the run folder (final_model.zip, best_model.zip, logs, checkpoints)."""
-    get_ruleset(config.ruleset)  # fail fast on an unknown id, and on an unknown teacher below
-    if config.imitation.teacher is not None:
-        check_teachers(config)
+    device = check_run(config)
     torch.set_num_threads(config.torch_threads)
     # Argument checks in torch.distributions cost ~4x the policy's forward time with ten
     # MultiDiscrete components (measured); the masks we feed are valid by construction.
     torch.distributions.Distribution.set_default_validate_args(False)
     set_random_seed(config.seed)
     folder = create_run_folder(config)
-    write_manifest(folder, config, {"status": "running"})
+    try:
+        return _train_in(folder, config, device)
+    except BaseException as error:
+        status = "interrupted" if isinstance(error, KeyboardInterrupt) else "failed"
+        write_manifest(folder, config, {"status": status, "device": device,
+                                        "error": f"{type(error).__name__}: {error}"})
+        raise
+
+
+def _train_in(folder: Path, config: TrainConfig, device: str) -> Path:
+    write_manifest(folder, config, {"status": "running", "device": device})
     vec = make_vec_env(config)
     ppo = config.ppo
     model = MaskablePPO(
@@ -147,7 +199,7 @@ def train(config: TrainConfig) -> Path:
         n_epochs=ppo.n_epochs, gamma=ppo.gamma, gae_lambda=ppo.gae_lambda, clip_range=ppo.clip_range,
         ent_coef=ppo.ent_coef, vf_coef=ppo.vf_coef, max_grad_norm=ppo.max_grad_norm,
         policy_kwargs={"net_arch": list(ppo.net_arch)}, tensorboard_log=str(folder / "tb"),
-        seed=config.seed, device=config.device, verbose=0,
+        seed=config.seed, device=device, verbose=0,
     )
     evaluator = QuickEvalCallback(Match(config.ruleset, config.ruleset_config, config.scenario, "raise"),
                                   config.eval.opponent, config.eval.games, config.eval.every, folder, config.seed)
@@ -164,7 +216,7 @@ def train(config: TrainConfig) -> Path:
     started = time.perf_counter()
     imitation = imitate(model, config)
     if imitation:
-        write_manifest(folder, config, {"status": "running", "imitation": imitation})
+        write_manifest(folder, config, {"status": "running", "device": device, "imitation": imitation})
     try:
         model.learn(config.total_timesteps, callback=CallbackList(callbacks), tb_log_name="ppo")
     finally:
@@ -173,6 +225,7 @@ def train(config: TrainConfig) -> Path:
     final_rate = evaluator.evaluate_now()
     write_manifest(folder, config, {
         "status": "finished",
+        "device": device,
         "wall_seconds": round(time.perf_counter() - started, 1),
         "final_quick_eval": {"opponent": config.eval.opponent, "games": 2 * config.eval.games,
                              "win_rate": final_rate},

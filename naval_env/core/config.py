@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
-from typing import Any, Generic, Self, TypeVar
+from typing import Any, Generic, Self, TypeVar, get_args
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from naval_env.core.errors import ConfigError
 
@@ -17,9 +26,43 @@ ScenarioT = TypeVar("ScenarioT", bound=BaseModel)
 
 
 class StrictModel(BaseModel):
-    """Base of every config model: unknown keys are errors and loaded configs are frozen."""
+    """Base of every config model: unknown keys are errors, loaded configs are frozen, numbers are finite
+    (no NaN or infinity) and a boolean is never read as a number (pydantic alone reads ``true`` as 1)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _no_bool_for_a_number(cls, value: Any, info: ValidationInfo) -> Any:
+        if not _field_admits_bool(cls, info.field_name or "") and _holds_bool(value):
+            raise ValueError("a boolean where a number is expected; write the number (1 or 0), not true or false")
+        return value
+
+
+@cache  # runs for every field of every config loaded: look each field's type up once
+def _field_admits_bool(model: type[BaseModel], name: str) -> bool:
+    field = model.model_fields.get(name)
+    return field is None or _admits_bool(field.annotation)
+
+
+def _admits_bool(annotation: Any) -> bool:
+    """Whether a value of this type may hold a boolean somewhere: ``bool`` or ``Any`` itself, a model (its own
+    fields are checked when it validates), or a container or union of one."""
+    if annotation is bool or annotation is Any or isinstance(annotation, TypeVar):
+        return True
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return True
+    return any(_admits_bool(arg) for arg in get_args(annotation) if not isinstance(arg, (str, int, float)))
+
+
+def _holds_bool(value: Any) -> bool:
+    if isinstance(value, bool):
+        return True
+    if isinstance(value, (list, tuple)):
+        return any(_holds_bool(item) for item in value)
+    if isinstance(value, dict):
+        return any(_holds_bool(item) for pair in value.items() for item in pair)
+    return False
 
 
 class RulesetConfig(StrictModel, Generic[ScenarioT]):
@@ -51,7 +94,14 @@ def read_yaml(path: str | Path) -> dict[str, Any]:
     if not path.is_file():
         raise ConfigError(f"{path}: no such config file")
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not UTF-8 text (byte {exc.start}: {exc.object[exc.start:exc.start + 1]!r}); "
+                          "save the file as UTF-8") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot be read: {exc.strerror}") from None
+    try:
+        data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
         raise ConfigError(f"{path}: not valid YAML: {exc}") from None
     if not isinstance(data, dict):

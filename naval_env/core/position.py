@@ -14,9 +14,10 @@ from the ruleset config and scenario, so a hand-written short form also loads.
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, TypeVar
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, Protocol, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -49,9 +50,10 @@ class PositionError(NavalError):
 class PositionModel(BaseModel):
     """Fields every ruleset's position starts with. Unknown keys are errors."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
     ruleset: str
+    """The ruleset's id."""
     version: str | None = None
     """The ruleset version the position was written for; when given it must be the engine's."""
     scenario: str | None = None
@@ -125,7 +127,8 @@ class PositionCodec(ABC, Generic[PositionT]):
         unknown ship type, a decision given to a ship that cannot act, ...). Nothing half-built escapes."""
 
     def load(self, config: Any, data: Any, dice: Dice) -> Game:
-        return self.build(config, validate_position(self.model, data), dice)
+        position = cast(PositionT, validate_position(self.model, data))  # ``model`` is the PositionT class
+        return self.build(config, position, dice)
 
     def schema(self) -> dict[str, Any]:
         """The JSON Schema of a position, generated from the model (what an app validates against)."""
@@ -144,3 +147,51 @@ class Problems:
     def raise_if_any(self) -> None:
         if self.found:
             raise PositionError(self.found)
+
+
+#: A ship id: ``<side>_<i>``, the side a lowercase name, ``i`` numbered from 0 per side without leading zeros.
+SHIP_ID = re.compile(r"^([a-z][a-z0-9]*)_(0|[1-9][0-9]*)$")
+
+
+def side_of(ship_id: str) -> str | None:
+    """The side named by ``ship_id`` (``red`` of ``red_0``); None when it is not ``<side>_<i>``."""
+    match = SHIP_ID.match(ship_id)
+    return match.group(1) if match else None
+
+
+class NamedShip(Protocol):
+    """What :func:`check_ship_ids` reads of a position's ship: its id and the side it claims, if any."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def side(self) -> str | None: ...
+
+
+def check_ship_ids(problems: Problems, ships: Sequence[NamedShip], sides: Sequence[str],
+                   max_per_side: int) -> None:
+    """Ids ``<side>_<i>`` in agent order: the first side's ships, then the second's, each numbered from 0;
+    a ``side`` given agrees with its id; each side has 1 to ``house_rules.max_ships_per_side`` ships."""
+    add = problems.add
+    counts = dict.fromkeys(sides, 0)
+    for k, given in enumerate(ships):
+        side = side_of(given.id)
+        if side not in counts:
+            add(f"ships.{k}.id", f"{given.id!r} is not '<side>_<i>' with a side of this scenario: {list(sides)}")
+            continue
+        counts[side] += 1
+        if given.side is not None and given.side != side:
+            add(f"ships.{k}.side", f"{given.side!r} does not match the id {given.id!r} (side {side!r})")
+    expected = iter([f"{side}_{i}" for side in sides for i in range(counts[side])])
+    for k, given in enumerate(ships):
+        if side_of(given.id) not in counts:
+            continue  # refused above; the ids after it are matched as if it were not there
+        wanted = next(expected)
+        if given.id != wanted:
+            add(f"ships.{k}.id", f"{given.id!r}: expected {wanted!r} here; ships are listed "
+                                 f"{' then '.join(sides)}, numbered from 0 per side")
+    for side, count in counts.items():
+        if not 1 <= count <= max_per_side:
+            add("ships", f"side {side!r} has {count} ships; each side has 1 to "
+                         f"house_rules.max_ships_per_side = {max_per_side}")

@@ -1,5 +1,6 @@
 """Scenario set-up on a square grid, shared by the grid rulesets: entry zones and the checks every
-such scenario needs (board size, side names, zones on the board, ships per side, free squares)."""
+such scenario needs (board size, side names, zones on the board, ships per side, free squares, and
+room in each zone for the ships drawn into it)."""
 
 from __future__ import annotations
 
@@ -65,3 +66,25 @@ def check_grid_scenario(name: str, board: tuple[int, int], sides: Sequence[GridS
                 if (x, y) in taken:
                     raise ValueError(f"{where}.ships[{i}].position {ship.position} is already taken")
                 taken.add((x, y))
+    check_zone_room(name, sides, taken)
+
+
+def check_zone_room(name: str, sides: Sequence[GridSide], reserved: set[tuple[int, int]]) -> None:
+    """Refuse a zone that could run out of squares for the ships drawn into it.
+
+    A ship without a position is drawn on a free square of its side's zone, side after side, once the
+    ``reserved`` squares (ships with a position) are taken. Where zones overlap, an earlier side's
+    ships may land on a later side's squares: each later side counts them at their worst.
+    """
+    earlier: list[tuple[set[tuple[int, int]], int]] = []  # free squares and ships drawn, per side so far
+    for side in sides:
+        zone = side.zone
+        free = {(x, y) for x in range(zone.x[0], zone.x[1] + 1) for y in range(zone.y[0], zone.y[1] + 1)} - reserved
+        drawn = sum(1 for ship in side.ships if ship.position is None)
+        lost = sum(min(count, len(free & squares)) for squares, count in earlier)
+        if len(free) - lost < drawn:
+            shared = f", of which earlier sides' ships may take {lost}" if lost else ""
+            raise ValueError(
+                f"scenarios.{name}.sides[{side.name}].zone: {zone} has {len(free)} free square(s){shared}, "
+                f"too few for the {drawn} ship(s) placed at random in it; widen the zone or give ships a position")
+        earlier.append((free, drawn))

@@ -136,6 +136,12 @@ class ActionSpec:
             if values.dtype.kind == "f" and np.all(np.mod(values, 1) == 0):
                 return values.astype(np.int64)
             raise IllegalActionError(f"action {values.tolist()} must hold integers")
+        if values.dtype.kind == "u":
+            # A cast to int64 would wrap 2**64-1 round to -1 and name the wrong value: refuse it as given.
+            for component, value in zip(self.components, values.tolist()):
+                if value >= component.size:
+                    raise IllegalActionError(
+                        f"component {component.name!r}: value {value} is out of range 0..{component.size - 1}")
         return values.astype(np.int64, copy=False)
 
     def _allows(self, values: list[int], flat_mask: np.ndarray) -> bool:

@@ -4,7 +4,12 @@ The AEC form follows the ruleset's own order (initiative, then each captain's
 phases). The parallel form takes a dict of actions each step but only the
 captain holding the decision acts; every other live captain sees the no-op mask
 (only value 0 of each component) and its action is ignored. Illegal actions are
-handled by ``illegal_action`` exactly as in the Gymnasium env.
+handled by ``illegal_action`` exactly as in the Gymnasium env; an agent's
+``infos[agent]`` describes its own last step (``"illegal_action"`` only when that
+step was replaced), kept until it acts again.
+
+Each ruleset's ``env()`` is :func:`aec_env`: the raw AEC env wrapped the way
+PettingZoo's classic envs are, so calls out of order fail with a clear message.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from naval_env.envs.match import Match
 from naval_env.envs.spaces import action_space, mask_box, observation_box
@@ -62,6 +68,10 @@ class _MatchSpaces:
         return int(self._rng.integers(2**31 - 1))
 
 
+def _game_over(call: str) -> RuntimeError:
+    return RuntimeError(f"{call} called after the game ended (every agent is done); call reset() to play again")
+
+
 class NavalAECEnv(_MatchSpaces, AECEnv):
     metadata = {"render_modes": ["ansi", "rgb_array"], "name": "naval_v0", "is_parallelizable": True}  # noqa: RUF012 - the base class declares it this way
 
@@ -90,7 +100,18 @@ class NavalAECEnv(_MatchSpaces, AECEnv):
         assert agent is not None, "the game is over: no agent holds a decision"
         return agent
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        self._require_live("last()")
+        return super().last(observe)
+
+    def _require_live(self, call: str) -> None:
+        if not hasattr(self, "agent_selection"):
+            raise RuntimeError(f"call reset() before {call}")
+        if not self.agents:
+            raise _game_over(call)
+
     def step(self, action: Any) -> None:
+        self._require_live("step()")
         agent: str = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -104,8 +125,8 @@ class NavalAECEnv(_MatchSpaces, AECEnv):
                 self.truncations[a] = True
             elif game.is_over or not game.is_active(a):
                 self.terminations[a] = True
-        if self.match.last_illegal is not None:
-            self.infos[agent] = {"illegal_action": self.match.last_illegal}
+        # Replaced, not merged: a legal step must not keep the message of an earlier illegal one.
+        self.infos[agent] = {} if self.match.last_illegal is None else {"illegal_action": self.match.last_illegal}
         if not game.is_over:
             self.agent_selection = self._current()
         self._accumulate_rewards()
@@ -118,6 +139,32 @@ class NavalAECEnv(_MatchSpaces, AECEnv):
         pass
 
 
+class _OrderEnforcing(OrderEnforcingWrapper):
+    """PettingZoo's order checks; once every agent is done, ``step()`` and ``last()`` raise the raw env's clear
+    error (the library's wrapper only warns on ``step()`` and lets ``last()`` fail with a bare KeyError)."""
+
+    def step(self, action: Any) -> None:
+        if self._has_reset and not self.agents:
+            raise _game_over("step()")
+        super().step(action)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if self._has_reset and not self.agents:
+            raise _game_over("last()")
+        return super().last(observe)
+
+
+def aec_env(ruleset: str, **kwargs: Any) -> AECEnv:
+    """A ruleset's PettingZoo AEC env, wrapped as PettingZoo's classic envs are (``env.unwrapped`` is the raw one).
+
+    Only order enforcing: the raw env already refuses an action outside the action space with
+    the component and its range, which ``AssertOutOfBoundsWrapper`` would replace by a bare
+    assertion, and illegal actions are the ``illegal_action`` policy's to handle, not
+    ``TerminateIllegalWrapper``'s.
+    """
+    return _OrderEnforcing(NavalAECEnv(ruleset=ruleset, **kwargs))
+
+
 class NavalParallelEnv(_MatchSpaces, ParallelEnv):
     metadata = {"render_modes": ["ansi", "rgb_array"], "name": "naval_v0"}  # noqa: RUF012 - the base class declares it this way
 
@@ -127,14 +174,18 @@ class NavalParallelEnv(_MatchSpaces, ParallelEnv):
         self._init_match(ruleset, config, scenario, render_mode, illegal_action)
         self.metadata = {**self.metadata, "name": f"naval_{self.match.ruleset.id}_v0"}
         self.agents: list[str] = []
+        self._has_reset = False
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, Any], dict[str, Any]]:
         self.match.reset(self._seed_from(seed))
         self.agents = list(self.possible_agents)
+        self._has_reset = True
         return {a: self._observation(a) for a in self.agents}, {a: {} for a in self.agents}
 
     def step(self, actions: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
+        if not self.agents:
+            raise RuntimeError("call reset() before step()") if not self._has_reset else _game_over("step()")
         game = self.match.game
         acting = game.current_agent
         if acting is None or acting not in actions:

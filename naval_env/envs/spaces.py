@@ -1,12 +1,14 @@
-"""Gymnasium spaces built from a ruleset's specs."""
+"""Gymnasium spaces built from a ruleset's specs, and legal sampling for single and vector envs."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from copy import deepcopy
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
+from gymnasium.vector.utils import batch_space
 
 from naval_env.core.spaces import ActionSpec, ObservationSpec
 
@@ -39,6 +41,56 @@ class MaskedMultiDiscrete(spaces.MultiDiscrete):
     def __reduce__(self) -> Any:
         # The mask source is a bound method of its env: pickle the plain space instead.
         return (MaskedMultiDiscrete, (self.spec,))
+
+
+class MaskedBatchBox(spaces.Box):
+    """What a vector env makes of :class:`MaskedMultiDiscrete`: gymnasium batches a ``MultiDiscrete``
+    into an integer ``Box`` of shape ``(num_envs, components)``, and this is that same Box, except that
+    ``sample(mask)`` also takes the vector env's ``info["action_mask"]`` (one flat mask per sub-env)
+    and draws a legal action for each. ``sample()`` with no mask stays uniform over the box, so
+    it ignores the rules: a vector env cannot know its sub-envs' masks without their infos.
+    """
+
+    def __init__(self, spec: ActionSpec, num_envs: int, seed: int | np.random.Generator | None = None) -> None:
+        nvec = np.tile(spec.nvec, (num_envs, 1))
+        super().__init__(low=np.zeros_like(nvec), high=nvec - 1, dtype=np.int64, seed=seed)
+        self.spec = spec
+
+    def sample(self, mask: Any = None, probability: Any = None) -> np.ndarray:
+        if mask is None or probability is not None:
+            return super().sample(mask=mask, probability=probability)
+        masks = np.asarray(mask)
+        if masks.shape != (self.shape[0], self.spec.flat_size):
+            raise ValueError(f"mask has shape {masks.shape}; expected ({self.shape[0]}, {self.spec.flat_size}), "
+                             "one flat mask per sub-env as in the vector env's info['action_mask']")
+        return sample_legal(self.spec, masks, self.np_random)
+
+
+@batch_space.register(MaskedMultiDiscrete)
+def _batch_masked(space: MaskedMultiDiscrete, n: int = 1) -> MaskedBatchBox:
+    return MaskedBatchBox(space.spec, n, seed=deepcopy(space.np_random))  # seeded as gymnasium batches a MultiDiscrete
+
+
+def sample_legal(space: ActionSpec | MaskedMultiDiscrete | MaskedBatchBox, masks: Any,
+                 rng: np.random.Generator | int | None = None) -> np.ndarray:
+    """Legal actions drawn uniformly per component from flat masks (True = allowed).
+
+    ``masks`` of shape ``(flat_size,)`` gives one action of shape ``(components,)``; of shape
+    ``(n, flat_size)``, such as a vector env's ``info["action_mask"]``, one row per mask. ``space``
+    is the env's action space, a vector env's ``single_action_space`` or ``action_space``, or the
+    ``ActionSpec`` itself; ``rng`` a Generator or a seed (None: fresh entropy).
+    """
+    spec = space if isinstance(space, ActionSpec) else getattr(space, "spec", None)
+    if not isinstance(spec, ActionSpec):
+        raise TypeError(f"expected a naval env's action space or an ActionSpec, got {type(space).__name__}")
+    flat = np.asarray(masks).astype(bool, copy=False)
+    if flat.ndim not in (1, 2) or flat.shape[-1] != spec.flat_size:
+        raise ValueError(f"masks have shape {flat.shape}; expected ({spec.flat_size},) or (n, {spec.flat_size})")
+    generator = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+    if flat.ndim == 1:
+        return spec.sample(flat, generator)
+    rows = [spec.sample(row, generator) for row in flat]
+    return np.array(rows, dtype=np.int64).reshape(len(rows), len(spec.nvec))
 
 
 def observation_box(spec: ObservationSpec) -> spaces.Box:

@@ -98,6 +98,17 @@ def test_unplaced_ships_draw_a_free_square_of_their_zone():
     assert (game.state.ships["red_0"].x, game.state.ships["red_0"].y) == (0, 0)
 
 
+def test_a_zone_too_small_for_its_ships_is_refused_at_load_not_mid_game(tmp_path):
+    def two_ships_one_square(data):
+        side = data["scenarios"]["duel"]["sides"][0]
+        side["zone"] = {"x": [0, 0], "y": [0, 0]}
+        side["ships"] = [{"vessel": "keelboat"}, {"vessel": "keelboat"}]
+
+    assert ("scenarios.duel.sides[" in (message := refusal(tmp_path, two_ships_one_square))
+            and "].zone: x=(0, 0) y=(0, 0) has 1 free square(s), too few for the 2 ship(s) placed at random in it"
+            in message)
+
+
 def test_unknown_scenario_is_refused():
     with pytest.raises(ConfigError, match="unknown crew_phase scenario 'armada'"):
         RULESET.new_game(load_config(), "armada", seed=0)

@@ -10,7 +10,7 @@ from naval_env.core.errors import ConfigError
 from naval_env.rulesets.flotilla import RULESET
 from naval_env.rulesets.flotilla.config import FlotillaConfig, load_config
 
-from .helpers import config_data, make_game, ship
+from .helpers import config_data, ship
 
 RED = [ship("brig", (2, 2), "E")]
 BLUE = [ship("brig", (9, 9), "W")]
@@ -101,8 +101,26 @@ def test_unknown_scenario_is_refused_at_new_game():
         RULESET.new_game(config, "regatta")
 
 
-def test_a_zone_without_room_is_refused_at_set_up():
-    zone = {"x": [0, 1], "y": [0, 0]}
-    with pytest.raises(ConfigError, match="no room left"):
-        make_game([ship("brig", None, "E"), ship("brig", None, "E")], BLUE, dice=[1, 1],
-                  zones=(zone, {"x": [9, 9], "y": [9, 9]}))
+def test_a_zone_without_room_is_refused_at_load_not_mid_game():
+    zone = {"x": [0, 1], "y": [0, 0]}   # a brig facing E fits with its bow on (1, 0) only
+    message = refused(config_data([ship("brig", None, "E"), ship("brig", None, "E")], BLUE,
+                                  zones=(zone, {"x": [9, 9], "y": [9, 9]})))
+    assert ("scenarios.test.sides[red].ships[1]: its zone x=(0, 1) y=(0, 0) has 1 bow square(s) where a brig can "
+            "start, and the ships drawn before it may block 1") in message
+
+
+def test_a_zone_the_defenders_may_crowd_out_is_refused():
+    """Attackers start at least min_attacker_distance (4) from every defender, wherever the defenders landed."""
+    rules = {"min_attacker_distance": 4}
+    attack = {"x": [8, 9], "y": [7, 7]}      # a brig facing E: bow on (8, 7) or (9, 7), stern one square west
+    crowding = {"x": [3, 6], "y": [7, 7]}    # a cutter drawn on (5, 7) or (6, 7) is within 3 of both
+    message = refused(config_data([ship("brig", None, "E")], [ship("cutter", None, "W")], house_rules=rules,
+                                  zones=(attack, crowding)))
+    assert ("sides[red].ships[0]: its zone x=(8, 9) y=(7, 7) has 2 bow square(s) where a brig can start, and the "
+            "ships drawn before it may block 2") in message
+    # Kept to (2..3, 7), the cutter always leaves both bows 4 or more away: the config loads, every seed sets up.
+    config = validate(FlotillaConfig, config_data([ship("brig", None, "E")], [ship("cutter", None, "W")],
+                                                  house_rules=rules, zones=(attack, {"x": [2, 3], "y": [7, 7]})),
+                      "test")
+    for seed in range(20):
+        assert RULESET.new_game(config, "test", seed=seed).state.ships["red_0"].x in (8, 9)

@@ -113,11 +113,25 @@ def test_unknown_scenario_is_refused_at_new_game():
         RULESET.new_game(config, "armada")
 
 
-def test_a_full_zone_cannot_place_another_ship():
+def test_a_zone_too_small_for_its_ships_is_refused_at_load_not_mid_game():
     zone = {"x": [0, 0], "y": [0, 0]}
-    with pytest.raises(ValueError, match="has no free square left"):
-        make_game([ship("trireme", wits=4), ship("trireme", wits=5)], [ship("trireme", (11, 11))], dice=[1],
-                  zones=(zone, {"x": [11, 11], "y": [11, 11]}))
+    message = refused(config_data([ship("trireme", wits=4), ship("trireme", wits=5)], [ship("trireme", (11, 11))],
+                                  zones=(zone, {"x": [11, 11], "y": [11, 11]})))
+    assert ("scenarios.test.sides[red].zone: x=(0, 0) y=(0, 0) has 1 free square(s), too few for the 2 ship(s) "
+            "placed at random in it") in message
+
+
+def test_a_zone_counts_squares_taken_by_positions_and_by_an_earlier_side_it_overlaps():
+    red_zone, blue_zone = {"x": [0, 2], "y": [0, 0]}, {"x": [1, 3], "y": [0, 0]}   # they share (1, 0) and (2, 0)
+    red = [ship("trireme", wits=4), ship("trireme", wits=5)]
+    # Blue's 3 squares, one of them a blue ship's own position: 2 left, both of which red may take.
+    message = refused(config_data(red, [ship("trireme", (3, 0)), ship("trireme")], zones=(red_zone, blue_zone)))
+    assert "sides[blue].zone: x=(1, 3) y=(0, 0) has 2 free square(s), of which earlier sides' ships may take 2" \
+        in message
+    # Without the fixed ship, blue keeps (3, 0) whatever red draws: the config loads and every seed sets up.
+    config = validate(PantheonConfig, config_data(red, [ship("trireme")], zones=(red_zone, blue_zone)), "test")
+    for seed in range(20):
+        assert RULESET.new_game(config, "test", seed=seed).state.ships["blue_0"].x in (1, 2, 3)
 
 
 @pytest.mark.parametrize("scenario", ["duel", "mixed_duel", "squadron", "fleet"])

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from naval_env.core.cache import PerObjectCache
 from naval_env.core.dice import Dice
 from naval_env.core.rewards import Rewards
 from naval_env.core.ruleset import Ruleset, register
@@ -18,6 +19,7 @@ from naval_env.rulesets.broadside.config import BroadsideConfig, load_config
 from naval_env.rulesets.broadside.engine import BroadsideGame
 from naval_env.rulesets.broadside.events import CATALOG
 from naval_env.rulesets.broadside.observer import observation_spec
+from naval_env.rulesets.broadside.position import BroadsidePositions
 
 
 class BroadsideRuleset(Ruleset):
@@ -25,6 +27,7 @@ class BroadsideRuleset(Ruleset):
     gym_name = "Broadside"
     version = "1.0"
     events = CATALOG
+    positions = BroadsidePositions()
 
     def load_config(self, path: str | Path | None = None) -> BroadsideConfig:
         return load_config(path)
@@ -47,16 +50,13 @@ class BroadsideRuleset(Ruleset):
         return config.rewards
 
 
-_SPECS: dict[int, tuple[BroadsideConfig, BroadsideActions, ObservationSpec]] = {}
-
-
-def _specs(config: BroadsideConfig) -> tuple[BroadsideActions, ObservationSpec]:
+def _build_specs(config: BroadsideConfig) -> tuple[BroadsideActions, ObservationSpec]:
     """Action tables and the observation spec are fixed per config: build them once each."""
-    cached = _SPECS.get(id(config))
-    if cached is None or cached[0] is not config:
-        cached = (config, build_actions(config), observation_spec(config))
-        _SPECS[id(config)] = cached
-    return cached[1], cached[2]
+    return build_actions(config), observation_spec(config)
+
+
+#: Kept while the config object lives (an env made and dropped leaves nothing behind).
+_specs = PerObjectCache(_build_specs)
 
 
 RULESET = register(BroadsideRuleset())
@@ -64,9 +64,9 @@ RULESET = register(BroadsideRuleset())
 
 def env(**kwargs: Any) -> Any:
     """PettingZoo AEC environment: one agent per ship captain, in the order the rules give decisions."""
-    from naval_env.envs.pettingzoo_env import NavalAECEnv
+    from naval_env.envs.pettingzoo_env import aec_env
 
-    return NavalAECEnv(ruleset="broadside", **kwargs)
+    return aec_env("broadside", **kwargs)
 
 
 def parallel_env(**kwargs: Any) -> Any:

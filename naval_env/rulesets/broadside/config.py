@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import math
 import re
-import weakref
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
+from naval_env.core.cache import PerObjectCache
 from naval_env.core.config import REPO_CONFIGS, RulesetConfig, StrictModel, read_yaml, validate
 from naval_env.core.rewards import Rewards
 from naval_env.rulesets.broadside.geometry import Hull, overlap
@@ -286,18 +286,14 @@ def _check_scenario(config: BroadsideConfig, name: str, scenario: Scenario) -> N
                                  f"at ({other_body.x}, {other_body.y})")
 
 
-_DERIVED: dict[int, tuple[weakref.ref[BroadsideConfig], dict[str, Any]]] = {}
+_DERIVED: PerObjectCache[BroadsideConfig, dict[str, Any]] = PerObjectCache(lambda _config: {})
 
 
 def derived_tables(config: BroadsideConfig) -> dict[str, Any]:
     """Tables the engine derives from ``config`` alone (masks, observation constants), built once per config
     object and shared by all its games. Kept by the object's identity, not in the model: a copy made with
     changes (``model_copy``) gets tables of its own, and comparing configs never compares numpy masks."""
-    entry = _DERIVED.get(id(config))
-    if entry is None or entry[0]() is not config:
-        key = id(config)
-        entry = _DERIVED[key] = (weakref.ref(config, lambda _: _DERIVED.pop(key, None)), {})
-    return entry[1]
+    return _DERIVED(config)
 
 
 def load_config(path: str | Path | None = None) -> BroadsideConfig:

@@ -74,25 +74,44 @@ class BroadsideGame(ShipBattle):
 
     def __init__(self, config: BroadsideConfig, scenario_name: str | None, dice: Dice,
                  actions: BroadsideActions, observation_spec: ObservationSpec) -> None:
+        self._prepare(config, scenario_name, dice, actions, observation_spec)
+        self._enter(self._set_up())
+        events: list[Event] = []
+        self._start_round(events)
+        self._advance(events)
+        self.opening_events = events
+
+    @classmethod
+    def from_state(cls, config: BroadsideConfig, scenario_name: str | None, dice: Dice,
+                   actions: BroadsideActions, observation_spec: ObservationSpec, state: GameState) -> BroadsideGame:
+        """A game already in ``state`` (a loaded position, checked by ``position.py``): no set-up, no roll,
+        no opening events; the decision held is ``state.decider``'s (its mask is built when first asked)."""
+        game = cls.__new__(cls)
+        game._prepare(config, scenario_name, dice, actions, observation_spec)
+        game._enter(state)
+        game.opening_events = []
+        return game
+
+    def _prepare(self, config: BroadsideConfig, scenario_name: str | None, dice: Dice,
+                 actions: BroadsideActions, observation_spec: ObservationSpec) -> None:
         self._bind(config, scenario_name, dice, actions, observation_spec)
         self.scenario: Scenario = config.scenario(self.scenario_name)
         self._mask: np.ndarray | None = None      # read only: legal_mask hands out copies
         self._maneuver_masks: dict[tuple[str, int], np.ndarray] = derived_tables(config).setdefault(
             "maneuver_masks", {})
-        self.state = self._set_up()
-        self._index_ships()
-        ships = list(self.state.ships.values())
-        self._vessels = {s.id: config.vessels[s.vessel] for s in ships}
-        self._fleets = [[s for s in ships if s.side == side] for side in self.state.sides]
         offsets = self.action_spec.offsets
         # (battery, its key in Ship.guns, flat index of its first target): Battery.value is an Enum property.
         self._battery_slots = tuple((battery, battery.value, offsets[component] + 1)
                                     for battery, component in actions.batteries.items())
+
+    def _enter(self, state: GameState) -> None:
+        """Hold ``state``: index its ships (agent order, enemies, allies, fleets) and start the observer's tables."""
+        self.state = state
+        self._index_ships()
+        ships = list(state.ships.values())
+        self._vessels = {s.id: self.config.vessels[s.vessel] for s in ships}
+        self._fleets = [[s for s in ships if s.side == side] for side in state.sides]
         self.observer_tables = ObserverTables(self)
-        events: list[Event] = []
-        self._start_round(events)
-        self._advance(events)
-        self.opening_events = events
 
     # ------------------------------------------------------------------ set-up
     def _set_up(self) -> GameState:
@@ -426,11 +445,7 @@ class BroadsideGame(ShipBattle):
         state.round += 1
         for ship in state.ships.values():
             ship.activated = ship.forfeit = ship.archers_fired = ship.melee_fought = ship.rammed = False
-        fleets = self._fleets if state.round % 2 == 1 else self._fleets[::-1]
-        lines = [[s.id for s in fleet if s.status is _AFLOAT] for fleet in fleets]
-        order: list[str] = []
-        for i in range(max(len(lines[0]), len(lines[1]))):
-            order += [line[i] for line in lines if i < len(line)]
+        order = activation_order(self._fleets, state.round)
         state.order, state.cursor, state.stage = order, -1, ACTIVATIONS
         events.append(RoundStarted(state.round, tuple(order)))
 
@@ -463,6 +478,17 @@ class BroadsideGame(ShipBattle):
         state.decider, state.pending = None, []
         self._mask = None
         events.append(GameEnded(winner, reason))
+
+
+def activation_order(fleets: list[list[Ship]], round_: int) -> list[str]:
+    """A round's activation order: the sides alternate ship by ship, the first side leading in odd rounds,
+    over the ships afloat as the round begins."""
+    leading = fleets if round_ % 2 == 1 else fleets[::-1]
+    lines = [[s.id for s in fleet if s.status is _AFLOAT] for fleet in leading]
+    order: list[str] = []
+    for i in range(max(len(lines[0]), len(lines[1]))):
+        order += [line[i] for line in lines if i < len(line)]
+    return order
 
 
 def _people_aboard(setup: ShipSetup, vessel: Vessel) -> dict[str, int]:

@@ -168,12 +168,16 @@ def _scenario_constants(game: BroadsideGame) -> ScenarioConstants:
 
 
 class ObserverTables:
-    """Per-game tables of the observation: the scenario's constants (built once per config and scenario, not
-    once per game) and values kept until the hulls they come from change."""
+    """Per-game tables of the observation: the fleet's constants (built once per config and fleet, not once
+    per game) and values kept until the hulls they come from change."""
 
     def __init__(self, game: BroadsideGame) -> None:
-        key = f"observer constants of {game.scenario_name}"
-        tables = derived_tables(game.config)
+        # Keyed by what the constants come from (each ship's id and vessel, each iceberg's size), not by the
+        # scenario's name: a loaded position may field other ships than its scenario.
+        state = game.state
+        key = (tuple([(s.id, s.vessel) for s in state.ships.values()]),
+               tuple([(b.shape.length, b.shape.beam) for b in state.icebergs]))
+        tables = derived_tables(game.config).setdefault("observer constants", {})
         constants = tables.get(key)
         if constants is None:
             constants = tables[key] = _scenario_constants(game)

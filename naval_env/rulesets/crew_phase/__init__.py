@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from naval_env.core.cache import PerObjectCache
 from naval_env.core.dice import Dice
 from naval_env.core.ruleset import Ruleset, register
 from naval_env.core.spaces import ActionSpec, ObservationSpec
@@ -18,6 +19,7 @@ from naval_env.rulesets.crew_phase.config import CrewPhaseConfig, Rewards, load_
 from naval_env.rulesets.crew_phase.engine import CrewPhaseGame
 from naval_env.rulesets.crew_phase.events import CATALOG
 from naval_env.rulesets.crew_phase.observer import observation_spec
+from naval_env.rulesets.crew_phase.position import CrewPhasePositions
 
 
 class CrewPhaseRuleset(Ruleset):
@@ -25,6 +27,7 @@ class CrewPhaseRuleset(Ruleset):
     gym_name = "CrewPhase"
     version = "1.0"
     events = CATALOG
+    positions = CrewPhasePositions()
 
     def load_config(self, path: str | Path | None = None) -> CrewPhaseConfig:
         return load_config(path)
@@ -47,16 +50,13 @@ class CrewPhaseRuleset(Ruleset):
         return config.rewards
 
 
-_SPECS: dict[int, tuple[CrewPhaseConfig, CrewPhaseActions, ObservationSpec]] = {}
-
-
-def _specs(config: CrewPhaseConfig) -> tuple[CrewPhaseActions, ObservationSpec]:
+def _build_specs(config: CrewPhaseConfig) -> tuple[CrewPhaseActions, ObservationSpec]:
     """Action tables and the observation spec are fixed per config and costly to build: keep one each."""
-    cached = _SPECS.get(id(config))
-    if cached is None or cached[0] is not config:
-        cached = (config, build_actions(config), observation_spec(config))
-        _SPECS[id(config)] = cached
-    return cached[1], cached[2]
+    return build_actions(config), observation_spec(config)
+
+
+#: Kept while the config object lives (an env made and dropped leaves nothing behind).
+_specs = PerObjectCache(_build_specs)
 
 
 RULESET = register(CrewPhaseRuleset())
@@ -64,9 +64,9 @@ RULESET = register(CrewPhaseRuleset())
 
 def env(**kwargs: Any) -> Any:
     """PettingZoo AEC environment: one agent per ship captain, deciding in the rules' order."""
-    from naval_env.envs.pettingzoo_env import NavalAECEnv
+    from naval_env.envs.pettingzoo_env import aec_env
 
-    return NavalAECEnv(ruleset="crew_phase", **kwargs)
+    return aec_env("crew_phase", **kwargs)
 
 
 def parallel_env(**kwargs: Any) -> Any:

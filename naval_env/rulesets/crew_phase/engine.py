@@ -60,19 +60,38 @@ class CrewPhaseGame(ShipBattle):
 
     def __init__(self, config: CrewPhaseConfig, scenario_name: str | None, dice: Dice,
                  actions: CrewPhaseActions, observation_spec: Any) -> None:
+        self._prepare(config, scenario_name, dice, actions, observation_spec)
+        self._enter(self._set_up())
+        events: list[Event] = []
+        self._start_round(events)
+        self._advance(events)
+        self.opening_events = events
+
+    @classmethod
+    def from_state(cls, config: CrewPhaseConfig, scenario_name: str | None, dice: Dice,
+                   actions: CrewPhaseActions, observation_spec: Any, state: GameState) -> CrewPhaseGame:
+        """A game already in ``state`` (a loaded position, checked by ``position.py``): no set-up, no
+        roll, no opening events; the decision held is the one ``state`` names."""
+        game = cls.__new__(cls)
+        game._prepare(config, scenario_name, dice, actions, observation_spec)
+        game._enter(state)
+        game.opening_events = []
+        return game
+
+    def _prepare(self, config: CrewPhaseConfig, scenario_name: str | None, dice: Dice,
+                 actions: CrewPhaseActions, observation_spec: Any) -> None:
         self._bind(config, scenario_name, dice, actions, observation_spec)
         self.scenario: Scenario = config.scenario(self.scenario_name)
         self._mask: np.ndarray | None = None
         self._noop_bytes = self.action_spec.noop_mask().tobytes()
         self._crew_idle = self._noop_bytes[:actions.crew.size]  # the no-op block of one crew component
         self.observer_constants: ObserverConstants | None = None  # built by the observer on first use
-        self.state = self._set_up()
+
+    def _enter(self, state: GameState) -> None:
+        """Hold ``state`` and index its ships (agent order, enemies, allies, target slots)."""
+        self.state = state
         self._index_ships()
         self._enemy_slot = {s: {o.id: i for i, o in enumerate(self._enemies[s])} for s in self._agents}
-        events: list[Event] = []
-        self._start_round(events)
-        self._advance(events)
-        self.opening_events = events
 
     # ------------------------------------------------------------------ set-up
     def _set_up(self) -> GameState:

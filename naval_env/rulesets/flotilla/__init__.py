@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from naval_env.core.cache import PerObjectCache
 from naval_env.core.dice import Dice
 from naval_env.core.rewards import Rewards
 from naval_env.core.ruleset import Ruleset, register
@@ -18,6 +19,7 @@ from naval_env.rulesets.flotilla.config import FlotillaConfig, load_config
 from naval_env.rulesets.flotilla.engine import FlotillaGame
 from naval_env.rulesets.flotilla.events import CATALOG
 from naval_env.rulesets.flotilla.observer import observation_spec
+from naval_env.rulesets.flotilla.position import FlotillaPositions
 
 
 class FlotillaRuleset(Ruleset):
@@ -25,6 +27,7 @@ class FlotillaRuleset(Ruleset):
     gym_name = "Flotilla"
     version = "1.0"
     events = CATALOG
+    positions = FlotillaPositions()
 
     def load_config(self, path: str | Path | None = None) -> FlotillaConfig:
         return load_config(path)
@@ -47,16 +50,13 @@ class FlotillaRuleset(Ruleset):
         return config.rewards
 
 
-_SPECS: dict[int, tuple[FlotillaConfig, FlotillaActions, ObservationSpec]] = {}
-
-
-def _specs(config: FlotillaConfig) -> tuple[FlotillaActions, ObservationSpec]:
+def _build_specs(config: FlotillaConfig) -> tuple[FlotillaActions, ObservationSpec]:
     """Action tables and the observation spec are fixed per config: keep one of each."""
-    cached = _SPECS.get(id(config))
-    if cached is None or cached[0] is not config:
-        cached = (config, build_actions(config), observation_spec(config))
-        _SPECS[id(config)] = cached
-    return cached[1], cached[2]
+    return build_actions(config), observation_spec(config)
+
+
+#: Kept while the config object lives (an env made and dropped leaves nothing behind).
+_specs = PerObjectCache(_build_specs)
 
 
 RULESET = register(FlotillaRuleset())
@@ -64,9 +64,9 @@ RULESET = register(FlotillaRuleset())
 
 def env(**kwargs: Any) -> Any:
     """PettingZoo AEC environment: one agent per ship captain, acting in initiative order."""
-    from naval_env.envs.pettingzoo_env import NavalAECEnv
+    from naval_env.envs.pettingzoo_env import aec_env
 
-    return NavalAECEnv(ruleset="flotilla", **kwargs)
+    return aec_env("flotilla", **kwargs)
 
 
 def parallel_env(**kwargs: Any) -> Any:

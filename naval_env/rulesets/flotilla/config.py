@@ -6,15 +6,17 @@ Fleets are checked against their scenario's budget when the config loads
 
 from __future__ import annotations
 
-from functools import cached_property
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Literal
 
 from pydantic import Field, model_validator
 
 from naval_env.core.config import REPO_CONFIGS, RulesetConfig, StrictModel, read_yaml, validate
+from naval_env.core.grid import STEP, Compass
 from naval_env.core.rewards import Rewards
 from naval_env.core.setup import Zone  # here: the rectangle of bow squares a side may start on
+from naval_env.rulesets.flotilla.geometry import Square, footprint, on_map
 
 DEFAULT_CONFIG = REPO_CONFIGS / "rulesets" / "flotilla.yaml"
 Direction = Literal["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
@@ -201,6 +203,7 @@ class FlotillaConfig(RulesetConfig[Scenario]):
             raise ValueError(f"maneuvers: names must be unique and not 'ahead' (the base move), got {names}")
         for name, scenario in self.scenarios.items():
             check_scenario(self, name, scenario)
+            _check_zone_room(self, name, scenario)
         return self
 
     @cached_property
@@ -216,6 +219,82 @@ class FlotillaConfig(RulesetConfig[Scenario]):
     @cached_property
     def max_cohesion(self) -> int:
         return max(c.cohesion for c in self.ship_classes.values())
+
+
+def _check_zone_room(config: FlotillaConfig, name: str, scenario: Scenario) -> None:
+    """Refuse a scenario where some set-up draw could leave a ship no bow square in its side's zone.
+
+    As the engine sets up: ships with a position first, then the defender's ships drawn one by one,
+    then the attacker's, each on a bow square of its zone where it lies on the map, on no ship, and
+    (for the other role's ships) not within ``min_attacker_distance`` of one. An earlier drawn ship
+    blocks, at worst, either all of its reach around wherever it lands, or, for a whole group,
+    every square its members could reach from any square open to them: the smaller bound counts.
+    """
+    rules = config.house_rules
+    size, near = rules.map_size, rules.min_attacker_distance - 1
+    ball = tuple((i, j) for i in range(-near, near + 1) for j in range(-near, near + 1))
+
+    def zone_of(side: SideSetup) -> Zone:  # the engine's defaults: the defender's centre, the attacker's map
+        if side.zone is not None:
+            return side.zone
+        if side.role == "defender":
+            c, r = size // 2, rules.centre_radius
+            return Zone(x=(c - r, c + r), y=(c - r, c + r))
+        return Zone(x=(0, size - 1), y=(0, size - 1))
+
+    def facing(side: SideSetup, setup: ShipSetup) -> int:
+        return int(Compass.parse(setup.facing or side.facing))
+
+    fixed: dict[str, set[Square]] = {"attacker": set(), "defender": set()}  # squares of ships given a position
+    for side in scenario.sides:
+        for setup in side.ships:
+            if setup.position is not None:
+                cls = config.ship_classes[setup.ship]
+                fixed[side.role].update(footprint(*setup.position, facing(side, setup), cls.size))
+    drawn: list[tuple[str, int, int, frozenset[Square]]] = []  # role, facing, size and open bows of each
+    unions: dict[tuple[str, bool, int, int, int], set[Square]] = {}  # what a group can reach, per later ship's shape
+    for side in sorted(scenario.sides, key=lambda s: s.role != "defender"):
+        zone, other = zone_of(side), "attacker" if side.role == "defender" else "defender"
+        blocked = fixed["attacker"] | fixed["defender"] | {(x + i, y + j) for x, y in fixed[other] for i, j in ball}
+        open_to: dict[tuple[int, int], frozenset[Square]] = {}  # open bows of the side's zone, per ship shape
+        for index, setup in enumerate(side.ships):
+            if setup.position is not None:
+                continue
+            heading, length = facing(side, setup), config.ship_classes[setup.ship].size
+            if (heading, length) not in open_to:
+                open_to[heading, length] = frozenset(
+                    (x, y) for x in range(zone.x[0], zone.x[1] + 1) for y in range(zone.y[0], zone.y[1] + 1)
+                    if on_map(squares := footprint(x, y, heading, length), size, size)
+                    and blocked.isdisjoint(squares))
+            bows = open_to[heading, length]
+            lost = 0
+            for same in (True, False):
+                group = [d for d in drawn if (d[0] == side.role) == same]
+                reaches = [_reach(d[1], d[2], heading, length, () if same else ball) for d in group]
+                worst = sum(len(reach) for reach in reaches)
+                if worst > len(bows) - lost - 1:  # the cheap bound is not enough: count what the group can reach
+                    key = (side.role, same, heading, length, len(group))
+                    if key not in unions:
+                        members = {(d[1], d[2], d[3]): reach for d, reach in zip(group, reaches)}  # alike once
+                        unions[key] = {(x + i, y + j) for (_, _, open_bows), reach in members.items()
+                                       for x, y in open_bows for i, j in reach}
+                    worst = min(worst, len(bows & unions[key]))
+                lost += worst
+            if len(bows) - lost < 1:
+                raise ValueError(
+                    f"scenarios.{name}.sides[{side.name}].ships[{index}]: its zone {zone} has {len(bows)} bow "
+                    f"square(s) where a {setup.ship} can start, and the ships drawn before it may block {lost}; "
+                    "widen the zone, give ships a position or field fewer ships")
+            drawn.append((side.role, heading, length, bows))
+
+
+@cache  # a few ship shapes: the same offsets for every scenario and every load
+def _reach(facing: int, size: int, heading: int, length: int, ball: tuple[Square, ...]) -> frozenset[Square]:
+    """Offsets from a drawn ship's bow (``facing``, ``size``) of the bows a later ship (``heading``, ``length``)
+    can no longer take: its footprint would cover the drawn ship, or come within ``ball`` of it."""
+    (dx, dy), (hx, hy) = STEP[facing], STEP[heading]
+    return frozenset((-a * dx + i + b * hx, -a * dy + j + b * hy)
+                     for a in range(size) for i, j in (ball or ((0, 0),)) for b in range(length))
 
 
 def load_config(path: str | Path | None = None) -> FlotillaConfig:

@@ -81,21 +81,70 @@ class FlotillaGame(ShipBattle):
 
     def __init__(self, config: FlotillaConfig, scenario_name: str | None, dice: Dice,
                  actions: FlotillaActions, observation_spec: Any) -> None:
+        self._attach(config, scenario_name, dice, actions, observation_spec)
+        events: list[Event] = []
+        self.state = self._set_up(events)
+        self._attach_state()
+        if not self.rules.captains_choose_facing:
+            self._start_battle(events)
+        self._advance(events)
+        self.opening_events = events
+
+    @classmethod
+    def from_state(cls, config: FlotillaConfig, scenario_name: str | None, dice: Dice,
+                   actions: FlotillaActions, observation_spec: Any, state: GameState) -> FlotillaGame:
+        """A game already in ``state`` (a loaded position, at a decision or over): no set-up dice, no opening
+        events. ``state`` must be whole and consistent (``position.py`` checks it) but for what is done here:
+        every ship's squares and the occupancy are rebuilt from the bows; while the game goes on, an empty
+        ``order`` outside DEPLOY is rolled as a round's start rolls it (the game's dice), an ``actor`` of None
+        is the ship at ``cursor`` (in REACTION: the pending attack's target), and the actor's mask is worked
+        out as when the flow hands it the decision."""
+        game = cls.__new__(cls)
+        game._attach(config, scenario_name, dice, actions, observation_spec)
+        state.occupancy = {}
+        for ship in state.ships.values():  # a sunk ship keeps its squares but holds none of the sea
+            ship.squares = footprint(ship.x, ship.y, ship.facing, ship.size)
+            if ship.afloat:
+                state.occupancy.update(dict.fromkeys(ship.squares, ship.id))
+        game.state = state
+        game._attach_state()
+        game.opening_events = []
+        if state.ended:
+            return game
+        if not state.order and state.phase is not DEPLOY:
+            state.order = game._initiative([s for s in state.ships.values() if s.afloat], [])
+        if state.actor is None:
+            if state.phase is REACTION:
+                assert state.pending is not None, "a REACTION needs its pending attack"
+                state.actor = state.pending.target
+            else:
+                state.actor = (state.deploy_order if state.phase is DEPLOY else state.order)[state.cursor]
+        ship = state.ships[state.actor]
+        if state.phase is DEPLOY:
+            game._mask = game._deploy_mask(ship)[0]
+        elif state.phase is MOVE:
+            game._mask = game._move_mask(ship)[0]
+        elif state.phase is ATTACK:
+            game._mask = game._attack_mask(ship)[0]
+        else:
+            game._mask = game._reaction_mask(ship)
+        return game
+
+    def _attach(self, config: FlotillaConfig, scenario_name: str | None, dice: Dice,
+                actions: FlotillaActions, observation_spec: Any) -> None:
+        """Bind the config, dice and specs and start with empty caches (before any state exists)."""
         self._bind(config, scenario_name, dice, actions, observation_spec)
         self.scenario: Scenario = config.scenario(self.scenario_name)
         self.situations = self.scenario.situations
         self._noop = actions.spec.noop_mask()
         self._mask: np.ndarray | None = None
         self._move_ends: list[tuple[int, int, int] | None] = []
-        events: list[Event] = []
-        self.state = self._set_up(events)
-        self.table = Table(dice, self.rules, self.situations, self.state)
+
+    def _attach_state(self) -> None:
+        """The rules' table, agent indices and the observer's per-game tables of a game whose state is set."""
+        self.table = Table(self.dice, self.rules, self.situations, self.state)
         self._index_ships()
         self.observer_tables = ObserverTables(self)
-        if not self.rules.captains_choose_facing:
-            self._start_battle(events)
-        self._advance(events)
-        self.opening_events = events
 
     # ------------------------------------------------------------------ set-up
     def _set_up(self, events: list[Event]) -> GameState:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from naval_env.core.cache import PerObjectCache
 from naval_env.core.dice import Dice
 from naval_env.core.ruleset import Ruleset, register
 from naval_env.core.spaces import ActionSpec, ObservationSpec
@@ -17,6 +18,7 @@ from naval_env.rulesets.pantheon.config import PantheonConfig, Rewards, load_con
 from naval_env.rulesets.pantheon.engine import PantheonGame
 from naval_env.rulesets.pantheon.events import CATALOG
 from naval_env.rulesets.pantheon.observer import observation_spec
+from naval_env.rulesets.pantheon.position import PantheonPositions
 
 
 class PantheonRuleset(Ruleset):
@@ -24,6 +26,7 @@ class PantheonRuleset(Ruleset):
     gym_name = "Pantheon"
     version = "1.0"
     events = CATALOG
+    positions = PantheonPositions()
 
     def load_config(self, path: str | Path | None = None) -> PantheonConfig:
         return load_config(path)
@@ -46,16 +49,13 @@ class PantheonRuleset(Ruleset):
         return config.rewards
 
 
-_SPECS: dict[int, tuple[PantheonConfig, PantheonActions, ObservationSpec]] = {}
-
-
-def _specs(config: PantheonConfig) -> tuple[PantheonActions, ObservationSpec]:
+def _build_specs(config: PantheonConfig) -> tuple[PantheonActions, ObservationSpec]:
     """Action tables and the observation spec are fixed per config and costly to build: keep one each."""
-    cached = _SPECS.get(id(config))
-    if cached is None or cached[0] is not config:
-        cached = (config, build_actions(config), observation_spec(config))
-        _SPECS[id(config)] = cached
-    return cached[1], cached[2]
+    return build_actions(config), observation_spec(config)
+
+
+#: Kept while the config object lives (an env made and dropped leaves nothing behind).
+_specs = PerObjectCache(_build_specs)
 
 
 RULESET = register(PantheonRuleset())
@@ -63,9 +63,9 @@ RULESET = register(PantheonRuleset())
 
 def env(**kwargs: Any) -> Any:
     """PettingZoo AEC environment: one agent per ship captain, acting in initiative order."""
-    from naval_env.envs.pettingzoo_env import NavalAECEnv
+    from naval_env.envs.pettingzoo_env import aec_env
 
-    return NavalAECEnv(ruleset="pantheon", **kwargs)
+    return aec_env("pantheon", **kwargs)
 
 
 def parallel_env(**kwargs: Any) -> Any:

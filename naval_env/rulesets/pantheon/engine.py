@@ -48,15 +48,35 @@ class PantheonGame(ShipBattle):
 
     def __init__(self, config: PantheonConfig, scenario_name: str | None, dice: Dice,
                  actions: PantheonActions, observation_spec: Any) -> None:
-        self._bind(config, scenario_name, dice, actions, observation_spec)
-        self.scenario: Scenario = config.scenario(self.scenario_name)
-        self._pad = actions.maneuvers.max_path + 1
-        self._mask: np.ndarray | None = None
+        self._attach(config, scenario_name, dice, actions, observation_spec)
         self.state = self._set_up()
         self._index_ships()
         events: list[Event] = [self._initiative_event]
         self._begin_turn(events)
         self.opening_events = events
+
+    @classmethod
+    def from_state(cls, config: PantheonConfig, scenario_name: str | None, dice: Dice,
+                   actions: PantheonActions, observation_spec: Any, state: GameState) -> PantheonGame:
+        """A game already in ``state`` (a loaded position): no set-up dice, no opening events.
+
+        ``state`` must be whole and consistent (``position.py`` checks it); ``occupancy`` is rebuilt here.
+        """
+        game = cls.__new__(cls)
+        game._attach(config, scenario_name, dice, actions, observation_spec)
+        state.occupancy = {(s.x, s.y): s.id for s in state.ships.values() if s.status.on_board}
+        game.state = state
+        game._index_ships()
+        game.opening_events = []
+        return game
+
+    def _attach(self, config: PantheonConfig, scenario_name: str | None, dice: Dice,
+                actions: PantheonActions, observation_spec: Any) -> None:
+        """Bind the config, dice and specs and start with empty caches (before any state exists)."""
+        self._bind(config, scenario_name, dice, actions, observation_spec)
+        self.scenario: Scenario = config.scenario(self.scenario_name)
+        self._pad = actions.maneuvers.max_path + 1
+        self._mask: np.ndarray | None = None
 
     # ------------------------------------------------------------------ set-up
     def _set_up(self) -> GameState:
@@ -115,16 +135,7 @@ class PantheonGame(ShipBattle):
         return free[self.dice.choice_index(len(free), "placement")]
 
     def _initiative_order(self, ships: dict[str, Ship]) -> list[str]:
-        """Highest Wits + Seamanship + Maneuverability first; ties broken by a d10 each (re-rolled)."""
-        tiebreak: dict[str, tuple[int, ...]] = {ship_id: () for ship_id in ships}
-        while True:
-            keys = {s: (ships[s].initiative, *tiebreak[s]) for s in ships}
-            clashes = [s for s in ships if sum(keys[o] == keys[s] for o in ships) > 1]
-            if not clashes:
-                break
-            for s in clashes:
-                tiebreak[s] = (*tiebreak[s], self.dice.d(10, f"initiative tie: {s}"))
-        order = sorted(ships, key=lambda s: keys[s], reverse=True)
+        order = roll_initiative(ships, self.dice)
         self._initiative_event = InitiativeRolled(tuple(order), tuple(ships[s].initiative for s in order))
         return order
 
@@ -326,10 +337,10 @@ class PantheonGame(ShipBattle):
             state.turn += 1
             if state.turn >= len(state.order):
                 state.turn = 0
-                state.round += 1
-                if state.round > self.rules.max_rounds:
+                if state.round >= self.rules.max_rounds:  # the last round is over: no round past the limit
                     self._finish(None, "round_limit", events)
                     return
+                state.round += 1
             if self._begin_turn(events):
                 return
             self._check_end(events)
@@ -412,6 +423,22 @@ class ManeuverOutcomes:
     y: np.ndarray
     facing: np.ndarray
     forward: np.ndarray
+
+
+def roll_initiative(ships: dict[str, Ship], dice: Dice) -> list[str]:
+    """Highest Wits + Seamanship + Maneuverability first; ties broken by a d10 each (re-rolled).
+
+    Set-up and a loaded position that gives no order both roll it here, with the game's dice.
+    """
+    tiebreak: dict[str, tuple[int, ...]] = {ship_id: () for ship_id in ships}
+    while True:
+        keys = {s: (ships[s].initiative, *tiebreak[s]) for s in ships}
+        clashes = [s for s in ships if sum(keys[o] == keys[s] for o in ships) > 1]
+        if not clashes:
+            break
+        for s in clashes:
+            tiebreak[s] = (*tiebreak[s], dice.d(10, f"initiative tie: {s}"))
+    return sorted(ships, key=lambda s: keys[s], reverse=True)
 
 
 def check_invariants(game: PantheonGame) -> None:

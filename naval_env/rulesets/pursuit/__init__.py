@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from naval_env.core.cache import PerObjectCache
 from naval_env.core.dice import Dice
 from naval_env.core.rewards import Rewards
 from naval_env.core.ruleset import Ruleset, register
@@ -18,6 +19,7 @@ from naval_env.rulesets.pursuit.config import PursuitConfig, load_config
 from naval_env.rulesets.pursuit.engine import PursuitGame
 from naval_env.rulesets.pursuit.events import CATALOG
 from naval_env.rulesets.pursuit.observer import observation_spec
+from naval_env.rulesets.pursuit.position import PursuitPositions
 
 
 class PursuitRuleset(Ruleset):
@@ -25,6 +27,7 @@ class PursuitRuleset(Ruleset):
     gym_name = "Pursuit"
     version = "1.0"
     events = CATALOG
+    positions = PursuitPositions()
 
     def load_config(self, path: str | Path | None = None) -> PursuitConfig:
         return load_config(path)
@@ -47,16 +50,13 @@ class PursuitRuleset(Ruleset):
         return config.rewards
 
 
-_SPECS: dict[int, tuple[PursuitConfig, PursuitActions, ObservationSpec]] = {}
-
-
-def _specs(config: PursuitConfig) -> tuple[PursuitActions, ObservationSpec]:
+def _build_specs(config: PursuitConfig) -> tuple[PursuitActions, ObservationSpec]:
     """Action tables and the observation spec are fixed per config: build them once each."""
-    cached = _SPECS.get(id(config))
-    if cached is None or cached[0] is not config:
-        cached = (config, build_actions(config), observation_spec(config))
-        _SPECS[id(config)] = cached
-    return cached[1], cached[2]
+    return build_actions(config), observation_spec(config)
+
+
+#: Kept while the config object lives (an env made and dropped leaves nothing behind).
+_specs = PerObjectCache(_build_specs)
 
 
 RULESET = register(PursuitRuleset())
@@ -64,9 +64,9 @@ RULESET = register(PursuitRuleset())
 
 def env(**kwargs: Any) -> Any:
     """PettingZoo AEC environment: one agent per ship captain, in the round order."""
-    from naval_env.envs.pettingzoo_env import NavalAECEnv
+    from naval_env.envs.pettingzoo_env import aec_env
 
-    return NavalAECEnv(ruleset="pursuit", **kwargs)
+    return aec_env("pursuit", **kwargs)
 
 
 def parallel_env(**kwargs: Any) -> Any:

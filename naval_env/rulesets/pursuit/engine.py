@@ -23,7 +23,7 @@ from naval_env.core.events import Event, GameEnded
 from naval_env.core.game import ShipBattle
 from naval_env.rulesets.pursuit import hull, propulsion
 from naval_env.rulesets.pursuit.actions import PursuitActions
-from naval_env.rulesets.pursuit.config import PursuitConfig, Scenario, mounts_of
+from naval_env.rulesets.pursuit.config import Current, PursuitConfig, Scenario, Wind, mounts_of
 from naval_env.rulesets.pursuit.events import Escaped, RoundEnded, TurnStarted
 from naval_env.rulesets.pursuit.geometry import ACROSS, COMPASS_DEGREES, direction, relation
 from naval_env.rulesets.pursuit.machines import (
@@ -69,6 +69,7 @@ _PROPULSION_ORDERS = tuple(PropulsionOrder)  # by value: cheaper than the enum's
 _COMMANDS = tuple(Command)
 _PHASE_CONTEXTS = tuple(f"in phase {phase.name}" for phase in Phase)
 _MASKS_KEPT = 4096  # distinct masks kept per config: a few hundred in practice
+_COMPASS_NAMES = {degrees: name for name, degrees in COMPASS_DEGREES.items()}
 
 
 class PursuitGame(ShipBattle):
@@ -80,7 +81,34 @@ class PursuitGame(ShipBattle):
         self._bind(config, scenario_name, dice, actions, observation_spec)
         self.scenario: Scenario = config.scenario(self.scenario_name)
         self.state = self._set_up()
-        self.table = Table(dice, config, self.scenario, self.state)
+        self._attach_state()
+        events: list[Event] = [TurnStarted(self.state.current, 1)]
+        self._advance(events)
+        self.opening_events = events
+
+    @classmethod
+    def from_state(cls, config: PursuitConfig, scenario_name: str | None, dice: Dice, actions: PursuitActions,
+                   observation_spec: Any, state: GameState) -> PursuitGame:
+        """A game already in ``state`` (a loaded position, at a decision or over): no set-up dice, no opening
+        events. ``state`` must be whole and consistent (``position.py`` checks it); its wind and current
+        replace the scenario's where they differ."""
+        game = cls.__new__(cls)
+        game._bind(config, scenario_name, dice, actions, observation_spec)
+        scenario = config.scenario(game.scenario_name)
+        wind = Wind(strength=state.wind_strength, toward=_COMPASS_NAMES[state.wind_toward])  # type: ignore[arg-type]
+        current = None if state.current_toward is None else Current(
+            toward=_COMPASS_NAMES[state.current_toward], fast=state.current_fast)  # type: ignore[arg-type]
+        if (wind, current) != (scenario.wind, scenario.current):
+            scenario = scenario.model_copy(update={"wind": wind, "current": current})
+        game.scenario = scenario
+        game.state = state
+        game._attach_state()
+        game.opening_events = []
+        return game
+
+    def _attach_state(self) -> None:
+        """The table, agent indices and every cache of a game whose state is set."""
+        self.table = Table(self.dice, self.config, self.scenario, self.state)
         self._index_ships()
         classes = self.table.machine_classes
         self._reaches: dict[str, tuple[Reach, ...]] = {
@@ -106,9 +134,6 @@ class PursuitGame(ShipBattle):
         self._observer: Any = None
         self._ships = list(self.state.ships.values())
         self._turn_done = False
-        events: list[Event] = [TurnStarted(self.state.current, 1)]
-        self._advance(events)
-        self.opening_events = events
 
     # ------------------------------------------------------------------ set-up
     def _set_up(self) -> GameState:

@@ -1,0 +1,45 @@
+"""Tables derived from one config object, built once and dropped when the config is.
+
+Loaded configs are frozen pydantic models, so what the rules derive from one (action
+tables, observation specs, masks) never changes and is worth keeping. It is kept by
+the object's identity, not its value: comparing or hashing whole configs costs more than
+the tables save, and a copy made with changes (``model_copy``) must get tables of its
+own. The cache holds the config only weakly, so an env made and dropped leaves nothing
+behind. A value must not refer back to its config, or the two would keep each other alive.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable
+from typing import Generic, TypeVar
+
+KeyT = TypeVar("KeyT")
+ValueT = TypeVar("ValueT")
+
+
+class PerObjectCache(Generic[KeyT, ValueT]):
+    """``cache(obj)``: ``build(obj)``, computed on the first call for this object and kept while it lives."""
+
+    def __init__(self, build: Callable[[KeyT], ValueT]) -> None:
+        self._build = build
+        self._entries: dict[int, tuple[weakref.ref[KeyT], ValueT]] = {}
+
+    def __call__(self, obj: KeyT) -> ValueT:
+        entry = self._entries.get(id(obj))
+        if entry is not None and entry[0]() is obj:
+            return entry[1]
+        value = self._build(obj)
+        key = id(obj)
+        ref = weakref.ref(obj, lambda dead: self._forget(key, dead))
+        self._entries[key] = (ref, value)
+        return value
+
+    def _forget(self, key: int, dead: weakref.ref[KeyT]) -> None:
+        entry = self._entries.get(key)
+        if entry is not None and entry[0] is dead:  # not a newer object that took the same id
+            del self._entries[key]
+
+    def __len__(self) -> int:
+        """Objects with tables now (the memory tests watch that it stays flat)."""
+        return len(self._entries)

@@ -1,0 +1,583 @@
+"""`pursuit` positions: the ships on the open sea, the weather and the round as JSON, in and out.
+
+The full form (what :meth:`PursuitPositions.dump` writes) holds every field of the game state, so a
+loaded game plays on exactly as the original. The short form an app writes by hand needs only the
+ships' ids, classes and places in yards; every other field defaults from the ship class, the
+scenario's set-up of that ship id and the rules (see the "Positions" section of docs/rules/pursuit.md).
+Fields the rules derive (scuttled from the damage, a machine destroyed by its damage, the round order)
+are rebuilt, not asked for.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from naval_env.core.dice import Dice
+from naval_env.core.position import PositionCodec, PositionModel, Problems, check_ship_ids, side_of
+from naval_env.rulesets.pursuit.config import (
+    Controller as ControllerSetup,
+)
+from naval_env.rulesets.pursuit.config import (
+    CrewStats,
+    Direction,
+    MountSetup,
+    PursuitConfig,
+    Scenario,
+    ShipClass,
+    ShipSetup,
+    WindStrength,
+    mounts_of,
+)
+from naval_env.rulesets.pursuit.engine import PursuitGame
+from naval_env.rulesets.pursuit.geometry import COMPASS_DEGREES
+from naval_env.rulesets.pursuit.propulsion import crew_options, working_drive
+from naval_env.rulesets.pursuit.state import (
+    Controller,
+    Drive,
+    GameState,
+    Machine,
+    Phase,
+    Propulsion,
+    Ship,
+    Status,
+)
+
+PhaseName = Literal["command", "maneuver", "guns"]
+DriveName = Literal["none", "rowed", "sailed", "switching", "aground"]
+EndReason = Literal["last side fighting", "no ship left fighting", "escaped", "enemy escaped", "round_limit"]
+Yards = Annotated[float, Field(allow_inf_nan=False)]
+Point = tuple[Yards, Yards]
+_COMPASS_NAMES = {degrees: name for name, degrees in COMPASS_DEGREES.items()}
+
+
+class _Part(BaseModel):
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+
+class WindPosition(_Part):
+    """The wind over the battle."""
+
+    strength: WindStrength
+    """calm, light, moderate, strong or gale (a row of the Sailing Speed by Wind table)."""
+    toward: Direction
+    """Compass direction the wind blows toward (N is +y)."""
+
+
+class CurrentPosition(_Part):
+    """The current of the water."""
+
+    toward: Direction
+    """Compass direction the water flows toward."""
+    fast: bool = True
+    """A fast-flowing current changes a rowed ship's Speed; a slow one changes nothing."""
+
+
+class ControllerPosition(_Part):
+    """The pilot or captain; the ship's Agility comes from them."""
+
+    role: Literal["pilot", "captain"]
+    """A pilot gives the ship half its Agility; a captain half its Intellect or Will (the better)."""
+    profession: str
+    """A captain needs a seafaring profession (house rules' captain_professions)."""
+    agility: int = Field(ge=1, le=25)
+    """Agility score."""
+    intellect: int = Field(ge=1, le=25)
+    """Intellect score (maneuver attack rolls, keeping a destroyed ship afloat)."""
+    will: int = Field(ge=1, le=25)
+    """Will score (forced rowing, inspiring the crew)."""
+
+
+class CrewPosition(_Part):
+    """The crew, acting as one group for its rolls. Every field defaults."""
+
+    aboard: int | None = Field(default=None, ge=0, le=60)
+    """Crew members alive aboard. Default: ``at_start``."""
+    at_start: int | None = Field(default=None, ge=1, le=60)
+    """Crew at the start of the battle. Default: the scenario's count for this ship id, else the class's crew."""
+    agility: int | None = Field(default=None, ge=1, le=25)
+    """Agility score of each member. Default: the scenario's, else 10."""
+    strength: int | None = Field(default=None, ge=1, le=25)
+    """Strength score (rowing endurance). Default: the scenario's, else 11."""
+    will: int | None = Field(default=None, ge=1, le=25)
+    """Will score (resisting forced rowing). Default: the scenario's, else 10."""
+    health: int | None = Field(default=None, ge=1, le=100)
+    """Health of each member. Default: the scenario's, else 12."""
+    fatigued: bool = False
+    """Fatigued by rowing: 1 bane on the crew's challenge rolls."""
+    health_penalty: int = Field(default=0, ge=0)
+    """Lowers each member's Health (rowing on while fatigued)."""
+
+
+class MachinePosition(_Part):
+    """One war machine aboard; machine i stands on deck spot i. Only ``kind`` is required."""
+
+    kind: str
+    """War machine type, a key of the config's war_machines (ballista, cannon, ...)."""
+    gunners: int | None = Field(default=None, ge=1, le=6)
+    """Its own crew, one action each a round. Default: the scenario's mount, else the stat block's crew."""
+    gunner_intellect: int | None = Field(default=None, ge=1, le=25)
+    """Intellect of its gunners (indirect fire). Default: the scenario's mount, else 10."""
+    ammunition: Literal["standard", "stone"] | None = None
+    """A round stone halves range and damage. Default: the scenario's mount, else standard."""
+    damage: int = Field(default=0, ge=0)
+    """Damage taken; at its Health it is destroyed, at half it is damaged."""
+    loaded: bool = False
+    """Loaded and ready to fire."""
+    load_progress: int = Field(default=0, ge=0)
+    """Load actions spent toward its load number."""
+    aim_target: str | None = None
+    """The enemy ship id being aimed at (an aim in progress or done)."""
+    aim_progress: int = Field(default=0, ge=0)
+    """Aim actions spent toward its aim number."""
+    aim_point: Point | None = None
+    """[x, y] yards of a finished aim (the target's place when the aim was done)."""
+    last_point: Point | None = None
+    """[x, y] yards of its last shot (where it fires without a new aim)."""
+    misfired: bool = False
+    """Misfired: needs repair before it fires again."""
+    repair_progress: int = Field(default=0, ge=0)
+    """Repair actions spent (twice the load number repairs it)."""
+
+
+class ShipPosition(_Part):
+    """One ship. Only ``id``, ``ship_class``, ``x`` and ``y`` are required; the rest defaults."""
+
+    id: str
+    """``<side>_<i>``, numbered from 0 per side (also the captain's agent id)."""
+    side: str | None = None
+    """The ship's side, one of the scenario's two. Default: the prefix of ``id``."""
+    ship_class: str
+    """Ship class, a key of the config's ship_classes (rowboat, galley, galleon, ...); its stat block
+    (Size, radius, draft, Speeds, boons and banes, crew needed, deck spots) comes from the config."""
+    x: Yards
+    """Yards east of the origin (the centre of the hull). A sunk or escaped ship keeps its last place."""
+    y: Yards
+    """Yards north of the origin."""
+    controller: ControllerPosition | None = None
+    """Default: the scenario's pilot or captain for this ship id, else a captain (sailor, 10/11/11)."""
+    crew: CrewPosition | None = None
+    """Default: every crew field from the scenario's set-up (same class), else the class and the defaults."""
+    propulsion: Literal["oars", "sails"] | None = None
+    """The propulsion in use (or being changed to). Default: the scenario's, else sails if it has any."""
+    machines: list[MachinePosition] | None = None
+    """War machines aboard, unloaded and unaimed unless said. Default: the scenario's mounts for this
+    ship id (same class), else the class's armament."""
+    health: int | None = Field(default=None, ge=2, le=1000)
+    """Health rating of the hull. Default: the class's."""
+    damage: int = Field(default=0, ge=0)
+    """Damage total; scuttled at half the Health, destroyed at the Health."""
+    status: Status | None = None
+    """afloat, sinking (destroyed, going down), sunk or escaped. Default: afloat, or sinking at full damage."""
+    grounded: bool = False
+    """Aground: it cannot be sailed or rowed for the rest of the battle."""
+    on_rocks: bool = False
+    """Aground on rocks (1d6 damage each hour)."""
+    aground_rounds: int = Field(default=0, ge=0)
+    """Rounds spent on rocks so far."""
+    sinking_rounds: int = Field(default=0, ge=0)
+    """Rounds a sinking ship has spent going down (it sinks after Size minutes)."""
+    drive: DriveName | None = None
+    """How the ship is driven this round, set by its crew order: none, rowed, sailed, switching (changing
+    propulsion) or aground. Default: for the ship to move past its command phase, what its crew can work
+    (rowed, sailed, switching, aground or none); otherwise none."""
+    switching_until: int = Field(default=-1, ge=-1)
+    """Round at whose end a change of propulsion is done; -1: not changing."""
+    rowed_rounds: int = Field(default=0, ge=0)
+    """Consecutive rounds rowed (rowing endurance)."""
+    forced_bonus: int = Field(default=0, ge=0, le=6)
+    """Speed from forced rowing (1d6 while it lasts)."""
+    forced_until: int | None = Field(default=None, ge=-1)
+    """Round at whose end forced rowing ends. Default: an hour from this round with a bonus, else -1."""
+    forced_locked: bool = False
+    """A failed goad: no more forced rowing this battle."""
+    inspire_bonus: int = Field(default=0, ge=0, le=6)
+    """Base Speed from inspiring the crew (1d6 while it lasts)."""
+    inspire_until: int | None = Field(default=None, ge=-1)
+    """Round at whose end inspiring ends. Default: an hour from this round with a bonus, else -1."""
+    inspire_retry_after: int = Field(default=-1, ge=-1)
+    """A failed attempt: no new attempt before the end of this round."""
+    slowed: bool = False
+    """Its next maneuver is at half Speed (a crash across the path, or a mishap)."""
+    helm_jammed: bool = False
+    """No maneuver next round (mishap)."""
+    maneuver_banes: int = Field(default=0, ge=0)
+    """Banes on its next maneuver roll (mishap)."""
+    motion: Point = (0.0, 0.0)
+    """[dx, dy] yards of its latest maneuver (how it was moving when rammed)."""
+
+
+class Result(_Part):
+    """How the battle ended."""
+
+    winner: str | None
+    """The winning side; null for a draw."""
+    reason: EndReason
+    """Why it ended."""
+
+
+class PursuitPosition(PositionModel):
+    """A `pursuit` battle at one decision: the sea, the weather, the ships and whose decision it is."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+    ruleset: Literal["pursuit"]
+    """Always ``pursuit``."""
+    version: str | None = None
+    """The ruleset version the position was written for; when given it must be the engine's."""
+    scenario: str | None = None
+    """The scenario whose shoals, escape rule and ship set-ups apply. Default: the config's default."""
+    wind: WindPosition | None = None
+    """Default: the scenario's wind."""
+    current: CurrentPosition | None = None
+    """Default: the scenario's current; null: no current."""
+    round: int = Field(default=1, ge=1)
+    """Round number, from 1."""
+    phase: PhaseName = "command"
+    """Decision of ``to_move``'s turn: command (the crew's propulsion order and the captain's command),
+    maneuver (flee, pursue, ram or hold) or guns (an order for each war machine)."""
+    to_move: str | None = None
+    """The ship id (agent) whose decision it is; null once the game is over. Default: the ship of ``turn``
+    when given, else the first ship afloat in the round order (the first side's ships, then the second's)."""
+    turn: int | None = Field(default=None, ge=0)
+    """Index in the round order (= ``ships``) of the ship whose turn it is (or was, once over).
+    Default: ``to_move``'s index."""
+    result: Result | None = None
+    """Null while the battle goes on."""
+    shots: int = Field(default=0, ge=0)
+    """Projectiles fired so far (statistics)."""
+    casualties: dict[str, int] = Field(default_factory=dict)
+    """Crew members killed so far, by ship id, for ships struck at least once (statistics)."""
+    ships: list[ShipPosition]
+    """Every ship in agent order: the scenario's first side, then the second, each numbered from 0."""
+
+
+class PursuitPositions(PositionCodec[PursuitPosition]):
+    """Dumps `pursuit` games into :class:`PursuitPosition` and builds games from positions."""
+
+    model = PursuitPosition
+
+    def dump(self, game: PursuitGame) -> PursuitPosition:  # type: ignore[override]
+        from naval_env.rulesets.pursuit import RULESET
+
+        state = game.state
+        current = None if state.current_toward is None else CurrentPosition(
+            toward=_COMPASS_NAMES[state.current_toward], fast=state.current_fast)  # type: ignore[arg-type]
+        return PursuitPosition(
+            ruleset="pursuit",
+            version=RULESET.version,
+            scenario=game.scenario_name,
+            wind=WindPosition(strength=state.wind_strength,  # type: ignore[arg-type]
+                              toward=_COMPASS_NAMES[state.wind_toward]),  # type: ignore[arg-type]
+            current=current,
+            round=state.round,
+            phase=state.phase.name.lower(),  # type: ignore[arg-type]
+            to_move=game.current_agent,
+            turn=state.turn,
+            result=Result(winner=state.winner, reason=state.end_reason) if state.ended else None,  # type: ignore[arg-type]
+            shots=state.shots,
+            casualties=dict(state.casualties),
+            ships=[_dump_ship(ship) for ship in state.ships.values()],
+        )
+
+    def build(self, config: PursuitConfig, position: PursuitPosition,  # type: ignore[override]
+              dice: Dice) -> PursuitGame:
+        from naval_env.rulesets.pursuit import RULESET, _specs
+
+        problems = Problems()
+        if position.version is not None and position.version != RULESET.version:
+            problems.add("version", f"written for version {position.version!r}; this engine is "
+                                    f"pursuit {RULESET.version!r}")
+        scenario_name = position.scenario or config.default_scenario
+        if scenario_name not in config.scenarios:
+            problems.add("scenario", f"unknown scenario {scenario_name!r}; known: {sorted(config.scenarios)}")
+            problems.raise_if_any()
+        builder = _Builder(config, config.scenarios[scenario_name], position, problems)
+        state = builder.state()
+        problems.raise_if_any()
+        assert state is not None
+        actions, observations = _specs(config)
+        game = PursuitGame.from_state(config, scenario_name, dice, actions, observations, state)
+        builder.settle(game)
+        problems.raise_if_any()
+        return game
+
+
+def _dump_ship(ship: Ship) -> ShipPosition:
+    c = ship.controller
+    return ShipPosition(
+        id=ship.id, side=ship.side, ship_class=ship.ship_class, x=ship.x, y=ship.y,
+        controller=ControllerPosition(role=c.role, profession=c.profession, agility=c.agility,  # type: ignore[arg-type]
+                                      intellect=c.intellect, will=c.will),
+        crew=CrewPosition(aboard=ship.crew, at_start=ship.crew_max, agility=ship.crew_agility,
+                          strength=ship.crew_strength, will=ship.crew_will, health=ship.crew_health,
+                          fatigued=ship.fatigued, health_penalty=ship.health_penalty),
+        propulsion=ship.propulsion.value, machines=[_dump_machine(m) for m in ship.machines],
+        health=ship.health, damage=ship.damage, status=ship.status, grounded=ship.grounded,
+        on_rocks=ship.on_rocks, aground_rounds=ship.aground_rounds, sinking_rounds=ship.sinking_rounds,
+        drive=ship.drive.name.lower(),  # type: ignore[arg-type]
+        switching_until=ship.switching_until, rowed_rounds=ship.rowed_rounds,
+        forced_bonus=ship.forced_bonus, forced_until=ship.forced_until, forced_locked=ship.forced_locked,
+        inspire_bonus=ship.inspire_bonus, inspire_until=ship.inspire_until,
+        inspire_retry_after=ship.inspire_retry_after, slowed=ship.slowed, helm_jammed=ship.helm_jammed,
+        maneuver_banes=ship.maneuver_banes, motion=ship.motion,
+    )
+
+
+def _dump_machine(m: Machine) -> MachinePosition:
+    return MachinePosition(
+        kind=m.kind, gunners=m.gunners, gunner_intellect=m.gunner_intellect,
+        ammunition="stone" if m.stone else "standard", damage=m.damage, loaded=m.loaded,
+        load_progress=m.load_progress, aim_target=m.aim_target, aim_progress=m.aim_progress,
+        aim_point=m.aim_point, last_point=m.last_point, misfired=m.misfired, repair_progress=m.repair_progress,
+    )
+
+
+class _Builder:
+    """Checks a position against the config, scenario and rules, noting every problem, and builds its state."""
+
+    def __init__(self, config: PursuitConfig, scenario: Scenario, position: PursuitPosition,
+                 problems: Problems) -> None:
+        self.config, self.rules, self.scenario = config, config.house_rules, scenario
+        self.position, self.problems = position, problems
+        self.sides = tuple(side.name for side in scenario.sides)
+
+    def state(self) -> GameState | None:
+        """The state with every field but the turn's defaults (:meth:`settle`), or None with problems noted."""
+        p = self.position
+        check_ship_ids(self.problems, self.position.ships, self.sides, self.rules.max_ships_per_side)
+        ships = {}
+        for k, given in enumerate(p.ships):
+            ship = self._ship(k, given)
+            if ship is not None:
+                ships[ship.id] = ship
+        if self.problems.found:
+            return None
+        self._check_between(ships)
+        self._check_turn(ships)
+        if self.problems.found:
+            return None
+        wind = p.wind or WindPosition(strength=self.scenario.wind.strength, toward=self.scenario.wind.toward)
+        scenario_current = self.scenario.current
+        current = p.current if "current" in p.model_fields_set else (
+            CurrentPosition(toward=scenario_current.toward, fast=scenario_current.fast) if scenario_current else None)
+        return GameState(
+            sides=(self.sides[0], self.sides[1]), ships=ships, order=list(ships), wind_strength=wind.strength,
+            wind_toward=COMPASS_DEGREES[wind.toward],
+            current_toward=COMPASS_DEGREES[current.toward] if current else None,
+            current_fast=bool(current and current.fast), round=p.round, phase=Phase[p.phase.upper()],
+            winner=p.result.winner if p.result else None, end_reason=p.result.reason if p.result else None,
+            ended=p.result is not None, shots=p.shots, casualties=dict(p.casualties),
+        )
+
+    # ------------------------------------------------------------------ ships
+    def _setup(self, ship_id: str) -> ShipSetup | None:
+        """The scenario's set-up of ``ship_id`` (``<side>_<i>``), if it has one."""
+        side_name, index = ship_id.rsplit("_", 1)
+        for side in self.scenario.sides:
+            if side.name == side_name and int(index) < len(side.ships):
+                return side.ships[int(index)]
+        return None
+
+    def _ship(self, k: int, given: ShipPosition) -> Ship | None:
+        """The ship with every default filled in (as ``PursuitGame._set_up`` would), or None."""
+        where, add = f"ships.{k}", self.problems.add
+        cls = self.config.ship_classes.get(given.ship_class)
+        if cls is None:
+            add(f"{where}.ship_class", f"unknown ship class {given.ship_class!r}; known: "
+                                       f"{sorted(self.config.ship_classes)}")
+            return None
+        if side_of(given.id) not in self.sides:
+            return None
+        setup = self._setup(given.id)
+        same = setup if setup is not None and setup.ship == given.ship_class else None
+        controller = given.controller or (setup.controller if setup else ControllerSetup())
+        crew_setup = same.crew if same else CrewStats()
+        crew = given.crew or CrewPosition()
+        at_start = _given(crew.at_start, crew_setup.count if crew_setup.count is not None else cls.crew)
+        health = _given(given.health, cls.health)
+        propulsion = given.propulsion or (same.propulsion if same and same.propulsion else None) or (
+            "sails" if cls.sails else "oars")
+        ship = Ship(
+            id=given.id, side=side_of(given.id) or "", ship_class=given.ship_class,
+            controller=Controller(role=controller.role, profession=controller.profession,
+                                  agility=controller.agility, intellect=controller.intellect, will=controller.will),
+            x=float(given.x), y=float(given.y), health=health, size=cls.size, radius=cls.radius, draft=cls.draft,
+            maneuverability=cls.maneuverability, seaworthiness=cls.seaworthiness, oars=cls.oars, sails=cls.sails,
+            rowers=cls.rowers, sail_crew=cls.sail_crew, deck_spots=cls.deck_spots,
+            crew=_given(crew.aboard, at_start), crew_max=at_start,
+            crew_agility=_given(crew.agility, crew_setup.agility), crew_strength=_given(crew.strength, crew_setup.strength),
+            crew_will=_given(crew.will, crew_setup.will), crew_health=_given(crew.health, crew_setup.health),
+            propulsion=Propulsion(propulsion), machines=self._machines(where, given, same, cls),
+            damage=given.damage, scuttled=2 * given.damage >= health,
+            status=given.status if given.status is not None else (
+                Status.SINKING if given.damage >= health else Status.AFLOAT),
+            grounded=given.grounded, on_rocks=given.on_rocks, aground_rounds=given.aground_rounds,
+            sinking_rounds=given.sinking_rounds, drive=Drive[given.drive.upper()] if given.drive else Drive.NONE,
+            switching_until=given.switching_until, rowed_rounds=given.rowed_rounds,
+            fatigued=crew.fatigued, health_penalty=crew.health_penalty, forced_bonus=given.forced_bonus,
+            forced_until=self._until(given.forced_until, given.forced_bonus), forced_locked=given.forced_locked,
+            inspire_bonus=given.inspire_bonus, inspire_until=self._until(given.inspire_until, given.inspire_bonus),
+            inspire_retry_after=given.inspire_retry_after, slowed=given.slowed, helm_jammed=given.helm_jammed,
+            maneuver_banes=given.maneuver_banes, motion=(float(given.motion[0]), float(given.motion[1])),
+        )
+        ship.rowed_this_round = ship.drive is Drive.ROWED  # rowing is the only way to that drive
+        self._check_ship(where, ship, cls)
+        return ship
+
+    def _until(self, until: int | None, bonus: int) -> int:
+        """A boost's end: given, else an hour from this round while it has a bonus, else -1."""
+        if until is not None:
+            return until
+        return self.position.round + self.rules.rounds_per_hour - 1 if bonus else -1
+
+    def _machines(self, where: str, given: ShipPosition, same: ShipSetup | None, cls: ShipClass) -> list[Machine]:
+        add, catalogue = self.problems.add, self.config.war_machines
+        mounts = mounts_of(self.config, same) if same else [MountSetup(machine=m) for m in cls.armament]
+        if given.machines is None:
+            wanted = [MachinePosition(kind=m.machine) for m in mounts]
+        else:
+            wanted = given.machines
+        limit = min(self.rules.max_machines, cls.deck_spots)
+        if len(wanted) > limit:
+            add(f"{where}.machines", f"{len(wanted)} war machines; a {given.ship_class} carries at most {limit}")
+        machines = []
+        for j, m in enumerate(wanted):
+            here, machine_class = f"{where}.machines.{j}", catalogue.get(m.kind)
+            if machine_class is None:
+                add(f"{here}.kind", f"unknown war machine {m.kind!r}; known: {sorted(catalogue)}")
+                continue
+            mount = mounts[j] if j < len(mounts) and mounts[j].machine == m.kind else MountSetup(machine=m.kind)
+            ammunition = m.ammunition or mount.ammunition
+            if ammunition == "stone" and not machine_class.stone:
+                add(f"{here}.ammunition", f"a {m.kind} cannot fire a round stone; standard only")
+            machine = Machine(
+                kind=m.kind, spot=j, gunners=_given(m.gunners, mount.gunners or machine_class.crew),
+                gunner_intellect=_given(m.gunner_intellect, mount.gunner_intellect), stone=ammunition == "stone",
+                health=machine_class.health, damage=m.damage, destroyed=m.damage >= machine_class.health,
+                load_progress=m.load_progress, loaded=m.loaded, aim_target=m.aim_target,
+                aim_progress=m.aim_progress, aim_point=_point(m.aim_point), last_point=_point(m.last_point),
+                misfired=m.misfired, repair_progress=m.repair_progress,
+            )
+            if machine.damage > machine.health:
+                add(f"{here}.damage", f"{machine.damage}; a {m.kind} has Health {machine.health}: 0 to that")
+            elif machine.destroyed and machine.loaded:
+                add(f"{here}.loaded", f"a destroyed {m.kind} (damage {machine.damage} of {machine.health}) "
+                                      "holds no load")
+            if machine.load_progress >= machine_class.load:
+                add(f"{here}.load_progress", f"{machine.load_progress}; a {m.kind} is loaded at "
+                                             f"{machine_class.load}: 0 to {machine_class.load - 1}")
+            if machine.misfired and not machine_class.misfire_faces:
+                add(f"{here}.misfired", f"a {m.kind} never misfires (only indirect-fire machines roll to fire)")
+            machines.append(machine)
+        return machines
+
+    def _check_ship(self, where: str, ship: Ship, cls: ShipClass) -> None:
+        add, status = self.problems.add, ship.status
+        if ship.damage > ship.health:
+            add(f"{where}.damage", f"{ship.damage} is above the Health {ship.health}: damage is 0 to {ship.health}")
+        elif status in (Status.AFLOAT, Status.ESCAPED) and ship.damage >= ship.health:
+            add(f"{where}.status", f"{status.value} with damage {ship.damage} of Health {ship.health}: a ship "
+                                   "whose damage reaches its Health is sinking or sunk")
+        elif status in (Status.SINKING, Status.SUNK) and ship.damage != ship.health:
+            add(f"{where}.status", f"{status.value} with damage {ship.damage}: a ship sinks once its damage "
+                                   f"equals its Health ({ship.health})")
+        controller = ship.controller
+        if cls.needs_captain and controller.role != "captain":
+            add(f"{where}.controller.role", f"a {ship.ship_class} needs a captain, not a {controller.role}")
+        if controller.role == "captain" and controller.profession not in self.rules.captain_professions:
+            add(f"{where}.controller.profession", f"{controller.profession!r} cannot captain a ship; allowed: "
+                                                  f"{self.rules.captain_professions}")
+        if ship.crew_max > cls.crew:
+            add(f"{where}.crew.at_start", f"{ship.crew_max}; a {ship.ship_class} holds at most {cls.crew}")
+        if ship.crew > ship.crew_max:
+            add(f"{where}.crew.aboard", f"{ship.crew} is more than the {ship.crew_max} aboard at the start")
+        if getattr(cls, ship.propulsion.value) == 0:
+            other = "sails" if ship.propulsion is Propulsion.OARS else "oars"
+            add(f"{where}.propulsion", f"a {ship.ship_class} has no {ship.propulsion.value}; {other} only")
+        if ship.on_rocks and not ship.grounded:
+            add(f"{where}.on_rocks", "on rocks but not grounded: a ship on rocks is aground")
+        if ship.sinking_rounds and status is not Status.SINKING and status is not Status.SUNK:
+            add(f"{where}.sinking_rounds", f"{ship.sinking_rounds}: only a sinking ship counts them")
+
+    # ------------------------------------------------------- between ships
+    def _check_between(self, ships: dict[str, Ship]) -> None:
+        add = self.problems.add
+        ids = list(ships)
+        seen: dict[tuple[float, float], str] = {}
+        for k, ship in enumerate(ships.values()):
+            if ship.status in (Status.AFLOAT, Status.SINKING):
+                other = seen.setdefault((ship.x, ship.y), ship.id)
+                if other != ship.id:
+                    add(f"ships.{k}", f"{ship.id} is at ({ship.x}, {ship.y}), the centre of {other}: two ships on "
+                                      "the sea cannot have one place (hulls may overlap, centres may not)")
+            for j, machine in enumerate(ship.machines):
+                target = ships.get(machine.aim_target) if machine.aim_target is not None else None
+                if machine.aim_target is not None and (target is None or target.side == ship.side):
+                    enemies = [s for s in ids if ships[s].side != ship.side]
+                    add(f"ships.{k}.machines.{j}.aim_target", f"{machine.aim_target!r} is not an enemy ship here; "
+                                                             f"enemies: {enemies}")
+        for ship_id in self.position.casualties:
+            if ship_id not in ships:
+                add(f"casualties.{ship_id}", f"not a ship here; ships: {ids}")
+
+    def _check_turn(self, ships: dict[str, Ship]) -> None:
+        """The turn fields checked before the game exists (the rest in :meth:`settle`)."""
+        p, add = self.position, self.problems.add
+        if p.turn is not None and p.turn >= len(ships):
+            add("turn", f"{p.turn} is past the last ship of the round order (0 to {len(ships) - 1})")
+        if p.result is not None:
+            if p.result.winner is not None and p.result.winner not in self.sides:
+                add("result.winner", f"{p.result.winner!r} is not a side; sides: {list(self.sides)} (null: a draw)")
+            if p.to_move is not None:
+                add("to_move", "the game is over (result is given): to_move must be null")
+            return
+        lost = [side for side in self.sides if not any(s.status is Status.AFLOAT for s in ships.values()
+                                                        if s.side == side)]
+        if lost:
+            add("result", f"side(s) {lost} have no ship afloat: the battle is over; give its result")
+        if p.round > self.rules.max_rounds:
+            add("round", f"{p.round} is past house_rules.max_rounds = {self.rules.max_rounds} while the battle "
+                         "goes on")
+        if "to_move" in p.model_fields_set and p.to_move is None:
+            add("to_move", "null only once the game is over (give result); otherwise a ship id")
+        elif p.to_move is not None and p.to_move not in ships:
+            add("to_move", f"{p.to_move!r} is not a ship here; ships: {list(ships)}")
+        elif p.to_move is not None and ships[p.to_move].status is not Status.AFLOAT:
+            add("to_move", f"{p.to_move} is {ships[p.to_move].status.value}: only a ship afloat has decisions")
+        elif p.to_move is not None and p.turn is not None and list(ships)[p.turn] != p.to_move:
+            add("turn", f"ship {p.turn} of the round order is {list(ships)[p.turn]}, not to_move {p.to_move}")
+
+    # ------------------------------------------------------------ the turn
+    def settle(self, game: PursuitGame) -> None:
+        """Whose turn, its drive, and a check that the decision has a choice (the engine plays a decision
+        with nothing to choose itself, so a position never rests on one)."""
+        p, state = self.position, game.state
+        ids = list(state.ships)
+        to_move = p.to_move
+        if to_move is None and p.result is None:
+            to_move = ids[p.turn] if p.turn is not None else next(
+                s for s in ids if state.ships[s].status is Status.AFLOAT)
+        state.turn = p.turn if p.turn is not None else (ids.index(to_move) if to_move is not None else 0)
+        if to_move is None:
+            return
+        ship, k = state.ships[to_move], ids.index(to_move)
+        if ship.status is not Status.AFLOAT:
+            self.problems.add("turn", f"ship {state.turn} of the round order, {to_move}, is {ship.status.value}: "
+                                      "only a ship afloat has decisions")
+            return
+        if p.ships[k].drive is None and state.phase is not Phase.COMMAND:
+            ship.drive = working_drive(game.table, ship, crew_options(game.table, ship))
+            ship.rowed_this_round = ship.drive is Drive.ROWED
+        if game.legal_mask(to_move).sum() <= len(game.action_spec.components):
+            self.problems.add("phase", f"{to_move} has nothing to choose in the {p.phase} phase (the engine plays "
+                                       "such a decision itself): give the phase in which it has a choice")
+
+
+def _point(point: Point | None) -> tuple[float, float] | None:
+    return None if point is None else (float(point[0]), float(point[1]))
+
+
+def _given(value: int | None, default: int) -> int:
+    return default if value is None else value
