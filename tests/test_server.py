@@ -157,14 +157,24 @@ def test_without_a_seed_the_server_draws_one_and_reports_it(client: TestClient) 
     assert view["position"] == engine_game("pantheon", view["seed"]).position()
 
 
+def mid_game(ruleset_id: str, decisions: int) -> Any:
+    """A game ``decisions`` random legal decisions in and not over (the first seed from 5 that gives one)."""
+    for seed in range(5, 100):
+        game = engine_game(ruleset_id, seed=seed)
+        rng = np.random.default_rng(seed)
+        for _ in range(decisions):
+            agent = game.current_agent
+            if agent is None:
+                break
+            game.apply(agent, game.action_spec.sample(game.legal_mask(agent), rng))
+        if not game.is_over:
+            return game
+    raise AssertionError(f"no {ruleset_id} game lasts {decisions} decisions")
+
+
 @pytest.mark.parametrize("ruleset_id", RULESETS)
 def test_a_game_from_a_position_continues_from_it(client: TestClient, ruleset_id: str) -> None:
-    game = engine_game(ruleset_id, seed=5)
-    rng = np.random.default_rng(5)
-    for _ in range(6):
-        agent = game.current_agent
-        game.apply(agent, game.action_spec.sample(game.legal_mask(agent), rng))
-    assert not game.is_over
+    game = mid_game(ruleset_id, decisions=6)
     position = game.position()
     view = new_game(client, ruleset=ruleset_id, position=position, seed=8)
     assert view["position"] == position and view["scenario"] == position["scenario"]
