@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -515,3 +516,34 @@ def test_the_python_client_speaks_every_route(client: TestClient) -> None:
     with pytest.raises(CaptainServerError, match="^404 game_not_found: "):
         api.game(game.id)
     assert api.health().games == 0
+
+
+# ------------------------------------------------------------------ the protocol page's worked example
+DOC = Path(__file__).resolve().parents[1] / "docs" / "apps.md"
+
+
+def doc_block(name: str) -> Any:
+    """The JSON block under ``<!-- example: name -->`` in docs/apps.md."""
+    found = re.search(rf"<!-- example: {name} -->\n```json\n(.*?)```", DOC.read_text(encoding="utf-8"), re.DOTALL)
+    assert found is not None, f"docs/apps.md has no example {name!r}"
+    return json.loads(found.group(1))
+
+
+def test_the_worked_example_of_the_protocol_page_is_what_the_server_answers(client: TestClient) -> None:
+    request = doc_block("decide request")
+    assert client.post("/v1/decide", json=request).json() == doc_block("decide answer")
+    view = new_game(client, position=request["position"], seed=7)
+    answer = client.post(f"/v1/games/{view['id']}/captain-moves", json={"captain": request["captain"]}).json()
+    shown = doc_block("captain move answer")
+    assert {key: answer[key] for key in shown} == shown
+    ship = answer["game"]["position"]["ships"][0]
+    assert (ship["id"], ship["x"], ship["y"], ship["facing"], ship["health"], ship["moved_forward"]) == (
+        "red_0", 7, 2, "NE", 12, True)
+    assert answer["game"]["to_move"] == "red_0" and answer["game"]["position"]["phase"] == "attack"
+    assert answer["game"]["legal"]["attack"] == ["none", "fire@enemy0", "get_us_out"]
+
+
+def test_the_readme_sends_the_protocol_pages_request() -> None:
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    sent = readme.split("## Using a captain from another app", 1)[1].split("-d '", 1)[1].split("'", 1)[0]
+    assert json.loads(sent) == doc_block("decide request")

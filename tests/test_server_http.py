@@ -311,3 +311,11 @@ def test_naval_tactics_serve_refuses_bad_settings(tmp_path: Path) -> None:
         done = subprocess.run([sys.executable, "-m", "naval_tactics", "serve", "--port", "1", *flags], cwd=tmp_path,
                               env=env, capture_output=True, text=True, timeout=120, check=False)
         assert done.returncode == 2 and message in done.stderr, done.stderr
+
+
+def test_the_python_example_of_the_protocol_page_runs(url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    doc = (REPO / "docs" / "apps.md").read_text(encoding="utf-8")
+    snippet = doc.split("```python\n", 1)[1].split("```", 1)[0]
+    exec(compile(snippet.replace("http://127.0.0.1:8765", url), "docs/apps.md", "exec"), {})  # noqa: S102
+    printed = capsys.readouterr().out.split(" ", 1)
+    assert printed[0] in ("red", "blue", "None") and printed[1].strip()
