@@ -130,7 +130,15 @@ def test_the_openapi_page_documents_every_route_and_the_error_shape(client: Test
     assert move["requestBody"]["content"]["application/json"]["schema"]["$ref"].endswith("/MoveRequest")
     for status in ("404", "409", "422", "413"):
         assert move["responses"][status]["content"]["application/json"]["schema"]["$ref"].endswith("/ErrorResponse")
-    assert "component: label" in spec["components"]["schemas"]["MoveRequest"]["properties"]["move"]["description"]
+    schemas = spec["components"]["schemas"]
+    assert "component: label" in schemas["MoveRequest"]["properties"]["move"]["description"]
+    # Positions are documented field by field: each ruleset's model, generated from the engine's.
+    for model, field in (("NewGame", "position"), ("DecideRequest", "position"), ("GameView", "position")):
+        refs = [option.get("$ref", "").rsplit("/", 1)[-1] for option in schemas[model]["properties"][field]["anyOf"]]
+        assert [r for r in refs if r] == [get_ruleset(rid).positions.model.__name__ for rid in RULESETS]
+    assert schemas["PantheonPosition"]["properties"]["ships"]["type"] == "array"
+    every_ref = re.findall(r'"\$ref": "#/components/schemas/([^"]+)"', json.dumps(spec))
+    assert every_ref and set(every_ref) <= set(schemas)   # every reference resolves
     page = client.get("/docs")
     assert page.status_code == 200 and "swagger" in page.text.lower()
 
