@@ -240,6 +240,9 @@ def test_bad_json_a_missing_content_type_and_unknown_routes(client: TestClient) 
                                  headers={"content-type": "application/json"}), 400, "invalid_json")
     assert error["message"] == "the request body is not valid JSON: Expecting property name enclosed in double " \
                                "quotes at character 23"
+    error = error_of(client.post("/v1/games", content=b"[" * 100_000, headers={"content-type": "application/json"}),
+                     400, "invalid_json")
+    assert error["message"] == "the request body could not be read as JSON (nested too deeply, or not text)"
     error = error_of(client.post("/v1/games", content=b'{"ruleset": "pantheon"}'), 415, "unsupported_media_type")
     assert "Content-Type: application/json" in error["message"]
     error = error_of(client.get("/v1/nowhere"), 404, "not_found")
@@ -461,6 +464,14 @@ def test_deleted_and_unknown_games(client: TestClient) -> None:
     assert error["message"] == f"game '{view['id']}' was deleted"
     error = error_of(client.delete("/v1/games/nope"), 404, "game_not_found")
     assert error["message"].startswith("no game 'nope' on this server")
+
+
+def test_an_expired_game_says_so_even_when_no_ids_are_remembered(clock: Clock) -> None:
+    with make_client(clock, idle_seconds=60, remembered_ids=0) as client:
+        view = new_game(client)
+        clock.now += 61
+        assert error_of(client.get(f"/v1/games/{view['id']}"), 404, "game_expired")
+        assert error_of(client.get(f"/v1/games/{view['id']}"), 404, "game_not_found")  # and then it is forgotten
 
 
 def test_forgotten_ids_are_bounded(clock: Clock) -> None:

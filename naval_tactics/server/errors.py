@@ -140,14 +140,16 @@ def _not_json(request: Request) -> bool:
     return has_body and not (content_type == "application/json" or content_type.endswith("+json"))
 
 
-_HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large", 415: "unsupported_media_type"}
+_HTTP_CODES = {400: "invalid_json", 404: "not_found", 405: "method_not_allowed", 413: "body_too_large", 415: "unsupported_media_type"}
 
 
 async def _on_http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     code = _HTTP_CODES.get(exc.status_code, f"http_{exc.status_code}")
     message, details = str(exc.detail), None
-    if exc.status_code == 404:
+    if exc.status_code == 400:  # FastAPI's answer when the JSON parser itself fails (e.g. nesting too deep)
+        message = "the request body could not be read as JSON (nested too deeply, or not text)"
+    elif exc.status_code == 404:
         message = f"no route {request.method} {request.url.path}; the routes are listed at /docs"
     elif exc.status_code == 405:
         allowed = (exc.headers or {}).get("Allow", "")

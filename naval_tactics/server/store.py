@@ -125,7 +125,7 @@ class GameStore:
             session = self._games.get(game_id)
             if session is not None and now - session.last_used > self.idle_seconds:
                 self._forget(game_id, "expired")
-                session = None
+                raise GameGoneError(game_id, "expired", self.idle_seconds)
             if session is None:
                 raise GameGoneError(game_id, self._gone.get(game_id), self.idle_seconds)
             session.last_used = now
