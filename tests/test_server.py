@@ -566,3 +566,42 @@ def test_the_readme_sends_the_protocol_pages_request() -> None:
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
     sent = readme.split("## Using a captain from another app", 1)[1].split("-d '", 1)[1].split("'", 1)[0]
     assert json.loads(sent) == doc_block("decide request")
+
+
+# ------------------------------------------------------------------ the command line
+def test_naval_tactics_list_prints_rulesets_scenarios_and_captains(capsys: pytest.CaptureFixture[str]) -> None:
+    from naval_tactics.cli import main
+
+    assert main(["list", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [row["id"] for row in rows] == RULESETS
+    for row in rows:
+        ruleset = get_ruleset(row["id"])
+        config = ruleset.load_config()
+        assert (row["version"], row["scenarios"], row["default_scenario"]) == (
+            ruleset.version, ruleset.scenarios(config), config.default_scenario)
+        assert [(c["name"], c["kind"]) for c in row["captains"]] == [("random", "random")] + [
+            (name, "scripted") for name in scripted_captains(row["id"])]
+    assert main(["list", "--ruleset", "pantheon"]) == 0
+    assert capsys.readouterr().out.splitlines()[:4] == [
+        "pantheon 1.0", "  scenarios: duel*, mixed_duel, squadron, fleet   (* default)", "  captains:",
+        "    random       random    a uniformly random legal value for every component"]
+
+
+def test_the_command_line_refuses_unknown_choices_and_lists_them(capsys: pytest.CaptureFixture[str]) -> None:
+    from naval_tactics.cli import build_parser, main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(["list", "--ruleset", "chess"])
+    assert stopped.value.code == 2
+    refused = capsys.readouterr().err.splitlines()[-1]
+    assert "argument --ruleset: invalid choice: 'chess' (choose from" in refused
+    assert all(ruleset_id in refused for ruleset_id in RULESETS)
+    with pytest.raises(SystemExit):
+        main([])
+    assert "the following arguments are required: COMMAND" in capsys.readouterr().err
+    help_text = build_parser().format_help()
+    assert "list" in help_text and "serve" in help_text and f"rulesets: {', '.join(RULESETS)}" in \
+        " ".join(help_text.split())
+    assert main(["list", "--captains-dir", "/nonexistent/folder"]) == 2
+    assert capsys.readouterr().err == "error: captains folder /nonexistent/folder does not exist or is not a folder\n"
