@@ -91,6 +91,9 @@ def add_serve(subparsers: Subparsers) -> None:
                         help="drop a game after this long without a request (default %(default)s)")
     parser.add_argument("--max-body-bytes", type=int, default=fields["max_body_bytes"].default,
                         help="largest request body accepted (default %(default)s)")
+    parser.add_argument("--cors-origin", action="append", default=[], metavar="ORIGIN",
+                        help="let web pages from ORIGIN (https://host:port, or * for any) call the server; "
+                             "repeat for several (default: none)")
     parser.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     parser.set_defaults(run=run_serve)
 
@@ -104,7 +107,8 @@ def run_serve(args: argparse.Namespace) -> int:
 
     try:
         settings = ServerSettings(captains_dir=args.captains_dir, max_games=args.max_games,
-                                  idle_seconds=args.idle_seconds, max_body_bytes=args.max_body_bytes)
+                                  idle_seconds=args.idle_seconds, max_body_bytes=args.max_body_bytes,
+                                  cors_origins=tuple(args.cors_origin))
     except ValidationError as exc:
         raise CommandError("; ".join(f"--{'-'.join(map(str, e['loc'])).replace('_', '-')}: {e['msg']}"
                                      for e in exc.errors())) from None

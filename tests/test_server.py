@@ -505,6 +505,26 @@ def test_a_body_over_the_limit_is_refused_declared_or_streamed(clock: Clock) -> 
         assert new_game(client)["seed"] == 3   # a body under the limit still goes through
 
 
+def test_browser_origins_are_allowed_only_when_configured(clock: Clock) -> None:
+    preflight = {"origin": "https://tabletop.example", "access-control-request-method": "POST",
+                 "access-control-request-headers": "content-type"}
+    with make_client(clock) as closed:
+        assert "access-control-allow-origin" not in closed.options("/v1/decide", headers=preflight).headers
+        assert "access-control-allow-origin" not in closed.get("/v1/health", headers=preflight).headers
+    with make_client(clock, cors_origins=("https://tabletop.example",), max_body_bytes=2048) as open_to:
+        answer = open_to.options("/v1/decide", headers=preflight)
+        assert answer.status_code == 200
+        assert answer.headers["access-control-allow-origin"] == "https://tabletop.example"
+        created = open_to.post("/v1/games", json={"ruleset": "pantheon"}, headers={"origin": "https://tabletop.example"})
+        assert created.headers["access-control-allow-origin"] == "https://tabletop.example"
+        assert "Location" in created.headers["access-control-expose-headers"]
+        too_big = open_to.post("/v1/games", content=b"x" * 4096, headers={"origin": "https://tabletop.example"})
+        assert too_big.status_code == 413 and too_big.headers["access-control-allow-origin"] == \
+            "https://tabletop.example"
+        other = open_to.options("/v1/decide", headers={**preflight, "origin": "https://elsewhere.example"})
+        assert other.status_code == 400 and "access-control-allow-origin" not in other.headers
+
+
 # ------------------------------------------------------------------ the catalogue
 def test_captain_sources_are_one_tuple_and_names_are_unique_per_ruleset() -> None:
     assert [source.__name__ for source in CAPTAIN_SOURCES] == ["builtin_captains", "exported_captains"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import FastAPI
+from fastapi.middleware.cors import CORSMiddleware
 from fastapi.openapi.utils import get_openapi
 from pydantic import BaseModel
 from pydantic.json_schema import JsonSchemaMode, models_json_schema
@@ -50,6 +51,9 @@ def create_app(settings: ServerSettings | None = None, *, clock: Clock | None = 
     app.state.services = Services(settings, catalogue, GameStore(settings.max_games, settings.idle_seconds,
                                                                  settings.remembered_ids, clock))
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    if settings.cors_origins:  # added last, so outermost: refusals (413 included) carry the CORS headers too
+        app.add_middleware(CORSMiddleware, allow_origins=list(settings.cors_origins), allow_methods=["*"],
+                           allow_headers=["*"], expose_headers=["Location", "Retry-After"])
     install_error_handlers(app)
     app.include_router(router, prefix="/v1")
     app.openapi = lambda: _openapi_with_positions(app, catalogue)  # type: ignore[method-assign]

@@ -24,5 +24,8 @@ class ServerSettings(BaseModel):
     """A game with no request for this long is dropped; asking for it then answers 404 (``game_expired``)."""
     max_body_bytes: int = Field(default=262_144, ge=1024)
     """Largest request body accepted; a larger one answers 413 (``body_too_large``)."""
+    cors_origins: tuple[str, ...] = ()
+    """Browser origins allowed to call the server (``https://my-tabletop.example``; ``*`` for any), for
+    web apps served from another origin; default none (browsers then refuse cross-origin calls)."""
     remembered_ids: int = Field(default=10_000, ge=0)
     """How many dropped game ids are remembered, so a late request hears *why* its game is gone."""
