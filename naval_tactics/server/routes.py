@@ -62,7 +62,7 @@ def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
     return {code: {"model": ErrorResponse} for code in statuses}
 
 
-router = APIRouter(responses=_errors(400, 413, 422, 500))
+router = APIRouter(responses=_errors(400, 413, 415, 422, 500))
 
 
 # ------------------------------------------------------------------ catalogue
@@ -151,9 +151,10 @@ async def make_move(game_id: GameId, body: MoveRequest, svc: ServicesDep) -> Mov
 
 @router.post("/games/{game_id}/captain-moves", tags=["games"], responses=_errors(404, 409),
              summary="Ask a named captain for the move of the seat to move; apply it or only propose it")
-async def captain_move(game_id: GameId, body: CaptainMoveRequest, svc: ServicesDep,
-                 apply: Annotated[bool, Query(description="false: only propose, the game is left as it is")] = True,
-                 ) -> CaptainMoveResult:
+async def captain_move(
+    game_id: GameId, body: CaptainMoveRequest, svc: ServicesDep,
+    apply: Annotated[bool, Query(description="false: only propose, the game is left as it is")] = True,
+) -> CaptainMoveResult:
     current = play.session(svc.store, game_id)
     entry = play.captain_entry(svc.catalogue, current.entry.id, body.captain)
     async with current.lock:
@@ -166,9 +167,10 @@ async def captain_move(game_id: GameId, body: CaptainMoveRequest, svc: ServicesD
 
 @router.get("/games/{game_id}/events", tags=["games"], responses=_errors(404),
             summary="The game's events so far, as typed events written out and as sentences")
-async def game_events(game_id: GameId, svc: ServicesDep,
-                since: Annotated[int, Query(ge=0, description="Index of the first event to return")] = 0,
-                ) -> EventList:
+async def game_events(
+    game_id: GameId, svc: ServicesDep,
+    since: Annotated[int, Query(ge=0, description="Index of the first event to return")] = 0,
+) -> EventList:
     current = play.session(svc.store, game_id)
     async with current.lock:
         logged, log = play.events_json(current.events[since:])
