@@ -40,9 +40,9 @@ def serve_in_thread(app: FastAPI, host: str = "127.0.0.1", timeout: float = 20.0
         thread.join(timeout)
 
 
-def export_tiny_captain(folder: Path, ruleset_id: str = "pantheon", name: str = "tiny", steps: int = 128) -> Path:
-    """Train a throwaway MaskablePPO (32x32 net) for ``steps`` steps and export it to ``folder/<name>.onnx``
-    with its sidecar: a real exported captain (untrained, so its probabilities are spread) for tests."""
+def export_tiny_captain(folder: Path, ruleset_id: str = "pantheon", name: str = "tiny", steps: int = 0) -> Path:
+    """A throwaway MaskablePPO (32x32 net, trained ``steps`` steps: none by default) exported to
+    ``folder/<name>.onnx`` with its sidecar: a real exported captain, its probabilities spread, for tests."""
     import gymnasium as gym
     from sb3_contrib import MaskablePPO
 
@@ -54,7 +54,8 @@ def export_tiny_captain(folder: Path, ruleset_id: str = "pantheon", name: str = 
     run.mkdir(parents=True)
     model = MaskablePPO("MlpPolicy", gym.make(ruleset.gym_id), n_steps=64, batch_size=64, n_epochs=1, seed=0,
                         device="cpu", policy_kwargs={"net_arch": [32, 32]})
-    model.learn(steps)
+    if steps:
+        model.learn(steps)
     model.save(run / "final_model.zip")
     manifest = {"ruleset": ruleset_id, "ruleset_version": ruleset.version, "scenario": None, "name": name,
                 "created": None, "seed": 0, "versions": {}, "train_config": {"total_timesteps": steps}}
