@@ -2,8 +2,8 @@
 decisions/s with 16 concurrent clients, and the server's memory over 10,000 games.
 
 The server runs as ``python -m naval_tactics serve`` in its own process (one uvicorn worker), on
-127.0.0.1, with a throwaway ONNX captain exported into a temp folder (a 32x32 MaskablePPO trained
-for 128 steps: real graph, real sidecar). Requests carry real positions: every decision of random
+127.0.0.1, with a throwaway ONNX captain exported into a temp folder (an untrained 32x32
+MaskablePPO: a real graph and sidecar, the size of a small trained captain). Requests carry real positions: every decision of random
 ``pantheon`` games, in their full form.
 
 1. Latency, one client, keep-alive: ``POST /v1/decide`` for the scripted ``gunner`` and the ONNX
@@ -14,7 +14,8 @@ for 128 steps: real graph, real sidecar). Requests carry real positions: every d
    as fast as answers come. Target: >= 200 decisions/s on 2 cores, zero errors.
 3. Memory: the server's resident set (``/proc/<pid>/status`` VmRSS) before and after 10,000 games,
    each created, moved a few times by a captain and then deleted (half) or abandoned to the idle
-   limit (half, dropped when room is needed). Target: flat (the kept games are bounded).
+   limit (half, dropped when room is needed). Target: flat (the kept games are bounded; the table
+   of dropped ids, kept to say why a game is gone, is bounded at 10,000 ids, about 1.5 MB).
 
     python bench/server_latency.py [--decisions 1000] [--games 10000] [--clients 16]
 """
