@@ -88,6 +88,12 @@ def start_server(captains_dir: Path, port: int, idle_seconds: float, max_games: 
             time.sleep(0.2)
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time a process has used (``/proc/<pid>/stat`` fields 14 and 15)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def rss_mb(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -100,30 +106,37 @@ def percentiles(samples_ms: list[float]) -> tuple[float, float]:
 
 
 # ------------------------------------------------------------------ 1. latency
-def latency(http: httpx.Client, catalogue: Catalogue, captain: str, bodies: list[dict[str, Any]],
-            rounds: int = 2) -> tuple[list[float], list[float]]:
-    """Milliseconds per decision over loopback and in process, in alternating rounds."""
+def latency(http: httpx.Client, catalogue: Catalogue, captain: str, bodies: list[dict[str, Any]], server: int,
+            rounds: int = 2) -> tuple[list[float], list[float], float, float]:
+    """Milliseconds per decision over loopback and in process, in alternating rounds; and the CPU
+    milliseconds per loopback decision spent by the server process and by this client."""
     for body in bodies[:50]:  # warm both paths
         http.post("/v1/decide", json={**body, "captain": captain}).raise_for_status()
         play.decide(catalogue, RULESET, body["position"], captain, None, None)
     wire: list[float] = []
     local: list[float] = []
+    server_cpu = client_cpu = 0.0
     for _ in range(rounds):
+        server_start, client_start = cpu_seconds(server), time.process_time()
         for body in bodies:
             start = time.perf_counter()
             response = http.post("/v1/decide", json={**body, "captain": captain})
             wire.append((time.perf_counter() - start) * 1000)
             response.raise_for_status()
+        server_cpu += cpu_seconds(server) - server_start
+        client_cpu += time.process_time() - client_start
         for body in bodies:
             start = time.perf_counter()
             play.decide(catalogue, RULESET, body["position"], captain, None, None)
             local.append((time.perf_counter() - start) * 1000)
-    return wire, local
+    return wire, local, server_cpu * 1000 / len(wire), client_cpu * 1000 / len(wire)
 
 
 # ------------------------------------------------------------------ 2. throughput
-def throughput(url: str, bodies: list[dict[str, Any]], clients: int, per_client: int) -> tuple[float, int, int]:
-    """(decisions/s, answered, errors) with ``clients`` threads each sending ``per_client`` decides."""
+def throughput(url: str, bodies: list[dict[str, Any]], clients: int, per_client: int,
+               server: int) -> tuple[float, int, int, float]:
+    """(decisions/s, answered, errors, server CPU ms per decision) with ``clients`` threads each sending
+    ``per_client`` decides."""
     errors = [0] * clients
     answered = [0] * clients
     barrier = threading.Barrier(clients + 1)
@@ -145,11 +158,12 @@ def throughput(url: str, bodies: list[dict[str, Any]], clients: int, per_client:
     for thread in threads:
         thread.start()
     barrier.wait()
-    start = time.perf_counter()
+    start, server_start = time.perf_counter(), cpu_seconds(server)
     for thread in threads:
         thread.join()
-    elapsed = time.perf_counter() - start
-    return sum(answered) / elapsed, sum(answered), sum(errors)
+    elapsed, server_cpu = time.perf_counter() - start, cpu_seconds(server) - server_start
+    done = sum(answered)
+    return done / elapsed, done, sum(errors), server_cpu * 1000 / max(done, 1)
 
 
 # ------------------------------------------------------------------ 3. memory
@@ -219,20 +233,25 @@ def main() -> None:
             print(f"{'captain':<10}{'path':<12}{'p50':>8}{'p99':>8}")
             with httpx.Client(base_url=url, timeout=60) as http:
                 for captain in ("gunner", "tiny"):
-                    wire, local = latency(http, catalogue, captain, bodies)
+                    wire, local, server_ms, client_ms = latency(http, catalogue, captain, bodies, server.pid)
                     (w50, w99), (l50, l99) = percentiles(wire), percentiles(local)
                     print(f"{captain:<10}{'loopback':<12}{w50:>8.2f}{w99:>8.2f}")
                     print(f"{'':<10}{'in-process':<12}{l50:>8.2f}{l99:>8.2f}")
                     verdict = "meets" if w50 <= TARGET_P50_MS and w99 <= TARGET_P99_MS else "MISSES"
                     print(f"{'':<10}{'ratio':<12}{w50 / l50:>7.1f}x{w99 / l99:>7.1f}x   {verdict} the target "
                           f"(loopback p50 <= {TARGET_P50_MS:g} ms, p99 <= {TARGET_P99_MS:g} ms)")
+                    print(f"{'':<10}CPU per loopback decision: server {server_ms:.2f} ms + client {client_ms:.2f} ms "
+                          "(what a decision costs without other jobs' queues)")
 
             print(f"\n2. throughput, {args.clients} concurrent clients x {args.per_client} decides (gunner), "
                   f"{os.cpu_count()} cores shared by server and clients")
-            rate, answered, errors = throughput(url, bodies, args.clients, args.per_client)
+            rate, answered, errors, per_decision = throughput(url, bodies, args.clients, args.per_client,
+                                                              server.pid)
             verdict = "meets" if rate >= TARGET_RATE and errors == 0 else "MISSES"
             print(f"   {rate:.0f} decisions/s, {answered} answered, {errors} errors   {verdict} the target "
                   f"(>= {TARGET_RATE:g}/s, zero errors)")
+            print(f"   server CPU {per_decision:.2f} ms per decision: one core of its own serves "
+                  f"{1000 / per_decision:.0f} decisions/s (one process, one core at most: the GIL)")
 
             print(f"\n3. server memory over {args.games} games (each created, 3 captain moves, then deleted or "
                   "left to the 2 s idle limit; at most 500 kept)")
