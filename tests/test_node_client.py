@@ -11,7 +11,9 @@ import re
 import shutil
 import socket
 import subprocess
+import threading
 from collections.abc import Callable, Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import numpy as np
@@ -117,6 +119,12 @@ def test_the_node_example_explains_what_went_wrong(url: str) -> None:
         closed = probe.getsockname()[1]
     done = node("--url", f"http://127.0.0.1:{closed}", "--ruleset", "pantheon")
     assert done.returncode == 1 and "fetch failed" in done.stderr and "ECONNREFUSED" in done.stderr
+    with ThreadingHTTPServer(("127.0.0.1", 0), SimpleHTTPRequestHandler) as other:   # not a captain server
+        threading.Thread(target=other.serve_forever, daemon=True).start()
+        done = node("--url", f"http://127.0.0.1:{other.server_address[1]}", "--ruleset", "pantheon")
+        other.shutdown()
+    assert done.returncode == 1
+    assert done.stderr.startswith("error: GET /v1/rulesets/pantheon: HTTP 404, not JSON: "), done.stderr
     done = node("--ruleset", "pantheon", "--seed", "x")
     assert done.returncode == 2 and done.stderr.startswith("error: --seed must be a whole number, not x")
     done = node("--captain", "gunner")

@@ -62,7 +62,13 @@ async function call(base, method, path, body) {
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
-  const data = text ? JSON.parse(text) : null;
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    // Not the server's JSON (a proxy's error page, another program on that port): say what came back.
+    throw new Error(`${method} ${path}: HTTP ${response.status}, not JSON: ${text.slice(0, 120)}`);
+  }
   if (!response.ok) throw new ServerError(response.status, data);
   return data;
 }
