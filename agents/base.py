@@ -39,6 +39,11 @@ class Captain(ABC):
     @abstractmethod
     def act(self, decision: Decision) -> np.ndarray: ...
 
+    def probabilities(self, decision: Decision) -> list[np.ndarray] | None:
+        """The policy's probability of every value of every component (0 where masked), or None for
+        captains without one (scripted captains choose by rule, not by distribution)."""
+        return None
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"
 
@@ -64,3 +69,7 @@ class RandomCaptain(Captain):
 
     def act(self, decision: Decision) -> np.ndarray:
         return self.spec.sample(decision.action_mask, self._rng)
+
+    def probabilities(self, decision: Decision) -> list[np.ndarray]:
+        """Uniform over each component's allowed values."""
+        return [part / part.sum() for part in self.spec.split(np.asarray(decision.action_mask, dtype=np.float64))]

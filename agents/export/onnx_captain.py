@@ -148,6 +148,21 @@ class OnnxCaptain(Captain):
         )
         return action[0]
 
+    def probabilities(self, decision: Decision) -> list[np.ndarray]:
+        """Softmax of each component's masked logits: the policy's probabilities, exactly 0 where masked."""
+        mask = np.asarray(decision.action_mask, dtype=bool).reshape(-1)
+        _, logits = self.evaluate(np.asarray(decision.observation, dtype=np.float32).reshape(1, -1),
+                                  mask.reshape(1, -1).astype(np.float32))
+        result = []
+        offset = 0
+        for component_logits in logits:
+            allowed = mask[offset: offset + component_logits.shape[1]]
+            offset += component_logits.shape[1]
+            scores = np.where(allowed, component_logits[0].astype(np.float64), -np.inf)
+            weights = np.exp(scores - scores.max())
+            result.append(weights / weights.sum())
+        return result
+
     def evaluate(self, observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
         """Batched: actions ``[n, n_components]`` and the masked logits of every component."""
         results = self._session.run(

@@ -1,0 +1,273 @@
+"""The captain server's cost, in one run: ``decide`` over loopback next to the same call in process,
+decisions/s with 16 concurrent clients, and the server's memory over 10,000 games.
+
+The server runs as ``python -m naval_tactics serve`` in its own process (one uvicorn worker), on
+127.0.0.1, with a throwaway ONNX captain exported into a temp folder (an untrained 32x32
+MaskablePPO: a real graph and sidecar, the size of a small trained captain). Requests carry real positions: every decision of random
+``pantheon`` games, in their full form.
+
+1. Latency, one client, keep-alive: ``POST /v1/decide`` for the scripted ``gunner`` and the ONNX
+   captain, alternating with the in-process call the route makes (load the position, ask the
+   captain, name its move: ``naval_tactics.server.play.decide``). Targets: loopback p50 <= 5 ms,
+   p99 <= 20 ms.
+2. Throughput: 16 client threads, each with its own connection, send ``decide`` for ``gunner``
+   as fast as answers come. Target: >= 200 decisions/s on 2 cores, zero errors.
+3. Memory: the server's resident set (``/proc/<pid>/status`` VmRSS) before and after 10,000 games,
+   each created, moved a few times by a captain and then deleted (half) or abandoned to the idle
+   limit (half, dropped when room is needed). Target: flat (the kept games are bounded; the table
+   of dropped ids, kept to say why a game is gone, is bounded at 10,000 ids, about 1.5 MB).
+
+    python bench/server_latency.py [--decisions 1000] [--games 10000] [--clients 16]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import numpy as np
+
+from naval_env.core.moves import encode, legal_options
+from naval_env.core.ruleset import get_ruleset
+from naval_tactics.catalogue import Catalogue
+from naval_tactics.server import play
+from naval_tactics.testing import export_tiny_captain
+
+RULESET = "pantheon"
+TARGET_P50_MS, TARGET_P99_MS, TARGET_RATE = 5.0, 20.0, 200.0
+REPO = Path(__file__).resolve().parents[1]
+
+
+def positions(count: int, seed: int = 0) -> list[dict[str, Any]]:
+    """Every decision's position of random-label pantheon games, until ``count``."""
+    ruleset = get_ruleset(RULESET)
+    config = ruleset.load_config()
+    rng = random.Random(seed)
+    found: list[dict[str, Any]] = []
+    game_seed = seed
+    while len(found) < count:
+        game = ruleset.new_game(config, seed=game_seed)
+        game_seed += 1
+        while not game.is_over and len(found) < count:
+            found.append(game.position())
+            agent = game.current_agent
+            move = {c: rng.choice(labels) for c, labels in legal_options(game).items()}
+            game.apply(agent, encode(game.action_spec, move, game.legal_mask(agent)))
+    return found
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def start_server(captains_dir: Path, port: int, idle_seconds: float, max_games: int) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "naval_tactics", "serve", "--port", str(port), "--captains-dir", str(captains_dir),
+         "--idle-seconds", str(idle_seconds), "--max-games", str(max_games), "--log-level", "warning"], env=env)
+    deadline = time.monotonic() + 120
+    while True:
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/v1/health", timeout=2).raise_for_status()
+            return process
+        except httpx.TransportError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit("the server did not start") from None
+            time.sleep(0.2)
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time a process has used (``/proc/<pid>/stat`` fields 14 and 15)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError("no VmRSS line")
+
+
+def percentiles(samples_ms: list[float]) -> tuple[float, float]:
+    return float(np.percentile(samples_ms, 50)), float(np.percentile(samples_ms, 99))
+
+
+# ------------------------------------------------------------------ 1. latency
+def latency(http: httpx.Client, catalogue: Catalogue, captain: str, bodies: list[dict[str, Any]], server: int,
+            rounds: int = 2) -> tuple[list[float], list[float], float, float]:
+    """Milliseconds per decision over loopback and in process, in alternating rounds; and the CPU
+    milliseconds per loopback decision spent by the server process and by this client."""
+    for body in bodies[:50]:  # warm both paths
+        http.post("/v1/decide", json={**body, "captain": captain}).raise_for_status()
+        play.decide(catalogue, RULESET, body["position"], captain, None, None)
+    wire: list[float] = []
+    local: list[float] = []
+    server_cpu = client_cpu = 0.0
+    for _ in range(rounds):
+        server_start, client_start = cpu_seconds(server), time.process_time()
+        for body in bodies:
+            start = time.perf_counter()
+            response = http.post("/v1/decide", json={**body, "captain": captain})
+            wire.append((time.perf_counter() - start) * 1000)
+            response.raise_for_status()
+        server_cpu += cpu_seconds(server) - server_start
+        client_cpu += time.process_time() - client_start
+        for body in bodies:
+            start = time.perf_counter()
+            play.decide(catalogue, RULESET, body["position"], captain, None, None)
+            local.append((time.perf_counter() - start) * 1000)
+    return wire, local, server_cpu * 1000 / len(wire), client_cpu * 1000 / len(wire)
+
+
+# ------------------------------------------------------------------ 2. throughput
+def throughput(url: str, bodies: list[dict[str, Any]], clients: int, per_client: int,
+               server: int) -> tuple[float, int, int, float]:
+    """(decisions/s, answered, errors, server CPU ms per decision) with ``clients`` threads each sending
+    ``per_client`` decides."""
+    errors = [0] * clients
+    answered = [0] * clients
+    barrier = threading.Barrier(clients + 1)
+
+    def client(index: int) -> None:
+        with httpx.Client(base_url=url, timeout=60) as http:
+            http.get("/v1/health")  # connect before the clock starts
+            barrier.wait()
+            for i in range(per_client):
+                body = bodies[(index * per_client + i) % len(bodies)]
+                try:
+                    ok = http.post("/v1/decide", json={**body, "captain": "gunner"}).status_code == 200
+                except httpx.HTTPError:
+                    ok = False
+                answered[index] += ok
+                errors[index] += not ok
+
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
+    for thread in threads:
+        thread.start()
+    barrier.wait()
+    start, server_start = time.perf_counter(), cpu_seconds(server)
+    for thread in threads:
+        thread.join()
+    elapsed, server_cpu = time.perf_counter() - start, cpu_seconds(server) - server_start
+    done = sum(answered)
+    return done / elapsed, done, sum(errors), server_cpu * 1000 / max(done, 1)
+
+
+# ------------------------------------------------------------------ 3. memory
+def churn(url: str, games: int, workers: int, pid: int) -> list[tuple[int, float]]:
+    """Create ``games`` games (each moved three times by captains), delete every other one and leave the
+    rest to the idle limit; the server's RSS every tenth of the way."""
+    marks: list[tuple[int, float]] = [(0, rss_mb(pid))]
+    done = [0]
+    lock = threading.Lock()
+    step = max(games // 10, 1)
+
+    def worker(index: int) -> None:
+        with httpx.Client(base_url=url, timeout=60) as http:
+            for n in range(index, games, workers):
+                created = http.post("/v1/games", json={"ruleset": RULESET, "seed": n})
+                if created.status_code == 429:  # full of live games: wait for the idle limit
+                    time.sleep(float(created.headers.get("retry-after", "1")))
+                    created = http.post("/v1/games", json={"ruleset": RULESET, "seed": n})
+                created.raise_for_status()
+                game_id = created.json()["id"]
+                for _ in range(3):
+                    answer = http.post(f"/v1/games/{game_id}/captain-moves", json={"captain": "gunner"})
+                    if answer.status_code == 409:  # over already
+                        break
+                    answer.raise_for_status()
+                if n % 2 == 0:
+                    http.delete(f"/v1/games/{game_id}").raise_for_status()
+                with lock:
+                    done[0] += 1
+                    if done[0] % step == 0:
+                        marks.append((done[0], rss_mb(pid)))
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(workers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return marks
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--decisions", type=int, default=1000, help="decisions timed per captain and path per round")
+    parser.add_argument("--clients", type=int, default=16)
+    parser.add_argument("--per-client", type=int, default=150, help="decides each concurrent client sends")
+    parser.add_argument("--games", type=int, default=10_000, help="games created for the memory check")
+    args = parser.parse_args()
+
+    bodies = [{"ruleset": RULESET, "position": p} for p in positions(args.decisions)]
+    with tempfile.TemporaryDirectory() as tmp:
+        captains = Path(tmp) / "captains"
+        export_tiny_captain(Path(tmp) / "build", name="tiny")
+        captains.mkdir()
+        for suffix in (".onnx", ".json"):
+            (captains / f"tiny{suffix}").write_bytes((Path(tmp) / "build" / f"tiny{suffix}").read_bytes())
+        port = free_port()
+        url = f"http://127.0.0.1:{port}"
+        server = start_server(captains, port, idle_seconds=2.0, max_games=500)
+        try:
+            catalogue = Catalogue.load(captains)
+            size = sum(len(str(b["position"])) for b in bodies) / len(bodies)
+            load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+            print(f"server: python -m naval_tactics serve (one uvicorn worker, h11), pid {server.pid}; "
+                  f"{len(bodies)} real {RULESET} positions (~{size:.0f} bytes each)")
+            print(f"machine: {os.cpu_count()} cores, load average {load} (1, 5, 15 min) before the run")
+            print("\n1. decide latency, one client, keep-alive (ms per decision; in-process = the route's own call)")
+            print(f"{'captain':<10}{'path':<12}{'p50':>8}{'p99':>8}")
+            with httpx.Client(base_url=url, timeout=60) as http:
+                for captain in ("gunner", "tiny"):
+                    wire, local, server_ms, client_ms = latency(http, catalogue, captain, bodies, server.pid)
+                    (w50, w99), (l50, l99) = percentiles(wire), percentiles(local)
+                    print(f"{captain:<10}{'loopback':<12}{w50:>8.2f}{w99:>8.2f}")
+                    print(f"{'':<10}{'in-process':<12}{l50:>8.2f}{l99:>8.2f}")
+                    verdict = "meets" if w50 <= TARGET_P50_MS and w99 <= TARGET_P99_MS else "MISSES"
+                    print(f"{'':<10}{'ratio':<12}{w50 / l50:>7.1f}x{w99 / l99:>7.1f}x   {verdict} the target "
+                          f"(loopback p50 <= {TARGET_P50_MS:g} ms, p99 <= {TARGET_P99_MS:g} ms)")
+                    print(f"{'':<10}CPU per loopback decision: server {server_ms:.2f} ms + client {client_ms:.2f} ms "
+                          "(what a decision costs without other jobs' queues)")
+
+            print(f"\n2. throughput, {args.clients} concurrent clients x {args.per_client} decides (gunner), "
+                  f"{os.cpu_count()} cores shared by server and clients")
+            rate, answered, errors, per_decision = throughput(url, bodies, args.clients, args.per_client,
+                                                              server.pid)
+            verdict = "meets" if rate >= TARGET_RATE and errors == 0 else "MISSES"
+            print(f"   {rate:.0f} decisions/s, {answered} answered, {errors} errors   {verdict} the target "
+                  f"(>= {TARGET_RATE:g}/s, zero errors)")
+            print(f"   server CPU {per_decision:.2f} ms per decision: one core of its own serves "
+                  f"{1000 / per_decision:.0f} decisions/s (one process, one core at most: the GIL)")
+
+            print(f"\n3. server memory over {args.games} games (each created, 3 captain moves, then deleted or "
+                  "left to the 2 s idle limit; at most 500 kept)")
+            marks = churn(url, args.games, workers=8, pid=server.pid)
+            print("   " + ", ".join(f"{n}: {mb:.1f} MB" for n, mb in marks))
+            warm = next((mb for n, mb in marks if n >= args.games // 10), marks[0][1])
+            growth = marks[-1][1] - warm
+            print(f"   after the first tenth {warm:.1f} MB, at the end {marks[-1][1]:.1f} MB: "
+                  f"{growth:+.1f} MB over the last {args.games - args.games // 10} games "
+                  f"({'flat' if abs(growth) < 0.1 * warm else 'GROWING'})")
+            health = httpx.get(f"{url}/v1/health").json()
+            print(f"   games kept at the end: {health['games']} (max {health['max_games']})")
+        finally:
+            server.terminate()
+            server.wait(30)
+
+
+if __name__ == "__main__":
+    main()

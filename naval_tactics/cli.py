@@ -1,0 +1,152 @@
+"""The ``naval-tactics`` command: one parser, one subcommand per job, each a thin call into a function.
+
+    naval-tactics list [--ruleset R] [--captains-dir DIR] [--json]
+    naval-tactics serve [--host 127.0.0.1] [--port 8765] [--captains-dir DIR] [--max-games N] ...
+
+A subcommand is a function that adds its parser to :data:`SUBCOMMANDS` and sets ``run`` to a
+function of the parsed arguments returning the exit status; adding one is one function and one line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from naval_env.core.ruleset import ruleset_ids
+from naval_tactics import __version__
+
+Subparsers = Any  # argparse's _SubParsersAction is private
+
+
+class CommandError(Exception):
+    """A refusal the command prints as ``error: ...`` with exit status 2 (bad settings, a bad export)."""
+
+
+# ------------------------------------------------------------------ list
+def add_list(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser("list", help="rulesets, their scenarios and the captains known by name",
+                                   description="List every ruleset with its version, scenarios and captains.")
+    parser.add_argument("--ruleset", choices=ruleset_ids(), help="only this ruleset")
+    parser.add_argument("--captains-dir", type=Path, metavar="DIR",
+                        help="also list the exported captains (.onnx + sidecar) in this folder")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+    parser.set_defaults(run=run_list)
+
+
+def catalogue_rows(ruleset: str | None = None, captains_dir: Path | None = None) -> list[dict[str, Any]]:
+    """What ``list`` prints: one row per ruleset (id, version, scenarios, default, captains with their kind)."""
+    from naval_tactics.catalogue import Catalogue, CatalogueError
+
+    try:
+        catalogue = Catalogue.load(captains_dir, [ruleset] if ruleset else None)
+    except CatalogueError as exc:
+        raise CommandError(str(exc)) from None
+    return [
+        {"id": entry.id, "version": entry.ruleset.version, "scenarios": list(entry.scenarios),
+         "default_scenario": entry.default_scenario,
+         "captains": [{"name": c.name, "kind": c.kind, "description": c.description}
+                      for c in catalogue.captains(entry.id)]}
+        for entry in catalogue.rulesets.values()
+    ]
+
+
+def run_list(args: argparse.Namespace) -> int:
+    rows = catalogue_rows(args.ruleset, args.captains_dir)
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    for row in rows:
+        scenarios = ", ".join(f"{s}*" if s == row["default_scenario"] else s for s in row["scenarios"])
+        print(f"{row['id']} {row['version']}")
+        print(f"  scenarios: {scenarios}   (* default)")
+        print("  captains:")
+        for captain in row["captains"]:
+            print(f"    {captain['name']:<12} {captain['kind']:<9} {captain['description']}")
+    return 0
+
+
+# ------------------------------------------------------------------ serve
+def add_serve(subparsers: Subparsers) -> None:
+    from naval_tactics.server import DEFAULT_HOST, DEFAULT_PORT
+    from naval_tactics.server.settings import ServerSettings
+
+    fields = ServerSettings.model_fields
+    parser = subparsers.add_parser(
+        "serve", help="run the captain server (HTTP + JSON; OpenAPI page at /docs)",
+        description="Serve the captains to other apps over HTTP. Games live in this one process's memory.")
+    parser.add_argument("--host", default=DEFAULT_HOST,
+                        help=f"address to bind (default {DEFAULT_HOST}: this machine only; the server has no "
+                             "authentication, so put it behind your own proxy before binding wider)")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
+    parser.add_argument("--captains-dir", type=Path, metavar="DIR",
+                        help="serve the exported captains (<name>.onnx + <name>.json) in this folder, each under "
+                             "its file stem; they are checked at start-up (clients only ever send names)")
+    parser.add_argument("--max-games", type=int, default=fields["max_games"].default,
+                        help="games kept at once (default %(default)s)")
+    parser.add_argument("--idle-seconds", type=float, default=fields["idle_seconds"].default,
+                        help="drop a game after this long without a request (default %(default)s)")
+    parser.add_argument("--max-body-bytes", type=int, default=fields["max_body_bytes"].default,
+                        help="largest request body accepted (default %(default)s)")
+    parser.add_argument("--cors-origin", action="append", default=[], metavar="ORIGIN",
+                        help="let web pages from ORIGIN (https://host:port, or * for any) call the server; "
+                             "repeat for several (default: none)")
+    parser.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+    parser.set_defaults(run=run_serve)
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    from pydantic import ValidationError
+
+    from naval_tactics.catalogue import CatalogueError
+    from naval_tactics.server import serve
+    from naval_tactics.server.settings import ServerSettings
+
+    try:
+        settings = ServerSettings(captains_dir=args.captains_dir, max_games=args.max_games,
+                                  idle_seconds=args.idle_seconds, max_body_bytes=args.max_body_bytes,
+                                  cors_origins=tuple(args.cors_origin))
+    except ValidationError as exc:
+        raise CommandError("; ".join(f"--{'-'.join(map(str, e['loc'])).replace('_', '-')}: {e['msg']}"
+                                     for e in exc.errors())) from None
+    if args.host not in ("127.0.0.1", "localhost", "::1"):
+        print(f"warning: binding {args.host}: anyone who can reach it can use this server (no authentication)",
+              file=sys.stderr)
+    try:
+        serve(settings, host=args.host, port=args.port, log_level=args.log_level)
+    except CatalogueError as exc:
+        raise CommandError(str(exc)) from None
+    return 0
+
+
+#: Every subcommand, in the order ``--help`` lists them.
+SUBCOMMANDS: list[Callable[[Subparsers], None]] = [add_list, add_serve]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="naval-tactics", description="Rules engines, environments and captains for tabletop naval combat.",
+        epilog=f"rulesets: {', '.join(ruleset_ids())}. `naval-tactics list` shows their scenarios and captains; "
+               "`naval-tactics COMMAND --help` the options of a command.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    subparsers = parser.add_subparsers(title="commands", dest="command", required=True, metavar="COMMAND")
+    for add in SUBCOMMANDS:
+        add(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        status: int = args.run(args)
+    except CommandError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return status
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

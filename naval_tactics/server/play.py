@@ -1,0 +1,162 @@
+"""What the routes do, apart from HTTP: make games, read them, apply moves by label, ask captains.
+
+Every function here raises :class:`~naval_tactics.server.errors.ApiError` for a request it
+refuses, before changing anything: a refused move leaves the game as it was.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from naval_env.core.errors import IllegalActionError
+from naval_env.core.events import Event
+from naval_env.core.game import Game
+from naval_env.core.moves import MoveError, decode, encode, legal_options
+from naval_env.core.position import PositionError
+from naval_tactics.catalogue import CaptainEntry, Catalogue, RulesetEntry, UnknownNameError
+from naval_tactics.decisions import Proposal, propose
+from naval_tactics.protocol import GameView, Problem, Seat
+from naval_tactics.server.errors import ApiError, invalid_position, unknown_name
+from naval_tactics.server.store import GameGoneError, GameSession, GameStore
+
+SEED_LIMIT = 2**53
+
+
+def ruleset_entry(catalogue: Catalogue, ruleset_id: str, path: str = "ruleset") -> RulesetEntry:
+    try:
+        return catalogue.ruleset(ruleset_id)
+    except UnknownNameError as exc:
+        raise unknown_name(exc, path) from None
+
+
+def captain_entry(catalogue: Catalogue, ruleset_id: str, name: str, path: str = "captain") -> CaptainEntry:
+    try:
+        return catalogue.captain(ruleset_id, name)
+    except UnknownNameError as exc:
+        raise unknown_name(exc, path) from None
+
+
+def load_position(entry: RulesetEntry, position: Any, seed: int) -> Game:
+    try:
+        return entry.ruleset.load_position(position, entry.config, seed=seed)
+    except PositionError as exc:
+        raise invalid_position(exc) from None
+
+
+def new_game(catalogue: Catalogue, store: GameStore, ruleset_id: str, scenario: str | None,
+             position: Mapping[str, Any] | None, seed: int | None) -> GameSession:
+    """A kept game from a scenario or a position; the seed is drawn (and reported) when not given."""
+    entry = ruleset_entry(catalogue, ruleset_id)
+    if position is None:
+        try:
+            scenario = catalogue.scenario(entry.id, scenario)
+        except UnknownNameError as exc:
+            raise unknown_name(exc, "scenario") from None
+    seed = seed if seed is not None else secrets.randbelow(SEED_LIMIT)
+
+    def build(game_id: str, now: float) -> GameSession:
+        if position is None:
+            game = entry.ruleset.new_game(entry.config, scenario, seed=seed)
+            opening = list(getattr(game, "opening_events", []))
+            name = str(scenario)
+        else:
+            game = load_position(entry, dict(position), seed)
+            opening = []
+            name = str(game.position()["scenario"])
+        return GameSession(game_id, entry, game, seed, name, opening, now)
+
+    return store.add(build)
+
+
+def session(store: GameStore, game_id: str) -> GameSession:
+    try:
+        return store.get(game_id)
+    except GameGoneError as exc:
+        code = "game_expired" if exc.reason == "expired" else "game_not_found"
+        raise ApiError(code, str(exc), details={"game_id": game_id}) from None
+
+
+def seat_to_move(game: Game, seat: str | None, path: str = "seat") -> str:
+    """``seat`` if it holds the decision now (default: whoever does); 422/409 otherwise."""
+    if seat is not None and seat not in game.agents:
+        message = f"no seat {seat!r} in this game; seats: {list(game.agents)}"
+        raise ApiError("unknown_seat", message, [Problem(path=path, message=message)],
+                       {"seat": seat, "allowed": list(game.agents)})
+    if game.is_over:
+        result = f"{game.winner} won" if game.winner else "a draw"
+        raise ApiError("game_over", f"the game is over ({result}); it takes no more moves",
+                       details={"winner": game.winner, "truncated": game.truncated})
+    to_move = game.current_agent
+    assert to_move is not None
+    if seat is not None and seat != to_move:
+        raise ApiError("not_your_turn", f"it is {to_move}'s decision, not {seat}'s",
+                       details={"seat": seat, "to_move": to_move})
+    return to_move
+
+
+def game_view(current: GameSession) -> GameView:
+    game = current.game
+    to_move = None if game.is_over else game.current_agent
+    return GameView(
+        id=current.id, ruleset=current.entry.id, version=current.entry.ruleset.version, scenario=current.scenario,
+        seed=current.seed, round=game.round, decisions=current.decisions, to_move=to_move, over=game.is_over,
+        winner=game.winner, truncated=game.truncated, sides=list(game.sides),
+        seats=[Seat(id=a, side=game.side_of(a), active=game.is_active(a)) for a in game.agents],
+        legal=legal_options(game, to_move) if to_move is not None else {},
+        position=game.position(),
+    )
+
+
+def apply_labels(current: GameSession, seat: str, move: Mapping[str, str]) -> tuple[np.ndarray, list[Event]]:
+    """Apply ``seat``'s move given by label; refusals name the component, the label and the allowed labels."""
+    game = current.game
+    seat = seat_to_move(game, seat)
+    try:
+        action = encode(game.action_spec, move, game.legal_mask(seat))
+    except MoveError as exc:
+        path = f"move.{exc.component}" if exc.component is not None else "move"
+        raise ApiError("illegal_move", str(exc), [Problem(path=path, message=str(exc))], exc.to_json()) from None
+    return action, _apply(current, seat, action)
+
+
+def ask_captain(current: GameSession, entry: CaptainEntry, seat: str | None, apply: bool) -> tuple[Proposal, list[Event]]:
+    """The captain's move for ``seat`` (default: whoever is to move), applied when ``apply``."""
+    seat = seat_to_move(current.game, seat)
+    proposal = propose(current.game, seat, current.captain(entry, seat))
+    events = _apply(current, seat, np.asarray(proposal.action, dtype=np.int64)) if apply else []
+    return proposal, events
+
+
+def decide(catalogue: Catalogue, ruleset_id: str, position: Mapping[str, Any], captain_name: str,
+           seat: str | None, seed: int | None) -> Proposal:
+    """A captain's move in a position, nothing kept: the same request always gets the same answer."""
+    entry = ruleset_entry(catalogue, ruleset_id)
+    captain = captain_entry(catalogue, entry.id, captain_name)
+    seed = seed if seed is not None else 0
+    game = load_position(entry, dict(position), seed)
+    seat = seat_to_move(game, seat)
+    player = captain.make(seed)
+    player.reset(seed)
+    return propose(game, seat, player)
+
+
+def labels_of(entry: RulesetEntry, action: np.ndarray) -> dict[str, str]:
+    return decode(entry.action_spec, action)
+
+
+def events_json(events: list[Event]) -> tuple[list[dict[str, Any]], list[str]]:
+    """The events written out (``Event.to_dict``, which the ruleset's catalog reads back) and their sentences."""
+    return [e.to_dict() for e in events], [e.text() for e in events]
+
+
+def _apply(current: GameSession, seat: str, action: np.ndarray) -> list[Event]:
+    try:
+        events = current.game.apply(seat, action)
+    except IllegalActionError as exc:  # the mask allowed each label; the rules refused the whole move
+        raise ApiError("illegal_move", str(exc), [Problem(path="move", message=str(exc))]) from None
+    current.record(events)
+    return events

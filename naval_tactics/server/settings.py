@@ -1,0 +1,31 @@
+"""The server's settings: one pydantic model, so a test builds a throwaway server with its own limits."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class ServerSettings(BaseModel):
+    """What one captain server offers and how much it keeps. Every limit answers with a clear 4xx."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+
+    captains_dir: Path | None = None
+    """Folder of exported captains (``<name>.onnx`` + ``<name>.json``), loaded and checked at start-up;
+    each is served under its file stem. Clients only ever name captains, never paths."""
+    rulesets: tuple[str, ...] | None = None
+    """Rulesets to serve; default: every registered one."""
+    max_games: int = Field(default=1000, ge=1)
+    """Games kept at once. When full, games idle past ``idle_seconds`` are dropped first; if none is,
+    creating one answers 429 (``too_many_games``)."""
+    idle_seconds: float = Field(default=900.0, gt=0)
+    """A game with no request for this long is dropped; asking for it then answers 404 (``game_expired``)."""
+    max_body_bytes: int = Field(default=262_144, ge=1024)
+    """Largest request body accepted; a larger one answers 413 (``body_too_large``)."""
+    cors_origins: tuple[str, ...] = ()
+    """Browser origins allowed to call the server (``https://my-tabletop.example``; ``*`` for any), for
+    web apps served from another origin; default none (browsers then refuse cross-origin calls)."""
+    remembered_ids: int = Field(default=10_000, ge=0)
+    """How many dropped game ids are remembered, so a late request hears *why* its game is gone."""

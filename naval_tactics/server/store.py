@@ -1,0 +1,174 @@
+"""The games one server keeps: a bounded, idle-expiring store with one lock per game.
+
+Each :class:`GameSession` has its own lock, held by the routes for the whole of a read or
+a move, so a game's moves are applied one at a time and every answer sees a whole state.
+The store's own lock guards only the table of games (it may be called from any thread);
+no game is built or played under it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import threading
+import time
+import uuid
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal
+
+from agents.base import Captain
+from naval_env.core.events import Event
+from naval_env.core.game import Game
+from naval_tactics.catalogue import CaptainEntry, RulesetEntry
+
+Clock = Callable[[], float]
+GoneReason = Literal["expired", "deleted"]
+
+
+@dataclass(eq=False)
+class GameSession:
+    """One kept game: the engine game, every event it produced, and the captains asked to move in it."""
+
+    id: str
+    entry: RulesetEntry
+    game: Game
+    seed: int
+    scenario: str
+    events: list[Event]
+    last_used: float
+    decisions: int = 0
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+    #: (side, captain name) -> the captain playing that side here, made on its first move and kept
+    #: for the game (a random captain draws from one generator, as in the arena).
+    captains: dict[tuple[str, str], Captain] = field(default_factory=dict, repr=False)
+
+    def captain(self, entry: CaptainEntry, seat: str) -> Captain:
+        """The game's captain ``entry`` for ``seat``'s side, reset with ``seed * 2 + side index`` as
+        :func:`agents.arena.play_game` resets the captain of each side."""
+        side = self.game.side_of(seat)
+        key = (side, entry.name)
+        captain = self.captains.get(key)
+        if captain is None:
+            seed = self.seed * 2 + self.game.sides.index(side)
+            captain = entry.make(seed)
+            captain.reset(seed)
+            self.captains[key] = captain
+        return captain
+
+    def record(self, events: list[Event]) -> None:
+        self.events.extend(events)
+        self.decisions += 1
+
+
+class StoreFullError(Exception):
+    """No room for another game; ``retry_after`` is the seconds until the next kept game may expire."""
+
+    def __init__(self, max_games: int, idle_seconds: float, retry_after: int) -> None:
+        self.max_games, self.idle_seconds, self.retry_after = max_games, idle_seconds, retry_after
+        super().__init__(
+            f"the server keeps at most {max_games} games and none has been idle for {idle_seconds:g} s; "
+            f"DELETE finished games, or retry in {retry_after} s")
+
+
+class GameGoneError(LookupError):
+    """No such game: never created here, deleted, or dropped after ``idle_seconds`` without a request."""
+
+    def __init__(self, game_id: str, reason: GoneReason | None, idle_seconds: float) -> None:
+        self.game_id, self.reason = game_id, reason
+        if reason == "expired":
+            message = (f"game {game_id!r} was dropped after {idle_seconds:g} s without a request "
+                       "(the server's idle limit); create a new game")
+        elif reason == "deleted":
+            message = f"game {game_id!r} was deleted"
+        else:
+            message = (f"no game {game_id!r} on this server (games live in its memory: a restart, "
+                       "or a long idle time, forgets them)")
+        super().__init__(message)
+
+
+class GameStore:
+    """At most ``max_games`` sessions; a session idle longer than ``idle_seconds`` is dropped when next
+    looked up or when room is needed, and its id remembered (up to ``remembered``) to say why."""
+
+    def __init__(self, max_games: int, idle_seconds: float, remembered: int = 10_000,
+                 clock: Clock | None = None) -> None:
+        self.max_games, self.idle_seconds, self.remembered = max_games, idle_seconds, remembered
+        self.clock: Clock = clock or time.monotonic
+        self._games: dict[str, GameSession] = {}
+        self._gone: OrderedDict[str, GoneReason] = OrderedDict()
+        self._lock = threading.Lock()
+        self._next_sweep = self.clock() + idle_seconds / 10
+
+    def __len__(self) -> int:
+        return len(self._games)
+
+    def add(self, build: Callable[[str, float], GameSession]) -> GameSession:
+        """Make room (dropping idle games), build a session with a new id outside the lock, then keep it.
+
+        Raises :class:`StoreFullError` when every kept game is in use; the built game is then discarded.
+        """
+        self._make_room()
+        session = build(uuid.uuid4().hex, self.clock())
+        with self._lock:
+            self._drop_idle(self.clock(), only_if_full=True)
+            if len(self._games) >= self.max_games:
+                raise self._full()
+            self._games[session.id] = session
+        return session
+
+    def get(self, game_id: str) -> GameSession:
+        """The session, its idle clock restarted; :class:`GameGoneError` if it is not kept (any more)."""
+        now = self.clock()
+        with self._lock:
+            session = self._games.get(game_id)
+            if session is not None and now - session.last_used > self.idle_seconds:
+                self._forget(game_id, "expired")
+                raise GameGoneError(game_id, "expired", self.idle_seconds)
+            if session is None:
+                raise GameGoneError(game_id, self._gone.get(game_id), self.idle_seconds)
+            session.last_used = now
+            return session
+
+    def discard(self, game_id: str) -> None:
+        """Forget the game (if kept), remembering it was deleted."""
+        with self._lock:
+            if game_id in self._games:
+                self._forget(game_id, "deleted")
+
+    def sweep(self) -> int:
+        """Drop every game idle past the limit now; returns how many."""
+        with self._lock:
+            return self._drop_idle(self.clock(), only_if_full=False)
+
+    # ---------------------------------------------------------------- internals (callers hold no lock)
+    def _make_room(self) -> None:
+        now = self.clock()
+        with self._lock:
+            due = now >= self._next_sweep
+            if due:
+                self._next_sweep = now + self.idle_seconds / 10
+            self._drop_idle(now, only_if_full=not due)
+            if len(self._games) >= self.max_games:
+                raise self._full()
+
+    def _drop_idle(self, now: float, only_if_full: bool) -> int:
+        if only_if_full and len(self._games) < self.max_games:
+            return 0
+        idle = [gid for gid, s in self._games.items() if now - s.last_used > self.idle_seconds]
+        for gid in idle:
+            self._forget(gid, "expired")
+        return len(idle)
+
+    def _forget(self, game_id: str, reason: GoneReason) -> None:
+        del self._games[game_id]
+        if self.remembered:
+            self._gone[game_id] = reason
+            while len(self._gone) > self.remembered:
+                self._gone.popitem(last=False)
+
+    def _full(self) -> StoreFullError:
+        soonest = min((s.last_used for s in self._games.values()), default=self.clock())
+        wait = max(1, math.ceil(soonest + self.idle_seconds - self.clock()))
+        return StoreFullError(self.max_games, self.idle_seconds, wait)
