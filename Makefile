@@ -3,6 +3,8 @@ PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# pytest-xdist workers for `make test`: one per core (`make test WORKERS=0` runs in one process).
+WORKERS ?= auto
 
 .PHONY: setup demo test bench clean
 
@@ -20,7 +22,7 @@ demo: setup
 	$(PY) evaluate.py --demo
 
 test: setup
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(WORKERS)
 
 bench: setup
 	$(PY) bench/env_speed.py

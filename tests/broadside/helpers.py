@@ -9,6 +9,7 @@ rolled before the first decision. Red (the first side) activates first in odd ro
 from __future__ import annotations
 
 import copy
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -28,9 +29,15 @@ SCENARIO = "test"
 of = events_of
 
 
+@cache
+def _parsed(text: str) -> dict[str, Any]:
+    return yaml.safe_load(text)
+
+
 def base_data() -> dict[str, Any]:
-    """The repository's broadside YAML as a plain dict (a fresh copy each call)."""
-    return yaml.safe_load(Path(DEFAULT_CONFIG).read_text(encoding="utf-8"))
+    """The repository's broadside YAML as a plain dict (a fresh copy each call; pure-Python YAML parsing
+    is slow, so each text is parsed once)."""
+    return copy.deepcopy(_parsed(Path(DEFAULT_CONFIG).read_text(encoding="utf-8")))
 
 
 def ship(vessel: str, position: tuple[float, float], heading: float, **people: int) -> dict[str, Any]:

@@ -22,6 +22,7 @@ weapons: attack +5), 5 officer (Charisma +3, Water Vehicles, two heals). Weapons
 from __future__ import annotations
 
 import copy
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -40,9 +41,15 @@ SCENARIO = "test"
 of = events_of
 
 
+@cache
+def _parsed(text: str) -> dict[str, Any]:
+    return yaml.safe_load(text)
+
+
 def base_data() -> dict[str, Any]:
-    """The repository's crew_phase YAML as a plain dict (a fresh copy each call)."""
-    return yaml.safe_load(Path(DEFAULT_CONFIG).read_text(encoding="utf-8"))
+    """The repository's crew_phase YAML as a plain dict (a fresh copy each call; pure-Python YAML parsing
+    is slow, so each text is parsed once)."""
+    return copy.deepcopy(_parsed(Path(DEFAULT_CONFIG).read_text(encoding="utf-8")))
 
 
 def ship(vessel: str = "sailing_ship", position: tuple[int, int] | None = None, facing: str | None = None,

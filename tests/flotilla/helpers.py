@@ -15,6 +15,7 @@ order (red ships, then blue ships), each throw as many dice as that ship rolls.
 from __future__ import annotations
 
 import copy
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -36,9 +37,15 @@ TEST_HOUSE_RULES = {"captains_choose_facing": False, "min_attacker_distance": 1}
 TEST_SITUATIONS = {"wind": "calm", "wind_each_round": False, "character_fate": False}
 
 
+@cache
+def _parsed(text: str) -> dict[str, Any]:
+    return yaml.safe_load(text)
+
+
 def base_data() -> dict[str, Any]:
-    """The repository's flotilla YAML as a plain dict (a fresh copy each call)."""
-    return yaml.safe_load(Path(DEFAULT_CONFIG).read_text(encoding="utf-8"))
+    """The repository's flotilla YAML as a plain dict (a fresh copy each call; pure-Python YAML parsing
+    is slow, so each text is parsed once)."""
+    return copy.deepcopy(_parsed(Path(DEFAULT_CONFIG).read_text(encoding="utf-8")))
 
 
 def ship(cls: str = "brig", position: tuple[int, int] | None = None, facing: str | None = None,

@@ -14,6 +14,7 @@ the tie dice) so the dice scripts stay short.
 from __future__ import annotations
 
 import copy
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -32,9 +33,15 @@ SCENARIO = "test"
 of = events_of
 
 
+@cache
+def _parsed(text: str) -> dict[str, Any]:
+    return yaml.safe_load(text)
+
+
 def base_data() -> dict[str, Any]:
-    """The repository's pantheon YAML as a plain dict (a fresh copy each call)."""
-    return yaml.safe_load(Path(DEFAULT_CONFIG).read_text(encoding="utf-8"))
+    """The repository's pantheon YAML as a plain dict (a fresh copy each call; pure-Python YAML parsing
+    is slow, so each text is parsed once)."""
+    return copy.deepcopy(_parsed(Path(DEFAULT_CONFIG).read_text(encoding="utf-8")))
 
 
 def ship(vessel: str = "trireme", position: tuple[int, int] | None = None, facing: str | None = None,

@@ -11,6 +11,7 @@ and Health 12, and a moderate wind blows north.
 from __future__ import annotations
 
 import copy
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -38,9 +39,15 @@ HULK = {
 }
 
 
+@cache
+def _parsed(text: str) -> dict[str, Any]:
+    return yaml.safe_load(text)
+
+
 def base_data() -> dict[str, Any]:
-    """The repository's pursuit YAML as a plain dict (a fresh copy each call)."""
-    return yaml.safe_load(Path(DEFAULT_CONFIG).read_text(encoding="utf-8"))
+    """The repository's pursuit YAML as a plain dict (a fresh copy each call; pure-Python YAML parsing
+    is slow, so each text is parsed once)."""
+    return copy.deepcopy(_parsed(Path(DEFAULT_CONFIG).read_text(encoding="utf-8")))
 
 
 def ship(at: tuple[float, float], cls: str = "hulk", *, intellect: int = 10, will: int = 10, agility: int = 10,
