@@ -248,11 +248,12 @@ def test_cli_exports_and_checks_parity(exported: ExportResult, tmp_path: Path) -
     out = tmp_path / "captains" / "cli.onnx"
     done = subprocess.run(
         [sys.executable, "-m", "agents.export", str(exported.run_folder / "final_model.zip"),
-         "--out", str(out), "--parity", "300", "--seed", "2"],
+         "--out", str(out), "--parity", "300", "--seed", "2", "--conformance", "40"],
         check=False, cwd=REPO, capture_output=True, text=True, timeout=120,
     )
     assert done.returncode == 0, done.stderr
     assert f"wrote {out}" in done.stdout and "parity PASS: 300 decisions" in done.stdout
+    assert f"wrote {out.with_name('cli.conformance.json')} (40 conformance vectors" in done.stdout
     OnnxCaptain(out, expected_ruleset="pantheon")
     assert (json.loads(sidecar_path(out).read_text())["action"]
             == json.loads(exported.sidecar_path.read_text())["action"])

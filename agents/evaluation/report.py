@@ -27,6 +27,7 @@ from agents.base import Captain
 from agents.evaluation.ratings import Rating
 from agents.evaluation.stats import GameResult, PairingSummary
 from agents.evaluation.tournament import Evaluation, EvaluationInputError
+from naval_env.core.events import Event
 from naval_env.envs.match import Match
 
 RESULT_FILES = ("results.json", "pairings.csv", "ratings.csv", "games.csv")
@@ -152,17 +153,27 @@ def write_results(evaluation: Evaluation, out_dir: str | Path) -> list[Path]:
     return paths
 
 
+def match_title(captains: Mapping[str, str], seed: int) -> str:
+    """``gunner (red) vs random (blue), seed 3``: who plays which side, from ``{side: captain name}``."""
+    names = " vs ".join(f"{captain} ({side})" for side, captain in captains.items())
+    return f"{names}, seed {seed}"
+
+
+def decision_lines(index: int, agent: str, events: Sequence[Event], width: int = 110) -> list[str]:
+    """One decision of a match log: its number, the deciding agent and its events' stories, wrapped."""
+    texts = [event.text() for event in events] or ["(no events)"]
+    return textwrap.wrap("; ".join(texts), width, initial_indent=f"  {index:>3} {agent:<8} ",
+                         subsequent_indent=" " * 15, break_on_hyphens=False)
+
+
 def render_match(match: Match, captains: Mapping[str, Captain], seed: int, width: int = 110) -> str:
     """One game as text: the board at the start, one line per decision, the board at the end."""
     opening = match.reset(seed)
     start = match.game.render_ansi(opening)
     record = play_game(match, captains, seed)
-    names = " vs ".join(f"{captain} ({side})" for side, captain in record.captains.items())
-    lines = [f"{names}, seed {seed}", "", start, "", "decisions:"]
+    lines = [match_title(record.captains, seed), "", start, "", "decisions:"]
     for index, (agent, _) in enumerate(record.actions):
-        texts = [event.text() for event in record.decision_events(index)] or ["(no events)"]
-        lines += textwrap.wrap("; ".join(texts), width, initial_indent=f"  {index:>3} {agent:<8} ",
-                               subsequent_indent=" " * 15, break_on_hyphens=False)
+        lines += decision_lines(index, agent, record.decision_events(index), width)
     last = record.decision_events(record.decisions - 1) if record.decisions else record.events
     lines += ["", match.game.render_ansi(last)]
     return "\n".join(lines)

@@ -4,7 +4,10 @@
 - :mod:`agents.export.onnx_captain` plays from an export with onnxruntime and numpy only.
 - :mod:`agents.export.parity` checks an export against the torch model on real games.
 - :mod:`agents.export.sidecar` is the sidecar format (``FORMAT``, ``FORMAT_VERSION``).
-- ``python -m agents.export RUN --out captains/NAME.onnx`` does export + parity check.
+- :mod:`agents.export.conformance` is the conformance vectors' format and their check
+  (``python -m agents.export.conformance check FILE``); :mod:`agents.export.vectors` makes them.
+- :mod:`agents.export.derivation` says in words how each ruleset's observation is derived.
+- ``python -m agents.export RUN --out captains/NAME.onnx`` does export + vectors + parity check.
 
 Nothing is imported here eagerly, so ``import agents.export.onnx_captain`` never pulls in torch.
 """
@@ -13,13 +16,15 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["OnnxCaptain", "ParityReport", "check_parity", "export_run"]
+__all__ = ["ConformanceReport", "OnnxCaptain", "ParityReport", "check_conformance", "check_parity", "export_run"]
 
 _LAZY = {
     "OnnxCaptain": "agents.export.onnx_captain",
     "export_run": "agents.export.onnx_export",
     "check_parity": "agents.export.parity",
     "ParityReport": "agents.export.parity",
+    "ConformanceReport": "agents.export.conformance",
+    "check_conformance": "agents.export.conformance",
 }
 
 

@@ -1,6 +1,7 @@
-"""``python -m agents.export RUN_FOLDER_OR_ZIP --out captains/NAME.onnx [--parity 2000] [--seed N]``
+"""``python -m agents.export RUN_FOLDER_OR_ZIP --out captains/NAME.onnx [--parity 2000] [--conformance 300] [--seed N]``
 
-Exports the run's captain, then checks parity with the torch model on real games.
+Exports the run's captain (``NAME.onnx``, its sidecar ``NAME.json`` and conformance vectors
+``NAME.conformance.json``, checked on write), then checks parity with the torch model on real games.
 Exit status: 0 exported and parity passed (or skipped with ``--parity 0``); 1 parity
 failed (the export is removed again so it cannot be shipped by mistake); 2 bad input.
 """
@@ -10,6 +11,8 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+
+from agents.export.conformance import DEFAULT_COUNT
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -21,7 +24,12 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--out", required=True, help="output .onnx path; the sidecar goes next to it as .json")
     parser.add_argument("--parity", type=int, default=2000, metavar="N",
                         help="decisions from real games to compare with the torch model (0 skips; default 2000)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the parity games (default 0)")
+    parser.add_argument("--conformance", type=int, default=DEFAULT_COUNT, metavar="N",
+                        help="conformance vectors (real positions with their observation, mask and the captain's "
+                             f"move) written next to the export as NAME.conformance.json (0 skips; default "
+                             f"{DEFAULT_COUNT})")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="seed of the parity games and of the conformance vectors' games (default 0)")
     parser.add_argument("--tolerance", type=float, default=1e-5,
                         help="largest allowed absolute logit difference (default 1e-5)")
     return parser
@@ -32,6 +40,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.parity < 0:
         print("error: --parity must be 0 (skip) or a positive number of decisions", file=sys.stderr)
         return 2
+    if args.conformance < 0:
+        print("error: --conformance must be 0 (skip) or a positive number of vectors", file=sys.stderr)
+        return 2
     from pathlib import Path
 
     from agents.export.onnx_captain import OnnxCaptain
@@ -40,7 +51,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from naval_env.core.errors import NavalError
 
     try:
-        result = export_run(args.source, args.out)
+        result = export_run(args.source, args.out, conformance=args.conformance, seed=args.seed)
         captain = OnnxCaptain(result.onnx_path, expected_ruleset=result.ruleset_id)
     except (NavalError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -54,6 +65,13 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"action_mask float32 [batch, {result.flat_mask_size}] (1 = allowed)")
     print(f"  outputs: logits_<component> for {', '.join(result.components)}; "
           f"action int64 [batch, {len(result.components)}]")
+    if result.conformance_path is not None:
+        size = result.conformance_path.stat().st_size / 1024
+        print(f"  wrote {result.conformance_path} ({result.conformance_vectors} conformance vectors, "
+              f"{size:.0f} KiB, verified on reload; check with "
+              f"`python -m agents.export.conformance check {result.conformance_path}`)")
+    else:
+        print(f"  no conformance vectors: {result.conformance_note}")
     if args.parity == 0:
         print("parity check skipped (--parity 0)")
         return 0
@@ -66,8 +84,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not report.ok:
         Path(result.onnx_path).unlink(missing_ok=True)
         Path(result.sidecar_path).unlink(missing_ok=True)
-        print(f"error: the export does not decide like the torch model; removed {result.onnx_path} "
-              "and its sidecar", file=sys.stderr)
+        if result.conformance_path is not None:
+            result.conformance_path.unlink(missing_ok=True)
+        print(f"error: the export does not decide like the torch model; removed {result.onnx_path}, "
+              "its sidecar and its conformance vectors", file=sys.stderr)
         return 1
     return 0
 

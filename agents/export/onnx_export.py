@@ -24,6 +24,7 @@ import torch
 from gymnasium import spaces
 from torch import nn
 
+from agents.export.conformance import DEFAULT_COUNT, conformance_path
 from agents.export.sidecar import (
     HUGE_NEG,
     INPUT_MASK,
@@ -35,6 +36,7 @@ from agents.export.sidecar import (
     sidecar_path,
     write_sidecar,
 )
+from agents.export.vectors import has_positions
 from agents.learned import (
     MaskablePPOCaptain,
     ModelLoadError,
@@ -96,6 +98,11 @@ class ExportResult:
     torch_captain: MaskablePPOCaptain
     #: The ruleset config the run trained with (None: the ruleset's default).
     config_path: str | None = None
+    #: The conformance vectors written next to the graph (None: none, see ``conformance_note``).
+    conformance_path: Path | None = None
+    conformance_vectors: int = 0
+    #: Why no vectors were written, when none were.
+    conformance_note: str | None = None
 
 
 def _check_spaces(model: Any, ruleset: Ruleset, obs_spec: ObservationSpec, action_spec: ActionSpec,
@@ -148,11 +155,57 @@ def export_policy(policy: Any, action_spec: ActionSpec, observation_size: int, o
         )
 
 
-def export_run(source: str | Path, out: str | Path, opset: int = OPSET) -> ExportResult:
-    """Export the captain of a run folder (or a model zip inside one) to ``out`` and its sidecar."""
+def _ruleset_config_of(manifest: dict[str, Any], where: Path) -> str | None:
+    """run.json's ``train_config.ruleset_config``: a path or None; anything else is refused by name."""
+    train_config = manifest.get("train_config")
+    if train_config is None:
+        return None
+    if not isinstance(train_config, dict):
+        raise ModelLoadError(f"{where}: 'train_config' is a JSON {_json_kind(train_config)}; expected an "
+                             "object of the run's training settings (or null)")
+    config_path = train_config.get("ruleset_config")
+    if config_path is not None and not isinstance(config_path, str):
+        raise ModelLoadError(f"{where}: 'train_config.ruleset_config' is a path or null, found {config_path!r}")
+    return config_path
+
+
+def _json_kind(value: Any) -> str:
+    kinds = {list: "list", str: "string", bool: "boolean", int: "number", float: "number"}
+    return kinds.get(type(value), type(value).__name__)
+
+
+def _write_conformance(out: Path, ruleset: Ruleset, config: Any, config_path: str | None, count: int,
+                       seed: int) -> tuple[Path, dict[str, Any]]:
+    """Write ``count`` vectors played by the just-written graph, reload every one and recompute it."""
+    from agents.export.conformance import (
+        check_conformance,
+        conformance_entry,
+        conformance_path,
+        write_conformance,
+    )
+    from agents.export.onnx_captain import OnnxCaptain
+    from agents.export.vectors import make_vectors
+
+    captain = OnnxCaptain(out, expected_ruleset=ruleset.id, config=config)
+    path = conformance_path(out)
+    document = make_vectors(ruleset.id, config, captain, count=count, seed=seed, config_path=config_path,
+                            file_name=path.name)
+    sha256 = write_conformance(path, document)
+    report = check_conformance(path, config=config, captain=captain)
+    if not report.ok:
+        raise ExportError(f"{path}: the vectors do not reproduce from their positions:\n{report.summary()}")
+    return path, conformance_entry(path, sha256, document)
+
+
+def export_run(source: str | Path, out: str | Path, opset: int = OPSET, *, conformance: int = DEFAULT_COUNT,
+               seed: int = 0) -> ExportResult:
+    """Export the captain of a run folder (or a model zip inside one) to ``out``, its sidecar and
+    ``conformance`` vectors (``<stem>.conformance.json``, games seeded with ``seed``; 0: none)."""
     out = Path(out)
     if out.suffix != ".onnx":
         raise ExportError(f"{out}: the output must be a .onnx file (its sidecar goes next to it as .json)")
+    if isinstance(conformance, bool) or not isinstance(conformance, int) or conformance < 0:
+        raise ExportError(f"conformance must be 0 (none) or a positive number of vectors, got {conformance!r}")
     model_path = resolve_model_path(Path(source))
     run = run_folder_of(model_path)
     manifest = read_manifest(run)
@@ -170,12 +223,18 @@ def export_run(source: str | Path, out: str | Path, opset: int = OPSET) -> Expor
             f"{ruleset.version}; its observations and actions may mean something else now"
         )
     # The run's own ruleset config (a custom catalogue or house rules can change the spaces).
-    config_path = (manifest.get("train_config") or {}).get("ruleset_config")
+    config_path = _ruleset_config_of(manifest, run / "run.json")
     config = ruleset.load_config(config_path)
     obs_spec, action_spec = ruleset.observation_spec(config), ruleset.action_spec(config)
     captain = load_run_captain(model_path, ruleset_id, deterministic=True, config=config)
     _check_spaces(captain.model, ruleset, obs_spec, action_spec, model_path)
 
+    vectors_path: Path | None = None
+    note = None
+    if conformance == 0:
+        note = "not asked for (conformance=0)"
+    elif not has_positions(ruleset):
+        note = f"ruleset {ruleset_id} has no position model yet"
     out.parent.mkdir(parents=True, exist_ok=True)
     try:
         export_policy(captain.model.policy, action_spec, obs_spec.size, out, opset)
@@ -187,15 +246,21 @@ def export_run(source: str | Path, out: str | Path, opset: int = OPSET) -> Expor
             scenario=manifest.get("scenario"), observation_spec=obs_spec, action_spec=action_spec,
             opset=opset, run_manifest=manifest, run_folder=str(run), producer=_producer(),
         )
-        side = write_sidecar(out, data)
+        side = write_sidecar(out, data)  # the ONNX captain that plays the vectors' games reads it
+        if note is None:
+            vectors_path, data["conformance"] = _write_conformance(out, ruleset, config, config_path,
+                                                                   conformance, seed)
+            side = write_sidecar(out, data)
     except Exception:
         out.unlink(missing_ok=True)
         sidecar_path(out).unlink(missing_ok=True)
+        conformance_path(out).unlink(missing_ok=True)
         raise
     return ExportResult(
         onnx_path=out, sidecar_path=side, sha256=data["onnx"]["sha256"], ruleset_id=ruleset_id,
         ruleset_version=ruleset.version, scenario=manifest.get("scenario"),
         observation_size=obs_spec.size, flat_mask_size=action_spec.flat_size,
         components=tuple(c.name for c in action_spec.components), run_folder=run, torch_captain=captain,
-        config_path=config_path,
+        config_path=config_path, conformance_path=vectors_path,
+        conformance_vectors=conformance if vectors_path is not None else 0, conformance_note=note,
     )

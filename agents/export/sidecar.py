@@ -2,12 +2,17 @@
 needs to drive the graph without this repository.
 
 It records the ruleset id and version the graph was trained for, the observation
-layout (every field's name, offset, size, scale, description), the action components
-(size, offset in the flat mask, meaning of every value), the mask convention, the graph's
-input and output names, the training run, and the sha256 of the ``.onnx`` file.
+layout (every field's name, offset, size, scale, description) and in words how it is
+derived (``observation.derivation``: perspective, slot order, scale, what zeros mean, the
+ruleset's paragraph, its rules page), the action components (size, offset in the flat
+mask, meaning of every value), the mask convention, the graph's input and output names,
+the training run, the sha256 of the ``.onnx`` file, and the conformance vectors shipped
+with it (``conformance``: file, sha256, count, the command that checks them; null when
+none were written).
 
 Format history (``FORMAT_VERSION``):
 - 1: first release.
+- 2: adds ``observation.derivation`` and ``conformance``. Version 1 sidecars are still read.
 
 This module never imports torch: the ONNX captain reads sidecars with it.
 """
@@ -21,12 +26,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from agents.export.derivation import describe_observation
 from agents.learned import ModelLoadError
 from naval_env.core.spaces import ActionSpec, ObservationSpec
 
 FORMAT = "naval-tactics-captain"
-FORMAT_VERSION = 1
-SUPPORTED_FORMAT_VERSIONS = (1,)
+FORMAT_VERSION = 2
+SUPPORTED_FORMAT_VERSIONS = (1, 2)
 
 OPSET = 17
 INPUT_OBSERVATION = "observation"
@@ -80,8 +86,12 @@ def build_sidecar(
     run_manifest: Mapping[str, Any],
     run_folder: str,
     producer: Mapping[str, str],
+    conformance: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The sidecar of a finished ``.onnx`` file (hashes it, so write the graph first)."""
+    """The sidecar of a finished ``.onnx`` file (hashes it, so write the graph first).
+
+    ``conformance``: the entry of the vectors written next to it (:func:`conformance_entry`), or None.
+    """
     n_components = len(action_spec.components)
     outputs: list[dict[str, Any]] = [
         {
@@ -105,6 +115,7 @@ def build_sidecar(
             "dtype": "float32",
             "note": "fields are slices of one float32 vector; stored value = raw value * scale",
             "fields": observation_spec.to_json(),
+            "derivation": describe_observation(ruleset_id, observation_spec),
         },
         "action": {
             "n_components": n_components,
@@ -142,6 +153,7 @@ def build_sidecar(
             "scenario": run_manifest.get("scenario"),
             "versions": dict(run_manifest.get("versions") or {}),
         },
+        "conformance": None if conformance is None else dict(conformance),
         "exported_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "producer": dict(producer),
     }
@@ -207,4 +219,20 @@ def read_sidecar(onnx_path: str | Path) -> dict[str, Any]:
     for i, component in enumerate(data["action"]["components"]):
         if not isinstance(component, dict) or not {"name", "size", "offset"} <= component.keys():
             raise ModelLoadError(f"{path}: invalid sidecar, action component {i} lacks name/size/offset")
+    if version >= 2:
+        _check_version_2(data, path)
     return data
+
+
+def _check_version_2(data: Mapping[str, Any], path: Path) -> None:
+    if not isinstance(data["observation"].get("derivation"), dict):
+        raise ModelLoadError(f"{path}: invalid sidecar, 'observation.derivation' must be an object "
+                             f"(format_version 2)")
+    if "conformance" not in data:
+        raise ModelLoadError(f"{path}: invalid sidecar, missing 'conformance' (an object, or null when no "
+                             "vectors were written)")
+    entry = data["conformance"]
+    if entry is not None and not (isinstance(entry, dict) and isinstance(entry.get("file"), str)
+                                  and isinstance(entry.get("sha256"), str)):
+        raise ModelLoadError(f"{path}: invalid sidecar, 'conformance' must be null or an object with string "
+                             f"'file' and 'sha256', found {entry!r}")

@@ -99,8 +99,7 @@ class ScriptedFlotillaCaptain(Captain):
                 line = combat.fire_line(rules, ship, unit, enemy.squares)
                 worth = 1.0 / max(1, enemy.cohesion if target_unit is Unit.SHIP else enemy.mages)
                 if target_unit is Unit.MAGES:
-                    a, b = pool_sizes(line.dice, line.penalty, rules.mage_dice, 0, rules.penalty_mode)
-                    score = highest_odds(a, b)[0] * 0.6 * worth
+                    score = mage_exchange_value(game, line) * 0.6 * worth
                 else:
                     score = min(exchange_value(game, ship, unit, enemy, reaction) for reaction in
                                 reactions_open(game, enemy, ship)) * (1 + worth)
@@ -149,10 +148,19 @@ def exchange_value(game: FlotillaGame, attacker: Ship, unit: Unit, defender: Shi
     win, tie = highest_odds(a, b)
     lose = 1.0 - win - tie
     gain = win * (2.0 if line.difference else 1.0)
-    if reaction == combat.COUNTER or rules.dodge_win_hurts_attacker:
+    if reaction == combat.COUNTER or not rules.dodge_win_spares_attacker:
         counter_line = combat.gun_line(rules, defender, attacker.squares)
         gain -= lose * (2.0 if reaction == combat.COUNTER and counter_line.difference else 1.0)
     return gain
+
+
+def mage_exchange_value(game: FlotillaGame, line: combat.FireLine) -> float:
+    """Expected hits on a mage squad (it defends with its dice) less, by default, the attacker's own loss
+    when the mages win (a won defence only avoids the hit under ``dodge_win_spares_attacker``)."""
+    rules = game.rules
+    a, b = pool_sizes(line.dice, line.penalty, rules.mage_dice, 0, rules.penalty_mode)
+    win, tie = highest_odds(a, b)
+    return win - (0.0 if rules.dodge_win_spares_attacker else 1.0 - win - tie)
 
 
 def reactions_open(game: FlotillaGame, defender: Ship, attacker: Ship) -> tuple[str, ...]:

@@ -34,6 +34,19 @@ def test_a_d20_per_archer_against_distance_plus_six_and_each_success_is_a_casual
     assert game.state.ships["blue_0"].people.crew == 10 - 3
 
 
+def test_archers_measure_to_the_target_ships_centre_not_its_nearest_point():
+    """ASSUMPTION (not configurable): '... to the target ship' read as to its centre, as cannon measure 'to the
+    center of the target'. Blue's sailing ship (6 inches long) lies end-on, its centre 8 inches east of red's
+    and its nearest end 5: each d20 needs 8 + 6 = 14 (two hits below), not 5 + 6 = 11 (five)."""
+    game = red_gunnery(blue=[ship("sailing_ship", (18, 20), 90)])
+    blue = game.state.ships["blue_0"]
+    assert blue.shape.stern == pytest.approx((15.0, 20.0))          # its nearest point: 5 inches from red's centre
+    script(game, 13, 11, 12, 14, 20, 1)
+    events = act(game, archers="shoot@enemy0")
+    assert of(events, Volley) == [Volley("red_0", "archers", "blue_0", 8.0, 14.0, (13, 11, 12, 14, 20, 1), 2, False)]
+    assert blue.people.crew == 10 - 2
+
+
 def test_the_defender_selects_the_casualties_by_its_standing_order():
     """'The defending player selects the casualties.' (as the config's casualty_order)"""
     game = red_gunnery(house_rules={"casualty_order": ["marines", "heroes", "crew", "archers", "lieutenants"]})

@@ -48,6 +48,21 @@ def test_each_cannon_needs_the_range_or_higher_on_a_d20(rolls, hits):
     assert damage_list(events) == [("red_0", 3, "blue_0", "cannon")] * hits
 
 
+@pytest.mark.parametrize("taken_before, sunk, hull_left", [(27, True, 0), (26, False, 1)])
+def test_a_galley_sinks_on_the_thirtieth_point_of_damage(taken_before, sunk, hull_left):
+    """ASSUMPTION (not configurable): 'Most galleys can sustain 30 points of hull damage before sinking' read as
+    sinking when the damage taken reaches the hull value: the 30th point sinks a galley, the 29th leaves 1."""
+    game = at_blue_gunnery([ship("galley", (28, 20), 0)])
+    red = game.state.ships["red_0"]
+    assert red.hull == 30
+    red.hull -= taken_before
+    script(game, 7, 1, 3)                                    # one hit, 3 points of damage
+    events = act(game, starboard="fire@enemy0")
+    assert damage_list(events) == [("red_0", 3, "blue_0", "cannon")]
+    assert red.hull == hull_left and (red.status.value == "sunk") is sunk
+    assert game.is_over is sunk
+
+
 def test_fractional_range_needs_the_next_whole_number():
     game = at_blue_gunnery([ship("galley", (27.5, 20), 0)])    # 6.5 inches
     script(game, 6, 7, 2)

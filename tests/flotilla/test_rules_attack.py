@@ -12,8 +12,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from agents.scripted.flotilla import exchange_value
+from naval_env.rulesets.flotilla import combat
 from naval_env.rulesets.flotilla.events import AttackDeclared, HitLocation, Reacted
-from naval_env.rulesets.flotilla.state import Phase
+from naval_env.rulesets.flotilla.geometry import Arc
+from naval_env.rulesets.flotilla.state import Phase, Unit
 from naval_env.testing import allowed, allowed_labels, damage_list
 
 from .helpers import act, contests, make_game, of, ship, ships
@@ -92,11 +95,30 @@ def test_a_won_counter_attack_costs_the_attacker_cohesion():
 def test_dodge_is_a_steering_roll_with_a_die_of_penalty_per_square_of_size():
     """'Si escoge esquivar hará un tiro de dirección con penalizador 1d6 por cada casilla que ocupe el barco'
     Blue: steering 2d6, size 1: one die."""
-    game = duel(dice=[3, 2, 1, 6])
+    game = duel(dice=[3, 2, 1, 6, 4])
     act(game, target="ship@enemy0")
     events = act(game, reaction="dodge")
     assert contests(events) == [("gunfire / dodge", (3, 2, 1), (6,), "lost")]
-    assert damage_list(events) == []                     # a won dodge avoids the hit, nothing more (ASSUMPTION)
+
+
+def test_a_won_dodge_costs_the_attacker_one_cohesion():
+    """'el perdedor reducirá su cohesión por 1': whichever side loses, the dodger's attacker too. Red's
+    3d6 (highest 3) lose to blue's dodge die (6); red loses 1 of 4 and rolls a hit location (4: hull)."""
+    game = duel(dice=[3, 2, 1, 6, 4])
+    act(game, target="ship@enemy0")
+    events = act(game, reaction="dodge")
+    assert damage_list(events) == [("red_0", 1, "blue_0", "dodge")]
+    assert of(events, HitLocation) == [HitLocation("red_0", 4, "hull")]
+    assert ships(game)["red_0"].cohesion == 3 and ships(game)["blue_0"].cohesion == 4
+
+
+def test_a_tied_dodge_costs_nothing():
+    """'En caso de un empate no habrá pérdida de cohesión.'"""
+    game = duel(dice=[5, 2, 1, 5])
+    act(game, target="ship@enemy0")
+    events = act(game, reaction="dodge")
+    assert contests(events) == [("gunfire / dodge", (5, 2, 1), (5,), "tie")]
+    assert damage_list(events) == [] and ships(game)["red_0"].cohesion == 4
 
 
 def test_a_big_ship_dodges_with_fewer_dice():
@@ -108,11 +130,28 @@ def test_a_big_ship_dodges_with_fewer_dice():
     assert damage_list(events) == [("blue_0", 1, "red_0", "gunfire")]
 
 
-def test_a_won_dodge_can_hurt_the_attacker_as_a_house_rule():
-    game = duel(dice=[3, 2, 1, 6, 4], house_rules={"dodge_win_hurts_attacker": True})
+def test_a_won_dodge_only_avoids_the_hit_as_a_house_rule():
+    """House rule ``dodge_win_spares_attacker``: the same throws cost red nothing, and no hit location."""
+    game = duel(dice=[3, 2, 1, 6], house_rules={"dodge_win_spares_attacker": True})
     act(game, target="ship@enemy0")
     events = act(game, reaction="dodge")
-    assert damage_list(events) == [("red_0", 1, "blue_0", "dodge")]
+    assert contests(events) == [("gunfire / dodge", (3, 2, 1), (6,), "lost")]
+    assert damage_list(events) == [] and of(events, HitLocation) == []
+    assert ships(game)["red_0"].cohesion == 4 and ships(game)["blue_0"].cohesion == 4
+
+
+@pytest.mark.parametrize("spares, expected", [(False, (855 - 225) / 1296), (True, 855 / 1296)])
+def test_the_odds_of_firing_at_a_dodger_count_the_attackers_loss(spares, expected):
+    """combat.edges, the scripted captains' and the observer's outlook: red's 3d6 against a dodge of 1d6
+    that cannot answer (out of its range) win 855/1296, tie 216/1296 and lose 225/1296; by default a
+    loss costs red a point, under ``dodge_win_spares_attacker`` nothing."""
+    game = duel(blue_at=(8, 5), house_rules={"dodge_win_spares_attacker": spares},
+                ship_classes={"shortgun": {**GUNBOAT["gunboat"], "range": 2}}, blue_cls="shortgun")
+    red, blue = ships(game)["red_0"], ships(game)["blue_0"]
+    mine, theirs = combat.edges(combat.fire_rules(game.rules), combat.gunnery(red), Arc.SIDE,
+                                combat.gunnery(blue), Arc.SIDE, 3)
+    assert mine == pytest.approx(expected) and theirs == 0.0
+    assert exchange_value(game, red, Unit.SHIP, blue, combat.DODGE) == pytest.approx(expected)
 
 
 @pytest.mark.parametrize("red_facing, blue_at, dice_thrown", [

@@ -5,6 +5,8 @@ Gunboats as in test_rules_attack.py (combat 3d6, range 3, size 1, cohesion 4), r
 
 from __future__ import annotations
 
+import pytest
+
 from naval_env.rulesets.flotilla.events import AttackDeclared, MagesHit, Reacted
 from naval_env.rulesets.flotilla.state import Phase
 from naval_env.testing import allowed, allowed_labels, damage_list
@@ -122,6 +124,29 @@ def test_the_mage_squad_can_be_attacked_and_defends_with_3d6():
     assert contests(events)[0] == ("gunfire / defend", (6, 2, 2), (5, 4, 3), "won")
     assert of(events, MagesHit) == [MagesHit("blue_0", 1, "red_0", 2)]
     assert ships(game)["blue_0"].cohesion == 4
+
+
+@pytest.mark.parametrize("spares, red_cohesion, damage", [
+    (False, 3, [("red_0", 1, "blue_0", "defend")]),   # 'el perdedor reducirá su cohesión por 1'
+    (True, 4, []),                                     # house rule dodge_win_spares_attacker
+])
+def test_mages_that_win_their_defence_cost_the_attacker_a_point(spares, red_cohesion, damage):
+    game = duel(dice=[2, 2, 1, 5, 4, 3, 6], blue_kw={"upgrades": {"mage_squad": 1}},
+                house_rules={"dodge_win_spares_attacker": spares})
+    events = act(game, target="mages@enemy0")
+    assert contests(events)[0] == ("gunfire / defend", (2, 2, 1), (5, 4, 3), "lost")
+    assert damage_list(events) == damage and of(events, MagesHit) == []
+    assert ships(game)["red_0"].cohesion == red_cohesion and ships(game)["blue_0"].mages == 3
+
+
+@pytest.mark.parametrize("spares, red_mages", [(False, 2), (True, 3)])
+def test_a_won_dodge_against_mages_costs_the_squad_a_point(spares, red_mages):
+    """Mages attack 'de la misma manera que un cañón': a won dodge costs the squad 1 (house rule: nothing)."""
+    game = duel(dice=[1, 1, 1, 6], house_rules={"dodge_win_spares_attacker": spares}, **MAGES)
+    act(game, mage_target="ship@enemy0")
+    events = act(game, reaction="dodge")
+    assert contests(events) == [("mage attack / dodge", (1, 1, 1), (6,), "lost")]
+    assert ships(game)["red_0"].mages == red_mages and damage_list(events) == []
 
 
 def test_a_mage_squad_at_zero_cohesion_is_lost():

@@ -9,10 +9,10 @@ import dataclasses
 
 import pytest
 
-from naval_env.rulesets.pantheon.events import AttackDeclared
+from naval_env.rulesets.pantheon.events import AttackDeclared, TurnStarted
 from naval_env.rulesets.pantheon.events import TestThrown as Thrown
-from naval_env.rulesets.pantheon.state import Status
-from naval_env.testing import allowed, damage_list
+from naval_env.rulesets.pantheon.state import Phase, Status
+from naval_env.testing import allowed, allowed_labels, damage_list
 
 from .helpers import act, make_game, of, ship
 
@@ -42,6 +42,20 @@ def test_fire_does_not_need_a_move():
     events = act(game, attack="fire@enemy0")
     assert of(events, AttackDeclared) == [AttackDeclared("red_0", "fire", "blue_0")]
     assert game.state.ships["blue_0"].health == 7
+
+
+def test_one_attack_option_per_turn_so_fire_ends_the_attack_step():
+    """ASSUMPTION (not configurable): 'they may make any of the following attack options' read as one of them
+    per turn (one ``attack`` component). Alongside blue, red may Fire! or Board Them!; after a Fire! (3 damage:
+    health 10 -> 7) the turn passes to blue with no second option and no other test thrown."""
+    game = fire_game((3, 5), dice=[3, 3])
+    act(game, maneuver="hold")
+    assert {"fire@enemy0", "board@enemy0"} <= set(allowed_labels(game, "attack"))
+    events = act(game, attack="fire@enemy0")
+    assert of(events, AttackDeclared) == [AttackDeclared("red_0", "fire", "blue_0")]
+    assert len(of(events, Thrown)) == 1 and game.state.ships["blue_0"].health == 7
+    assert of(events, TurnStarted) == [TurnStarted("blue_0", 1)]
+    assert game.current_agent == "blue_0" and game.state.phase is Phase.MOVE
 
 
 def test_fire_after_moving_into_range():

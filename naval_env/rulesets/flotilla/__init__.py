@@ -25,7 +25,7 @@ from naval_env.rulesets.flotilla.position import FlotillaPositions
 class FlotillaRuleset(Ruleset):
     id = "flotilla"
     gym_name = "Flotilla"
-    version = "1.0"
+    version = "1.1"  # 1.1: a won dodge costs the attacker 1 cohesion (the seed's rule) by default
     events = CATALOG
     positions = FlotillaPositions()
 

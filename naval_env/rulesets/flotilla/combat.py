@@ -68,12 +68,12 @@ class FireRules(NamedTuple):
 
     arc_penalty: int
     penalty_mode: str
-    dodge_win_hurts_attacker: bool
+    dodge_win_spares_attacker: bool
     counter_needs_range: bool
 
 
 def fire_rules(rules: HouseRules) -> FireRules:
-    return FireRules(rules.arc_penalty, rules.penalty_mode, rules.dodge_win_hurts_attacker, rules.counter_needs_range)
+    return FireRules(rules.arc_penalty, rules.penalty_mode, rules.dodge_win_spares_attacker, rules.counter_needs_range)
 
 
 #: One ship's side of an exchange of gunfire: combat dice, range, bow guns, broadside guns, steering dice
@@ -114,7 +114,7 @@ def _edge(fire: FireRules, line: FireLine, answer: FireLine, dodge_dice: int, do
     a, b = pool_sizes(line.dice, line.penalty, dodge_dice, dodge_penalty, mode)
     worth = 2.0 if line.difference else 1.0
     win, tie = highest_odds(a, b)
-    value = win * worth - ((1.0 - win - tie) if fire.dodge_win_hurts_attacker else 0.0)
+    value = win * worth - (0.0 if fire.dodge_win_spares_attacker else 1.0 - win - tie)
     if can_answer or not fire.counter_needs_range:
         a, b = pool_sizes(line.dice, line.penalty, answer.dice, answer.penalty, mode)
         win, tie = highest_odds(a, b)
@@ -156,8 +156,9 @@ def _amount(rules: HouseRules, line: FireLine | None, won: Faces, lost: Faces) -
 
 
 def resolve_attack(table: Table, attack: Attack, reaction: str, events: list[Event]) -> str:
-    """Both throw; the loser loses cohesion (a won dodge or mage defence only avoids the hit, unless
-    ``dodge_win_hurts_attacker``); a tie changes nothing. Returns the attacker's result."""
+    """Both throw; the loser loses cohesion, whichever side it is (a won dodge or mage defence too: «el
+    perdedor reducirá su cohesión por 1»; the house rule ``dodge_win_spares_attacker`` makes them only
+    avoid the hit); a tie changes nothing. Returns the attacker's result."""
     rules, ships = table.rules, table.state.ships
     attacker, target = ships[attack.attacker], ships[attack.target]
     line = fire_line(rules, attacker, attack.unit, target.squares)
@@ -176,7 +177,7 @@ def resolve_attack(table: Table, attack: Attack, reaction: str, events: list[Eve
         else:
             lose_cohesion(table, target, amount, attacker.id, "gunfire" if attack.unit is SHIP else "mages",
                           events)
-    elif result == LOST and (reaction == COUNTER or rules.dodge_win_hurts_attacker):
+    elif result == LOST and (reaction == COUNTER or not rules.dodge_win_spares_attacker):
         amount = _amount(rules, counter_line, fb, fa)
         if attack.unit is MAGES:
             hurt_mages(attacker, amount, target.id, events)

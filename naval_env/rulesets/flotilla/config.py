@@ -108,7 +108,7 @@ class HouseRules(StrictModel):
     penalty_mode: Literal["remove_die", "add_to_opponent"] = "remove_die"
     maneuver_difficulty: int = Field(default=2, ge=0, le=10, description="d6s of the opposed maneuver roll")
     failed_maneuver: Literal["ahead", "hold"] = "ahead"
-    dodge_win_hurts_attacker: bool = False
+    dodge_win_spares_attacker: bool = False  # house rule: a won dodge (or mage defence) only avoids the hit
     counter_needs_range: bool = True
     cohesion_loss: int = Field(default=1, ge=1)
     ram_damage_to_target: int = Field(default=2, ge=0)

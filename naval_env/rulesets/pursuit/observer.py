@@ -62,11 +62,13 @@ SELF_FIELDS = [
     F("fatigue", 2, 1.0, "1 if fatigued; Health penalty / crew Health"),
     F("boosts", 4, 1.0, "forced rowing bonus / 6, forced rowing spent, inspiring bonus / 6, inspiring on cooldown"),
     F("mishap_effects", 3, 1.0, "slowed, helm jammed, banes on the next maneuver / 2"),
-    F("wind", 4, 1.0, "wind strength / 4, becalmed, wind direction (x, y)"),
-    F("current", 2, 1.0, "fast current direction (x, y); zeros without one"),
+    F("wind", 4, 1.0, "wind strength / 4 (calm 0 .. gale 1), 1 if becalmed, unit vector (x east, y north) "
+                     "of where the wind blows toward"),
+    F("current", 2, 1.0, "unit vector (x east, y north) of where the fast current flows; zeros without one"),
     F("clock", 1, 1.0, "round / max rounds"),
     F("escape", 2, 1.0, "escape distance / 400 when this side may escape (else 0), 1 if escaping wins"),
-    F("shoal", 3, YARDS, "nearest shoal too shallow for this ship: dx, dy, radius (zeros: none)"),
+    F("shoal", 3, YARDS, "nearest shoal too shallow for this ship (by distance to its edge): dx, dy to its "
+                       "centre and its radius, in yards (zeros: none)"),
 ]
 
 MACHINE_FIELDS = [
@@ -85,12 +87,14 @@ MACHINE_FIELDS = [
 OTHER_FIELDS = [
     F("present", 1, 1.0, "1 if the ship is fighting"),
     F("sinking", 1, 1.0, "1 if sinking"),
-    F("offset", 2, YARDS, "dx, dy from the observer in yards"),
-    F("distance", 2, YARDS, "centre distance and open water between hulls"),
-    F("bearing", 2, 1.0, "unit vector from the observer to it"),
+    F("offset", 2, YARDS, "its centre minus the observer's: dx, dy in yards (x east, y north)"),
+    F("distance", 2, YARDS, "centre to centre, then open water between the hulls (minus both radii, at "
+                          "least 0), in yards"),
+    F("bearing", 2, 1.0, "unit vector (x east, y north) from the observer's centre to its centre; (1, 0) "
+                        "when they coincide"),
     F("hull", 2, 1.0, "Health left / Health, Health left / 100"),
     F("scuttled_grounded", 2, 1.0, "1 if scuttled, 1 if aground"),
-    F("motion", 2, SPEED, "its latest maneuver's displacement in yards"),
+    F("motion", 2, SPEED, "its latest maneuver's displacement dx, dy in yards (x east, y north)"),
     F("base_speeds", 2, SPEED, "its Speed by oars and by sails"),
     F("intellect", 1, SCORE, "its captain's Intellect"),
     F("wind_to_it", 3, 1.0, "one-hot: heading toward it is against, across, with the wind"),
