@@ -286,7 +286,8 @@ def test_tournament_replays_and_reports(tmp_path: Path) -> None:
         replay_game(file)
 
     paths = write_results(evaluation, tmp_path / "out")
-    assert [p.name for p in paths] == ["results.json", "pairings.csv", "ratings.csv", "games.csv"]
+    assert [p.name for p in paths] == ["results.json", "pairings.csv", "ratings.csv", "games.csv", "winrate_matrix.png",
+                                      "ratings.png"]
     data = json.loads(paths[0].read_text())
     assert data["tournament"]["captains"] == {"rammer": "rammer", "gunner": "gunner"}
     assert len(data["games"]) == 4 and len(data["pairings"]) == 1 and len(data["ratings"]) == 2

@@ -5,7 +5,8 @@ Files written to the output folder:
 - ``results.json``: the tournament's settings, pairing summaries, ratings and every game;
 - ``pairings.csv``: one row per pairing (the printed table, unrounded);
 - ``ratings.csv``: one row per captain;
-- ``games.csv``: one row per game, sorted by (pairing, seed, swap).
+- ``games.csv``: one row per game, sorted by (pairing, seed, swap);
+- ``winrate_matrix.png`` and ``ratings.png``: the pictures of those tables (``agents/evaluation/plots.py``).
 """
 
 from __future__ import annotations
@@ -141,7 +142,10 @@ def clear_replays(out_dir: str | Path) -> None:
 
 
 def write_results(evaluation: Evaluation, out_dir: str | Path) -> list[Path]:
-    """Write results.json and the three CSV files; returns their paths."""
+    """Write results.json, the three CSV files and the two PNG charts; returns their paths."""
+    # matplotlib is loaded only when results are written, not by every import of this module
+    from agents.evaluation.plots import write_plots
+
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     paths = [out / name for name in RESULT_FILES]
@@ -150,7 +154,7 @@ def write_results(evaluation: Evaluation, out_dir: str | Path) -> list[Path]:
     _write_csv(paths[2], [f.name for f in fields(Rating)], [asdict(r) for r in evaluation.ratings])
     _write_csv(paths[3], [*(f.name for f in fields(GameResult)), "winner"],
                [r.to_dict() for r in evaluation.results])
-    return paths
+    return paths + write_plots(evaluation, out)
 
 
 def match_title(captains: Mapping[str, str], seed: int) -> str:

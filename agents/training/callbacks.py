@@ -12,6 +12,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 from agents.arena import play_game
 from agents.learned import MaskablePPOCaptain
 from agents.registry import make_captain
+from agents.training.plots import EVAL_HISTORY, TRAIN_HISTORY
 from naval_env.envs.gym_env import learner_points
 from naval_env.envs.match import Match
 
@@ -40,23 +41,42 @@ class SelfPlayCallback(BaseCallback):
 
 
 class WinRateLogger(BaseCallback):
-    """Logs the learner's win rate over the episodes finished since the last rollout."""
+    """Logs the learner's win rate over the episodes finished since the last rollout.
 
-    def __init__(self) -> None:
+    With a ``run_folder`` it also appends one entry per rollout to ``train_history.json``
+    (timesteps, episodes, win rate, mean and standard deviation of the episode reward), the
+    training half of the learning curve.
+    """
+
+    def __init__(self, run_folder: Path | None = None) -> None:
         super().__init__()
+        self.run_folder = run_folder
         self._results: list[float] = []
+        self._rewards: list[float] = []
+        self.history: list[dict[str, Any]] = []
 
     def _on_step(self) -> bool:
         for done, info in zip(self.locals["dones"], self.locals["infos"]):
             if done and "learner_won" in info:
                 self._results.append(learner_points(info))
+            if done and "episode" in info:  # VecMonitor's record of the finished episode
+                self._rewards.append(float(info["episode"]["r"]))
         return True
 
     def _on_rollout_end(self) -> None:
         if self._results:
             self.logger.record("charts/win_rate", float(np.mean(self._results)))
             self.logger.record("charts/episodes", len(self._results))
-            self._results = []
+        if self.run_folder is not None and self._rewards:
+            rewards = np.asarray(self._rewards)
+            self.history.append({
+                "timesteps": self.num_timesteps, "episodes": len(rewards),
+                "win_rate": float(np.mean(self._results)) if self._results else None,
+                "reward_mean": float(rewards.mean()),
+                "reward_std": float(rewards.std(ddof=1)) if len(rewards) > 1 else 0.0,
+            })
+            (self.run_folder / TRAIN_HISTORY).write_text(json.dumps(self.history, indent=1))
+        self._results, self._rewards = [], []
 
 
 class QuickEvalCallback(BaseCallback):
@@ -70,18 +90,20 @@ class QuickEvalCallback(BaseCallback):
         self.best = -1.0
         self.history: list[dict[str, Any]] = []
 
-    def score(self) -> float:
+    def play(self) -> dict[str, int]:
+        """The learner's wins, draws and losses over ``games`` seeds, each played from both sides."""
         learner = MaskablePPOCaptain(self.model, name="learner")
         opponent = make_captain(self.opponent, self.match.ruleset.id, self.match.action_spec)
         sides = self.match.game.sides
-        points = 0.0
+        counts = {"wins": 0, "draws": 0, "losses": 0}
         for i in range(self.games):
             seed = 10_000_000 + self.seed * 1000 + i  # never a training seed
             for learner_side in sides:
                 captains = {side: learner if side == learner_side else opponent for side in sides}
                 record = play_game(self.match, captains, seed, keep_events=False)
-                points += 1.0 if record.winner == learner_side else (0.5 if record.winner is None else 0.0)
-        return points / (2 * self.games)
+                outcome = "draws" if record.winner is None else ("wins" if record.winner == learner_side else "losses")
+                counts[outcome] += 1
+        return counts
 
     def _on_step(self) -> bool:
         if self.num_timesteps >= self._next:
@@ -89,11 +111,18 @@ class QuickEvalCallback(BaseCallback):
             self.evaluate_now()
         return True
 
-    def evaluate_now(self) -> float:
-        win_rate = self.score()
+    def evaluate_now(self, final: bool = False) -> float:
+        """Play the quick evaluation and record it in eval_history.json (one entry per opponent and time).
+
+        ``final``: the evaluation of the final model after training, marked so in the record.
+        """
+        counts = self.play()
+        games = sum(counts.values())
+        win_rate = (counts["wins"] + counts["draws"] / 2) / games
         self.logger.record(f"eval/win_rate_vs_{self.opponent}", win_rate)
-        self.history.append({"timesteps": self.num_timesteps, "win_rate": win_rate})
-        (self.run_folder / "eval_history.json").write_text(json.dumps(self.history, indent=1))
+        self.history.append({"timesteps": self.num_timesteps, "win_rate": win_rate, "opponent": self.opponent,
+                             "games": games, **counts, "final": final})
+        (self.run_folder / EVAL_HISTORY).write_text(json.dumps(self.history, indent=1))
         if win_rate > self.best:
             self.best = win_rate
             self.model.save(self.run_folder / "best_model.zip")

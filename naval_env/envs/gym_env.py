@@ -71,7 +71,9 @@ class NavalEnv(gym.Env[np.ndarray, np.ndarray]):
     - ``opponent``: captain name (``"rammer"``, ``"random"``...), Captain object, or a
       list of them to draw from at each reset (default: the ruleset's first scripted captain); ``ally``: captain for the learner's
       own other ships (default: the same as the opponent).
-    - ``render_mode``: ``"ansi"`` (board and the step's events) or ``"rgb_array"``.
+    - ``render_mode``: ``"ansi"`` (board and the step's events) or ``"rgb_array"`` (the board
+      picture the HTML replay viewer shows: ships, bars, wind, ranges; one size per scenario, so
+      ``gymnasium.wrappers.RecordVideo`` records it as it is).
     - ``illegal_action``: ``"noop"`` or ``"raise"`` (see Action space).
 
     ## Version history

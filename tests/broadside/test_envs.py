@@ -56,7 +56,7 @@ def test_render_modes():
     rgb = gym.make(GYM_ID, render_mode="rgb_array", scenario="fleet_with_iceberg")
     rgb.reset(seed=0)
     frame = rgb.render()
-    assert frame.dtype == np.uint8 and frame.shape == (42 * 8, 60 * 8, 3)
+    assert frame.dtype == np.uint8 and frame.shape == (608, 976, 3)  # the picture: 60 x 42 in at 10 px, the panel
 
 
 def test_default_opponent_is_the_first_scripted_captain():

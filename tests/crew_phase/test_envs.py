@@ -32,7 +32,7 @@ def test_render_modes():
     rgb = gym.make("naval/CrewPhase-v0", render_mode="rgb_array")
     rgb.reset(seed=0)
     frame = rgb.render()
-    assert frame.dtype == np.uint8 and frame.shape == (24 * 16, 24 * 16, 3)
+    assert frame.dtype == np.uint8 and frame.shape == (640, 976, 3)  # the picture: 24 x 24 squares, the panel
 
 
 def test_state_dict_is_json_ready():

@@ -73,7 +73,7 @@ def test_render_modes():
     rgb = gym.make("naval/Pursuit-v0", scenario="chase", render_mode="rgb_array")
     rgb.reset(seed=0)
     frame = rgb.render()
-    assert frame.dtype == np.uint8 and frame.shape == (256, 256, 3)
+    assert frame.dtype == np.uint8 and frame.shape == (512, 976, 3)  # sea plot, range ladder, panel
 
 
 def test_learner_random_plays_both_sides_and_the_default_opponent_is_the_hunter():

@@ -1,4 +1,4 @@
-"""Text and image rendering of a `broadside` battle (no drawing library needed)."""
+"""Text and image rendering of a `broadside` battle (the image is ``picture.py``'s, drawn with Pillow)."""
 
 from __future__ import annotations
 
@@ -7,14 +7,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from naval_env.core.events import Event
-from naval_env.core.grid_render import SIDE_COLOURS
 from naval_env.rulesets.broadside.geometry import Hull
 
 if TYPE_CHECKING:
     from naval_env.rulesets.broadside.engine import BroadsideGame
 
-ICE = (235, 245, 250)
-PIXELS_PER_INCH = 8
 CHART_INCHES = 2   # one character of the text chart covers 2 x 2 inches
 
 
@@ -62,19 +59,7 @@ def render_ansi(game: BroadsideGame, events: list[Event]) -> str:
 
 
 def render_rgb(game: BroadsideGame) -> np.ndarray:
-    state = game.state
-    width, height = int(state.width * PIXELS_PER_INCH), int(state.height * PIXELS_PER_INCH)
-    image = np.zeros((height, width, 3), dtype=np.uint8)
-    image[:, :] = (30, 90, 140)
-    scale = 1 / PIXELS_PER_INCH
-    for berg in state.icebergs:
-        image[_cells(berg.shape, width, height, scale)] = ICE
-    for ship in state.ships.values():
-        if not ship.status.fighting:
-            continue
-        colour = SIDE_COLOURS[state.sides.index(ship.side) % 2]
-        image[_cells(ship.shape, width, height, scale)] = colour
-        bow_x, bow_y = ship.shape.to_world(ship.shape.length / 2 - 0.5, 0.0)
-        bow = Hull(bow_x, bow_y, ship.shape.heading, 1.0, ship.shape.beam)
-        image[_cells(bow, width, height, scale)] = (250, 250, 250)
-    return image
+    """The board picture of ``picture.py`` (what the HTML replay viewer shows) as an RGB array."""
+    from naval_env.rulesets.broadside.picture import picture
+
+    return picture(game).to_rgb()

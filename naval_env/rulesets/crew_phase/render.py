@@ -1,4 +1,4 @@
-"""Text and image rendering of a `crew_phase` battle (no drawing library needed)."""
+"""Text and image rendering of a `crew_phase` battle (the image is ``picture.py``'s, drawn with Pillow)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from naval_env.core.events import Event
-from naval_env.core.grid_render import ARROWS, fill_square, mark_bow, sea, ship_number, side_colour
+from naval_env.core.grid_render import ARROWS, ship_number
 from naval_env.rulesets.crew_phase.state import Status
 
 if TYPE_CHECKING:
@@ -39,14 +39,7 @@ def render_ansi(game: CrewPhaseGame, events: list[Event]) -> str:
 
 
 def render_rgb(game: CrewPhaseGame) -> np.ndarray:
-    state = game.state
-    image = sea(state.width, state.height)
-    for ship in state.ships.values():
-        if ship.status is Status.SUNK:
-            continue
-        colour = side_colour(state.sides, ship.side)
-        if ship.status is Status.SINKING:
-            colour = colour // 3
-        fill_square(image, ship.x, ship.y, colour, margin=3)
-        mark_bow(image, ship.x, ship.y, ship.facing)
-    return image
+    """The board picture of ``picture.py`` (what the HTML replay viewer shows) as an RGB array."""
+    from naval_env.rulesets.crew_phase.picture import picture
+
+    return picture(game).to_rgb()

@@ -1,4 +1,4 @@
-"""Text and image rendering of a `flotilla` battle (no drawing library needed)."""
+"""Text and image rendering of a `flotilla` battle (the image is ``picture.py``'s, drawn with Pillow)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from naval_env.core.events import Event
-from naval_env.core.grid_render import ARROWS, fill_square, mark_bow, sea, ship_number, side_colour
+from naval_env.core.grid_render import ARROWS, ship_number
 
 if TYPE_CHECKING:
     from naval_env.rulesets.flotilla.engine import FlotillaGame
@@ -46,13 +46,7 @@ def render_ansi(game: FlotillaGame, events: list[Event]) -> str:
 
 
 def render_rgb(game: FlotillaGame) -> np.ndarray:
-    state = game.state
-    image = sea(state.width, state.height)
-    for ship in state.ships.values():
-        if not ship.afloat:
-            continue
-        colour = side_colour(state.sides, ship.side)
-        for i, (x, y) in enumerate(ship.squares):
-            fill_square(image, x, y, colour if i == 0 else colour * 3 // 4, margin=2)
-        mark_bow(image, ship.x, ship.y, ship.facing)
-    return image
+    """The board picture of ``picture.py`` (what the HTML replay viewer shows) as an RGB array."""
+    from naval_env.rulesets.flotilla.picture import picture
+
+    return picture(game).to_rgb()

@@ -1,4 +1,4 @@
-"""Text and image rendering of a `pantheon` battle (no drawing library needed)."""
+"""Text and image rendering of a `pantheon` battle (the image is ``picture.py``'s, drawn with Pillow)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numpy as np
 
 from naval_env.core.events import Event
 from naval_env.core.grid import Compass
-from naval_env.core.grid_render import ARROWS, fill_square, mark_bow, sea, ship_number, side_colour
+from naval_env.core.grid_render import ARROWS, ship_number
 from naval_env.rulesets.pantheon.state import Status
 
 if TYPE_CHECKING:
@@ -36,16 +36,7 @@ def render_ansi(game: PantheonGame, events: list[Event]) -> str:
 
 
 def render_rgb(game: PantheonGame) -> np.ndarray:
-    state = game.state
-    image = sea(state.width, state.height)
-    for ship in state.ships.values():
-        if not ship.status.on_board:
-            continue
-        colour = side_colour(state.sides, ship.side)
-        if ship.status is Status.WRECKED:
-            colour = colour // 2
-        elif ship.status is Status.SINKING:
-            colour = np.array((110, 110, 110))
-        fill_square(image, ship.x, ship.y, colour, margin=3)
-        mark_bow(image, ship.x, ship.y, ship.facing)
-    return image
+    """The board picture of ``picture.py`` (what the HTML replay viewer shows) as an RGB array."""
+    from naval_env.rulesets.pantheon.picture import picture
+
+    return picture(game).to_rgb()

@@ -1,0 +1,96 @@
+"""The `pantheon` board picture: the square mat, ships with their facings, the Fire! range and
+Ram! lines of the ship to move, ties between boarder and boarded, and the panel."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from naval_env.core.picture import (
+    Bar,
+    Card,
+    LegendItem,
+    Panel,
+    Wind,
+    canvas,
+    finish,
+    legend_rows,
+    result_text,
+)
+from naval_env.core.scene import Scene
+from naval_env.core.sketch import (
+    GRAPPLE_LINE,
+    RAM_LINE,
+    RANGE_FILL,
+    TO_MOVE,
+    Grid,
+    compass_degrees,
+    cross,
+    legal_targets,
+    link,
+    ship_glyph,
+    side_index,
+)
+
+if TYPE_CHECKING:
+    from naval_env.rulesets.pantheon.engine import PantheonGame
+
+ON_BOARD = ("afloat", "wrecked", "sinking")
+LEGEND = (
+    LegendItem("bow", "", "bow (facing)"),
+    LegendItem("outline", TO_MOVE, "to move"),
+    LegendItem("swatch", RANGE_FILL, "Fire! range (to move)", opacity=0.4),
+    LegendItem("line", RAM_LINE, "Ram! possible", dash=(7, 4)),
+    LegendItem("line", GRAPPLE_LINE, "boarding tie"),
+)
+
+
+def picture(game: PantheonGame) -> Scene:
+    pos = game.position()
+    board = pos["board"]
+    grid = Grid.fit(board["width"], board["height"])
+    ships = pos["ships"]
+    sides = tuple(game.sides)
+    scene, area = canvas(grid.area.w, grid.area.h, len(ships), legend_rows(len(LEGEND)))
+    grid.draw(scene)
+    to_move = pos["to_move"] if pos["result"] is None else None
+    by_id = {ship["id"]: ship for ship in ships}
+    mover = by_id.get(to_move) if to_move else None
+    if mover is not None:
+        r = mover["fire_range"]
+        grid.squares_within(scene, mover["x"] - r, mover["y"] - r, mover["x"] + r, mover["y"] + r,
+                            role="fire-range", ref=mover["id"])
+    for ship in ships:
+        if ship["boarding"] and ship["status"] in ON_BOARD:
+            link(scene, grid.centre(ship["x"], ship["y"]), grid.centre(by_id[ship["boarding"]]["x"],
+                 by_id[ship["boarding"]]["y"]), colour=GRAPPLE_LINE, role="tie", ref=f"{ship['id']}>{ship['boarding']}")
+    for ship in ships:
+        cx, cy = grid.centre(ship["x"], ship["y"])
+        side = side_index(sides, ship["side"])
+        if ship["status"] in ON_BOARD:
+            ship_glyph(scene, ship["id"], side, cx, cy, compass_degrees(ship["facing"]),
+                       *grid.ship_size(), to_move=ship["id"] == to_move, faded=ship["status"] != "afloat")
+        elif ship["status"] == "sunk":
+            cross(scene, cx, cy, grid.cell * 0.3, ship["id"])
+    if mover is not None:
+        for target in legal_targets(game, mover["id"], "ram"):
+            link(scene, grid.centre(mover["x"], mover["y"]), grid.centre(by_id[target]["x"], by_id[target]["y"]),
+                 colour=RAM_LINE, role="ram-line", ref=f"{mover['id']}>{target}", dash=(7, 4), head=True, label="ram")
+    result = pos["result"]
+    panel = Panel(
+        ruleset="pantheon", scenario=pos["scenario"], sides=sides, round=pos["round"], phase=f"{pos['phase']} step",
+        to_move=to_move, result=result_text(result["winner"], result["reason"]) if result else None,
+        wind=Wind(compass_degrees(pos["wind"]), f"wind blows toward {pos['wind']}"),
+        cards=[_card(game, ship, sides) for ship in ships], legend=list(LEGEND),
+    )
+    return finish(scene, area, panel)
+
+
+def _card(game: PantheonGame, ship: dict[str, Any], sides: tuple[str, ...]) -> Card:
+    capacity = game.config.vessels[ship["vessel"]].pc_capacity
+    health, most = ship["health"], ship["max_health"]
+    return Card(
+        ship=ship["id"], side_index=side_index(sides, ship["side"]), title=f"{ship['vessel']}, {ship['status']}",
+        bars=(Bar("health", max(health, 0), most, f"{health}/{most}"),
+              Bar("crew", ship["crew"], capacity, f"{ship['crew']}/{capacity} PCs")),
+        out=ship["status"] in ("sunk", "escaped"),
+    )

@@ -1,0 +1,142 @@
+"""The replay page in a real headless browser: Debian's ``chromium`` driven by Selenium through
+Debian's ``chromium-driver`` (both from apt; Selenium never downloads a browser or a driver here).
+
+Per ruleset, a real game is played, written as a replay and as its page; the page must load without
+console errors, step forward when asked, play, and show the game's result on its last frame. A
+screenshot of each last frame is kept in the test's tmp dir (``pytest --basetemp DIR`` to choose it).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agents.arena import play_game
+from agents.evaluation.replay import load_replay, write_replay
+from agents.registry import make_captain, scripted_names
+from naval_env.envs.match import Match
+from naval_tactics.viewer import replay_to_html
+
+CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
+RULESETS = ["pantheon", "crew_phase", "flotilla", "broadside", "pursuit"]
+SETUP = ("the browser test needs Debian's chromium and chromium-driver (apt-get install chromium "
+         "chromium-driver) and the selenium package (pip install selenium)")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    missing = [path for path in (CHROMIUM, CHROMEDRIVER) if shutil.which(path) is None]
+    if missing:
+        pytest.fail(f"{', '.join(missing)} not found: {SETUP}")
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        pytest.fail(f"selenium is not installed: {SETUP}")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                     "--window-size=1500,1000", "--disable-extensions"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.set_page_load_timeout(60)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def played_replay(ruleset: str, folder: Path, seed: int = 5) -> Path:
+    match = Match(ruleset)
+    names = scripted_names(ruleset)[1:]
+    captains = {side: make_captain(names[i % len(names)], ruleset, match.action_spec, seed=i)
+                for i, side in enumerate(match.game.sides)}
+    return write_replay(folder / f"{ruleset}.jsonl", play_game(match, captains, seed=seed), ruleset=ruleset,
+                        scenario=None)
+
+
+def errors(driver: Any) -> list[dict[str, Any]]:
+    """Console messages at error level since the last call (the log is drained by reading it)."""
+    return [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+
+
+def frame_of(driver: Any) -> int:
+    return int(driver.find_element("id", "board").get_attribute("data-frame"))
+
+
+def board_svg(driver: Any) -> str:
+    return str(driver.execute_script("return document.querySelector('#board svg').outerHTML"))
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_replay_page_steps_plays_and_ends_on_the_result(browser: Any, ruleset: str, tmp_path: Path) -> None:
+    replay_path = played_replay(ruleset, tmp_path)
+    replay = load_replay(replay_path)
+    page = replay_to_html(replay_path, tmp_path / f"{ruleset}.html")
+    errors(browser)                                              # drain what an earlier page left
+    browser.get(page.resolve().as_uri())
+    assert errors(browser) == []
+    decisions = len(replay.decisions)
+    assert frame_of(browser) == 0
+    assert browser.find_element("id", "slider").get_attribute("max") == str(decisions)
+    assert not browser.find_element("id", "result").is_displayed()
+    first = board_svg(browser)
+    assert 'class="ship"' in first and f"{ruleset} \u00b7" in first
+
+    # step forward until the board changes; the slider and the log follow
+    for step in range(1, decisions + 1):
+        browser.find_element("id", "next").click()
+        assert frame_of(browser) == step
+        if board_svg(browser) != first:
+            break
+    else:
+        pytest.fail("stepping through the whole game never changed the board")
+    assert browser.find_element("id", "slider").get_attribute("value") == str(step)
+    current = browser.find_element("css selector", "#log li.current")
+    assert current.text.startswith(f"{step}. {replay.decisions[step - 1].agent}")
+    browser.find_element("id", "prev").click()
+    assert frame_of(browser) == step - 1
+
+    # play runs on by itself, pause stops it
+    browser.execute_script("document.getElementById('speed').value = '250'")
+    browser.find_element("id", "play").click()
+    deadline = time.monotonic() + 10
+    while frame_of(browser) < step + 1 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    browser.find_element("id", "play").click()
+    paused = frame_of(browser)
+    assert paused >= min(step + 1, decisions)
+    time.sleep(0.6)
+    assert frame_of(browser) == paused
+
+    # the last frame shows the result, on the page and on the board
+    browser.find_element("id", "last").click()
+    assert frame_of(browser) == decisions
+    result = browser.find_element("id", "result")
+    winner, captain = replay.result.winner, replay.result.winner_captain
+    expected = f"{winner} ({captain}) wins in round {replay.result.rounds}" if winner else "draw"
+    assert result.is_displayed() and expected in result.text
+    banner = browser.find_element("css selector", "#board svg .result").text
+    assert banner.startswith(f"{winner} wins" if winner else "draw")
+    assert browser.find_element("css selector", "#log li.current").text.startswith(f"{decisions}. ")
+    shot = tmp_path / f"{ruleset}-last-frame.png"
+    assert browser.save_screenshot(str(shot))
+    assert shot.stat().st_size > 20_000
+    assert errors(browser) == []
+
+
+def test_the_console_check_sees_an_error(browser: Any, tmp_path: Path) -> None:
+    """The check above can fail: a page whose script throws shows up as an error."""
+    page = tmp_path / "broken.html"
+    page.write_text("<!DOCTYPE html><html><body><script>undefinedFunction();</script></body></html>")
+    errors(browser)
+    browser.get(page.resolve().as_uri())
+    found = errors(browser)
+    assert found and "undefinedFunction" in json.dumps(found)
