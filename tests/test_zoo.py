@@ -135,3 +135,15 @@ def test_a_bad_mixed_captain_is_refused_with_the_form(bad: str) -> None:
     spec = get_ruleset("pantheon").action_spec(get_ruleset("pantheon").load_config())
     with pytest.raises(ValueError, match="mixed:BASE:SHARE|unknown captain 'nosuch'"):
         make_captain(bad, "pantheon", spec)
+
+
+def test_the_ladder_aims_for_70_percent_steps_or_three_equal_steps_of_a_narrow_range() -> None:
+    from agents.zoo.ladder import step_target
+
+    assert step_target(0.99) == 0.70
+    assert step_target(0.85) == pytest.approx(0.6407, abs=1e-4)  # logit(0.85) / 3 = 0.578
+    # Three steps of the returned size add up to the range on the logistic scale.
+    import math
+
+    logit = lambda p: math.log(p / (1 - p))  # noqa: E731
+    assert 3 * logit(step_target(0.85)) == pytest.approx(logit(0.85))

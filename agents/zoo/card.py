@@ -93,7 +93,9 @@ def render_card(facts: dict[str, Any]) -> str:
             "## Difficulty ladder",
             "",
             "Each level is the zoo captain playing a share of its decisions uniformly at random "
-            "(`agents/zoo/levels.yaml`), calibrated so each level beats the one below it about 70% of the time. "
+            "(`agents/zoo/levels.yaml`), calibrated so each level beats the one below it about 70% of the time, or, "
+            "where the zoo captain beats random play by too little for three such steps, in three equal steps "
+            "(`agents/zoo/ladder.py`). "
             f"Scenario `{ladder['scenario']}`; seeds {ladder['seed']}..{ladder['seed'] + ladder['seeds'] - 1}, "
             f"both sides: {2 * ladder['seeds']} games a pairing. Reproduce with:",
             "",

@@ -8,6 +8,7 @@ then measured as a round robin of the four levels over more seeds, with OpenSkil
 
 from __future__ import annotations
 
+import math
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,12 +44,24 @@ def probe(ruleset_id: str, scenario: str | None, upper: str, lower: str, seeds: 
     return evaluate(tournament, workers=workers, progress=False).summaries[0].win_rate
 
 
+def step_target(full_range: float, steps: int = 3) -> float:
+    """TARGET, or the step that ``steps`` equal logistic steps make when the whole range is narrower."""
+    full_range = min(max(full_range, 0.5), 0.999)
+    even = 1.0 / (1.0 + math.exp(-math.log(full_range / (1.0 - full_range)) / steps))
+    return min(TARGET, even)
+
+
 def calibrate(ruleset_id: str, scenario: str | None = None, *, probe_seeds: int = 100, iterations: int = 6,
               workers: int = 2, base: str = "zoo") -> tuple[RulesetLevels, list[Probe]]:
     """Shares of random moves for ``hard``, ``normal`` and ``easy`` below an ``expert`` that plays ``base`` as is."""
     shares = {"expert": 0.0}
     probes: list[Probe] = []
     upper_share = 0.0
+    # Where the whole range (expert against pure random play) is too narrow for three steps of TARGET,
+    # aim for three equal steps instead: on a logistic scale the steps add up to the range.
+    full_range = probe(ruleset_id, scenario, mixed_spec(base, 0.0), mixed_spec(base, 1.0), probe_seeds, workers)
+    target = step_target(full_range)
+    print(f"  expert vs random play: {full_range:.3f}; aiming for steps of {target:.3f}", file=sys.stderr)
     for level in ("hard", "normal", "easy"):
         upper = mixed_spec(base, upper_share)
         low, high = upper_share, 1.0
@@ -58,11 +71,11 @@ def calibrate(ruleset_id: str, scenario: str | None = None, *, probe_seeds: int 
             rate = probe(ruleset_id, scenario, upper, mixed_spec(base, share), probe_seeds, workers)
             probes.append(Probe(level, share, rate))
             print(f"  {level}: share {share:.3f} -> the level above wins {rate:.3f}", file=sys.stderr)
-            if abs(rate - TARGET) < chosen_gap:
-                chosen, chosen_gap = share, abs(rate - TARGET)
-            if rate < TARGET - TOLERANCE:
+            if abs(rate - target) < chosen_gap:
+                chosen, chosen_gap = share, abs(rate - target)
+            if rate < target - TOLERANCE:
                 low = share
-            elif rate > TARGET + TOLERANCE:
+            elif rate > target + TOLERANCE:
                 high = share
             else:
                 break
