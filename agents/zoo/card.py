@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from agents.registry import LEVELS
 from agents.zoo.catalogue import CAPTAINS_DIR, card_path
 
 
@@ -105,7 +106,7 @@ def render_card(facts: dict[str, Any]) -> str:
             "",
             "| level | random share |",
             "|---|---|",
-            *[f"| `{name}` | {share:.3f} |" for name, share in ladder["shares"].items()],
+            *[f"| `{name}` | {ladder['shares'][name]:.3f} |" for name in LEVELS if name in ladder["shares"]],
             "",
             *_pairing_rows(ladder["pairings"]),
             "",
