@@ -11,6 +11,9 @@ from agents.base import Captain, RandomCaptain
 from naval_env.core.spaces import ActionSpec
 
 ScriptedFactory = Callable[[], Captain]
+ZOO_CAPTAIN = "zoo"
+LEVELS = ("easy", "normal", "hard", "expert")
+MIXED_PREFIX = "mixed:"
 
 
 def scripted_captains(ruleset_id: str) -> dict[str, ScriptedFactory]:
@@ -25,8 +28,31 @@ def scripted_captains(ruleset_id: str) -> dict[str, ScriptedFactory]:
 
 
 def scripted_names(ruleset_id: str) -> list[str]:
-    """Names usable as captains on this ruleset, ``random`` included."""
+    """Names of the ruleset's built-in captains that need no file: ``random`` and the scripted ones."""
     return ["random", *sorted(scripted_captains(ruleset_id))]
+
+
+def captain_names(ruleset_id: str) -> list[str]:
+    """Every captain name this ruleset takes without a path: scripted, and the zoo with its levels where one ships."""
+    from agents.zoo import has_zoo_captain
+
+    shipped = [ZOO_CAPTAIN, *LEVELS] if has_zoo_captain(ruleset_id) else []
+    return [*scripted_names(ruleset_id), *shipped]
+
+
+def _mixed_captain(spec: str, ruleset_id: str, action_spec: ActionSpec, seed: int | None, config: Any) -> Captain:
+    """``mixed:BASE:SHARE``: captain BASE playing SHARE (0..1) of its decisions uniformly at random."""
+    from agents.zoo.levels import MixedCaptain
+
+    base, _, share_text = spec[len(MIXED_PREFIX):].rpartition(":")
+    try:
+        share = float(share_text)
+    except ValueError:
+        share = -1.0
+    if not base or not 0.0 <= share <= 1.0:
+        raise ValueError(f"captain {spec!r}: write mixed:BASE:SHARE with SHARE from 0 to 1, e.g. mixed:zoo:0.3")
+    return MixedCaptain(make_captain(base, ruleset_id, action_spec, seed=seed, config=config), share,
+                        action_spec, name=spec, seed=seed)
 
 
 def default_opponent(ruleset_id: str) -> str:
@@ -47,12 +73,22 @@ def make_captain(spec: str | Captain, ruleset_id: str, action_spec: ActionSpec,
     scripted = scripted_captains(ruleset_id)
     if spec in scripted:
         return scripted[spec]()
+    if spec == ZOO_CAPTAIN:
+        from agents.zoo import load_zoo_captain
+
+        return load_zoo_captain(ruleset_id, config)
+    if spec in LEVELS:
+        from agents.zoo import make_level_captain
+
+        return make_level_captain(spec, ruleset_id, action_spec, seed=seed, config=config)
+    if spec.startswith(MIXED_PREFIX):
+        return _mixed_captain(spec, ruleset_id, action_spec, seed, config)
     path = Path(spec)
     if path.suffix in (".onnx", ".zip") or (path.is_dir() and (path / "run.json").is_file()):
         from agents.loading import load_model_captain
 
         return load_model_captain(path, ruleset_id, config)
     raise ValueError(
-        f"unknown captain {spec!r} for ruleset {ruleset_id!r}; use one of {scripted_names(ruleset_id)}, "
+        f"unknown captain {spec!r} for ruleset {ruleset_id!r}; use one of {captain_names(ruleset_id)}, "
         "a trained run's model (.zip inside a runs/ folder) or an exported .onnx file"
     )

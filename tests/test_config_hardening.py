@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 import yaml
 
-from naval_env.core.config import REPO_CONFIGS
+from naval_env.core.config import BUNDLED_CONFIGS
 from naval_env.core.errors import ConfigError
 from naval_env.core.ruleset import get_ruleset, ruleset_ids
 
 
 def refusal(tmp_path: Path, ruleset_id: str, change) -> str:
-    data = yaml.safe_load((REPO_CONFIGS / "rulesets" / f"{ruleset_id}.yaml").read_text(encoding="utf-8"))
+    data = yaml.safe_load((BUNDLED_CONFIGS / "rulesets" / f"{ruleset_id}.yaml").read_text(encoding="utf-8"))
     change(data)
     path = tmp_path / f"{ruleset_id}.yaml"
     path.write_text(yaml.safe_dump(data), encoding="utf-8")

@@ -21,7 +21,7 @@ import yaml
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
 
-from naval_env.core.config import REPO_CONFIGS
+from naval_env.core.config import BUNDLED_CONFIGS
 from naval_env.core.errors import ConfigError, GameOverError, IllegalActionError, NotYourTurnError
 from naval_env.core.ruleset import get_ruleset, ruleset_ids
 
@@ -160,7 +160,7 @@ def test_events_round_trip_through_the_catalog_and_state_is_json_ready(ruleset_i
 @pytest.mark.parametrize("ruleset_id", ruleset_ids())
 def test_a_default_scenario_that_is_not_a_scenario_is_refused(ruleset_id, tmp_path):
     ruleset = get_ruleset(ruleset_id)
-    data = yaml.safe_load((REPO_CONFIGS / "rulesets" / f"{ruleset_id}.yaml").read_text())
+    data = yaml.safe_load((BUNDLED_CONFIGS / "rulesets" / f"{ruleset_id}.yaml").read_text())
     data["default_scenario"] = "atlantis"
     path = tmp_path / f"{ruleset_id}.yaml"
     path.write_text(yaml.safe_dump(data))

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
 
-from naval_env.core.config import StrictModel, read_yaml, validate
+from naval_env.core.config import BUNDLED_CONFIGS, StrictModel, read_yaml, validate
 from naval_env.core.errors import ConfigError
 
 #: The largest seed numpy's global generator (which SB3 seeds) accepts.
@@ -121,9 +121,26 @@ OVERRIDES = {
 }
 
 
+def shipped_train_configs() -> list[str]:
+    """Names of the run configs that ship with the package (``configs/train/<name>.yaml``)."""
+    return sorted(p.stem for p in (BUNDLED_CONFIGS / "train").glob("*.yaml"))
+
+
+def resolve_train_config(path: str | Path) -> Path:
+    """A YAML path as given, or the name of a shipped run config (``pantheon``) when no such file exists."""
+    given = Path(path)
+    shipped = BUNDLED_CONFIGS / "train" / f"{given.name}.yaml"
+    if given.exists() or given.suffix or given.parent != Path("."):
+        return given
+    if not shipped.is_file():
+        raise ConfigError(f"{path}: no such config file, and no shipped run config of that name; "
+                          f"shipped: {', '.join(shipped_train_configs())}")
+    return shipped
+
+
 def load_train_config(path: str | Path | None, overrides: dict[str, Any] | None = None) -> TrainConfig:
     """Read ``path`` (if any), apply dotted ``overrides`` (None values skipped) and validate."""
-    data: dict[str, Any] = read_yaml(path) if path is not None else {}
+    data: dict[str, Any] = read_yaml(resolve_train_config(path)) if path is not None else {}
     for key, value in (overrides or {}).items():
         if value is None:
             continue

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import cache
+from importlib.resources import files
 from pathlib import Path
 from typing import Any, Generic, Self, TypeVar, get_args
 
@@ -19,7 +20,9 @@ from pydantic import (
 
 from naval_env.core.errors import ConfigError
 
-REPO_CONFIGS = Path(__file__).resolve().parents[2] / "configs"
+#: The shipped configs (``rulesets/<id>.yaml``, ``train/<name>.yaml``). In the repository ``naval_env/configs`` links
+#: to ``configs/``; an installed wheel carries copies, so they are found wherever the package is.
+BUNDLED_CONFIGS = Path(str(files("naval_env") / "configs"))
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 ScenarioT = TypeVar("ScenarioT", bound=BaseModel)

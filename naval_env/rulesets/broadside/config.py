@@ -15,11 +15,11 @@ from typing import Any, Literal
 from pydantic import Field, field_validator, model_validator
 
 from naval_env.core.cache import PerObjectCache
-from naval_env.core.config import REPO_CONFIGS, RulesetConfig, StrictModel, read_yaml, validate
+from naval_env.core.config import BUNDLED_CONFIGS, RulesetConfig, StrictModel, read_yaml, validate
 from naval_env.core.rewards import Rewards
 from naval_env.rulesets.broadside.geometry import Hull, overlap
 
-DEFAULT_CONFIG = REPO_CONFIGS / "rulesets" / "broadside.yaml"
+DEFAULT_CONFIG = BUNDLED_CONFIGS / "rulesets" / "broadside.yaml"
 
 #: People aboard a ship, in the order casualties and observations list them.
 PEOPLE = ("crew", "archers", "marines", "lieutenants", "heroes")

@@ -13,11 +13,11 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from naval_env.core.config import REPO_CONFIGS, RulesetConfig, StrictModel, read_yaml, validate
+from naval_env.core.config import BUNDLED_CONFIGS, RulesetConfig, StrictModel, read_yaml, validate
 from naval_env.core.rewards import Rewards
 from naval_env.core.setup import Zone, check_grid_scenario
 
-DEFAULT_CONFIG = REPO_CONFIGS / "rulesets" / "crew_phase.yaml"
+DEFAULT_CONFIG = BUNDLED_CONFIGS / "rulesets" / "crew_phase.yaml"
 
 #: Size classes in order; "two sizes smaller" is two steps down this list.
 SIZES = ("tiny", "small", "medium", "large", "huge", "gargantuan")

@@ -12,13 +12,13 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from naval_env.core.config import REPO_CONFIGS, RulesetConfig, StrictModel, read_yaml, validate
+from naval_env.core.config import BUNDLED_CONFIGS, RulesetConfig, StrictModel, read_yaml, validate
 from naval_env.core.grid import STEP, Compass
 from naval_env.core.rewards import Rewards
 from naval_env.core.setup import Zone  # here: the rectangle of bow squares a side may start on
 from naval_env.rulesets.flotilla.geometry import Square, footprint, on_map
 
-DEFAULT_CONFIG = REPO_CONFIGS / "rulesets" / "flotilla.yaml"
+DEFAULT_CONFIG = BUNDLED_CONFIGS / "rulesets" / "flotilla.yaml"
 Direction = Literal["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
 WindName = Literal["N", "S", "E", "W", "calm"]
 Upgrade = Literal[

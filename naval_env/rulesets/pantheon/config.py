@@ -8,12 +8,12 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from naval_env.core.config import REPO_CONFIGS, RulesetConfig, StrictModel, read_yaml, validate
+from naval_env.core.config import BUNDLED_CONFIGS, RulesetConfig, StrictModel, read_yaml, validate
 from naval_env.core.grid import Compass
 from naval_env.core.rewards import Rewards
 from naval_env.core.setup import Zone, check_grid_scenario
 
-DEFAULT_CONFIG = REPO_CONFIGS / "rulesets" / "pantheon.yaml"
+DEFAULT_CONFIG = BUNDLED_CONFIGS / "rulesets" / "pantheon.yaml"
 DIRECTIONS = tuple(c.name for c in Compass)
 Direction = Literal["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
 Enhancement = Literal["initiative", "speed", "armor", "range"]

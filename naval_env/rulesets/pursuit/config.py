@@ -11,10 +11,10 @@ from typing import Literal
 
 from pydantic import ConfigDict, Field, model_validator
 
-from naval_env.core.config import REPO_CONFIGS, RulesetConfig, StrictModel, read_yaml, validate
+from naval_env.core.config import BUNDLED_CONFIGS, RulesetConfig, StrictModel, read_yaml, validate
 from naval_env.core.rewards import Rewards
 
-DEFAULT_CONFIG = REPO_CONFIGS / "rulesets" / "pursuit.yaml"
+DEFAULT_CONFIG = BUNDLED_CONFIGS / "rulesets" / "pursuit.yaml"
 Direction = Literal["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
 WindStrength = Literal["calm", "light", "moderate", "strong", "gale"]
 FireMode = Literal["direct", "indirect", "cone"]

@@ -1,0 +1,96 @@
+"""Rebuild a ruleset's zoo entry end to end: train, export, evaluate against every scripted captain, write the card."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from agents.evaluation.tournament import Evaluation, build_tournament, evaluate
+from agents.registry import scripted_names
+from agents.zoo.card import read_facts, write_card
+from agents.zoo.catalogue import CAPTAINS_DIR, rebuild_command, zoo_onnx_path
+
+#: Seeds of the strength table: 400 seeds, each played from both sides.
+EVALUATION_SEED = 1000
+EVALUATION_SEEDS = 400
+ZOO_CONFORMANCE_VECTORS = 100  # keeps each entry near a megabyte; exports default to 300
+
+
+def train_captain(ruleset_id: str, seed: int = 0, run_dir: str = "runs") -> Path:
+    """Train the ruleset's shipped run config (``configs/train/<ruleset>.yaml``) with ``seed``."""
+    from agents.training.config import load_train_config
+    from agents.training.run import train
+
+    config = load_train_config(ruleset_id, {"seed": seed, "run_dir": run_dir, "name": f"zoo-{ruleset_id}",
+                                            "progress_bar": False})
+    return train(config)
+
+
+def export_captain(ruleset_id: str, run_folder: Path, directory: Path = CAPTAINS_DIR) -> Path:
+    """Export the run's final model as the zoo captain (ONNX, sidecar, conformance vectors)."""
+    from agents.export import export_run
+
+    directory.mkdir(parents=True, exist_ok=True)
+    out = zoo_onnx_path(ruleset_id, directory)
+    export_run(run_folder, out, conformance=ZOO_CONFORMANCE_VECTORS)
+    return out
+
+
+def evaluation_command(ruleset_id: str, scenario: str, seeds: int, seed: int) -> str:
+    rivals = " ".join(scripted_names(ruleset_id)[1:])
+    pairs = " ".join(f"zoo:{name}" for name in scripted_names(ruleset_id)[1:])
+    return (f"python evaluate.py --ruleset {ruleset_id} --scenario {scenario} --captains zoo {rivals} "
+            f"--pairings {pairs} --games {seeds} --seed {seed}")
+
+
+def evaluate_captain(ruleset_id: str, scenario: str, seeds: int = EVALUATION_SEEDS, seed: int = EVALUATION_SEED,
+                     workers: int = 2) -> Evaluation:
+    """The zoo captain against every scripted captain of the ruleset (paired, side-swapped seeds)."""
+    rivals = scripted_names(ruleset_id)[1:]
+    tournament = build_tournament(ruleset_id, ["zoo", *rivals], seeds, scenario=scenario,
+                                  pairings=[f"zoo:{name}" for name in rivals], seed=seed)
+    return evaluate(tournament, workers=workers, progress=sys.stderr.isatty())
+
+
+def training_facts(run_folder: Path, machine_note: str = "") -> dict[str, Any]:
+    import json
+
+    manifest = json.loads((run_folder / "run.json").read_text(encoding="utf-8"))
+    return {
+        "command": f"python train.py --config configs/train/{manifest['ruleset']}.yaml --seed {manifest['seed']}",
+        "scenario": manifest.get("scenario"),
+        "seed": manifest.get("seed"),
+        "wall_seconds": manifest.get("wall_seconds", 0.0),
+        "versions": manifest.get("versions", {}),
+        "config_yaml": (run_folder / "config.yaml").read_text(encoding="utf-8"),
+        "machine_note": machine_note,
+    }
+
+
+def build_entry(ruleset_id: str, *, seed: int = 0, run_folder: Path | None = None, seeds: int = EVALUATION_SEEDS,
+                workers: int = 2, directory: Path = CAPTAINS_DIR, run_dir: str = "runs",
+                machine_note: str = "") -> Path:
+    """Train (unless ``run_folder`` is given), export, evaluate and write the card; returns the card's path."""
+    from naval_env.core.ruleset import get_ruleset
+
+    ruleset = get_ruleset(ruleset_id)
+    folder = run_folder if run_folder is not None else train_captain(ruleset_id, seed, run_dir)
+    export_captain(ruleset_id, folder, directory)
+    training = training_facts(folder, machine_note)
+    scenario = training["scenario"] or ruleset.load_config().default_scenario
+    evaluation = evaluate_captain(ruleset_id, scenario, seeds, EVALUATION_SEED, workers)
+    facts = read_facts(ruleset_id, directory)
+    facts.update({
+        "ruleset": ruleset_id,
+        "ruleset_version": ruleset.version,
+        "rebuild_command": rebuild_command(ruleset_id),
+        "training": training,
+        "evaluation": {
+            "scenario": scenario, "seeds": seeds, "seed": EVALUATION_SEED,
+            "command": evaluation_command(ruleset_id, scenario, seeds, EVALUATION_SEED),
+            "pairings": [s.to_dict() for s in evaluation.summaries],
+        },
+    })
+    facts.pop("ladder", None)  # a new captain makes the old ladder stale: re-measure it
+    return write_card(ruleset_id, facts, directory)

@@ -1,0 +1,118 @@
+"""Model cards: the facts of a zoo captain kept as JSON (``<ruleset>.card.json``) and shown as Markdown.
+
+The JSON is what the build and ladder commands write; the Markdown is rendered from it, so the two never
+disagree and a reader can rerun the command the card gives to reproduce its numbers.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from agents.registry import LEVELS
+from agents.zoo.catalogue import CAPTAINS_DIR, card_path
+
+
+def facts_path(ruleset_id: str, directory: Path = CAPTAINS_DIR) -> Path:
+    return directory / f"{ruleset_id}.card.json"
+
+
+def read_facts(ruleset_id: str, directory: Path = CAPTAINS_DIR) -> dict[str, Any]:
+    path = facts_path(ruleset_id, directory)
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+
+
+def write_card(ruleset_id: str, facts: dict[str, Any], directory: Path = CAPTAINS_DIR) -> Path:
+    """Write the facts and the Markdown card rendered from them; returns the card's path."""
+    facts_path(ruleset_id, directory).write_text(json.dumps(facts, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    path = card_path(ruleset_id, directory)
+    path.write_text(render_card(facts), encoding="utf-8")
+    return path
+
+
+def _pct(x: float) -> str:
+    return f"{x:.2f}"
+
+
+def _pairing_rows(pairings: list[dict[str, Any]]) -> list[str]:
+    rows = ["| pairing | W/D/L | win rate [95% Wilson CI] | mean rounds |", "|---|---|---|---|"]
+    for p in pairings:
+        rows.append(f"| {p['a']} vs {p['b']} | {p['wins']}/{p['draws']}/{p['losses']} | "
+                    f"**{_pct(p['win_rate'])}** [{_pct(p['ci_low'])}, {_pct(p['ci_high'])}] | {p['mean_rounds']:.1f} |")
+    return rows
+
+
+def render_card(facts: dict[str, Any]) -> str:
+    training = facts.get("training", {})
+    evaluation = facts.get("evaluation")
+    ladder = facts.get("ladder")
+    lines = [
+        f"# Zoo captain: `{facts['ruleset']}`",
+        "",
+        f"The trained captain that ships with naval-tactics for the `{facts['ruleset']}` ruleset "
+        f"(version {facts['ruleset_version']}), loaded by the captain name `zoo` "
+        f"(`evaluate.py --ruleset {facts['ruleset']} --captains zoo gunner`, `opponent=\"zoo\"`, the server). "
+        f"Rules: [docs/rules/{facts['ruleset']}.md](../../../docs/rules/{facts['ruleset']}.md).",
+        "",
+        "## How it was made",
+        "",
+        f"- **Rebuild end to end:** `{facts['rebuild_command']}`",
+        f"- **Training command:** `{training.get('command', '?')}`",
+        f"- **Scenario trained on:** `{training.get('scenario', '?')}`; plays every scenario of the ruleset "
+        "(its spaces are fixed per config).",
+        f"- **Seed:** {training.get('seed', '?')}",
+        f"- **Training time:** {training.get('wall_seconds', 0):.0f} s of wall time on 2 CPU cores"
+        + (f" ({training['machine_note']})" if training.get("machine_note") else ""),
+        f"- **Library versions:** " + ", ".join(f"{k} {v}" for k, v in sorted(training.get("versions", {}).items())),
+        f"- **Files:** `{facts['ruleset']}.onnx` (policy), `{facts['ruleset']}.json` (sidecar: observation and "
+        f"action layouts), `{facts['ruleset']}.conformance.json` (positions with their observations and masks)",
+        "",
+        "Training config (resolved):",
+        "",
+        "```yaml",
+        training.get("config_yaml", "").rstrip(),
+        "```",
+        "",
+    ]
+    if evaluation:
+        lines += [
+            "## Strength against the scripted captains",
+            "",
+            f"Scenario `{evaluation['scenario']}`; seeds {evaluation['seed']}..{evaluation['seed'] + evaluation['seeds'] - 1},"
+            f" each played from both sides: {2 * evaluation['seeds']} games a pairing. Reproduce with:",
+            "",
+            "```bash",
+            evaluation["command"],
+            "```",
+            "",
+            *_pairing_rows(evaluation["pairings"]),
+            "",
+        ]
+    if ladder:
+        lines += [
+            "## Difficulty ladder",
+            "",
+            "Each level is the zoo captain playing a share of its decisions uniformly at random "
+            "(`agents/zoo/levels.yaml`), calibrated so each level beats the one below it about 70% of the time, or, "
+            "where the zoo captain beats random play by too little for three such steps, in three equal steps "
+            "(`agents/zoo/ladder.py`). "
+            f"Scenario `{ladder['scenario']}`; seeds {ladder['seed']}..{ladder['seed'] + ladder['seeds'] - 1}, "
+            f"both sides: {2 * ladder['seeds']} games a pairing. Reproduce with:",
+            "",
+            "```bash",
+            ladder["command"],
+            "```",
+            "",
+            "| level | random share |",
+            "|---|---|",
+            *[f"| `{name}` | {ladder['shares'][name]:.3f} |" for name in LEVELS if name in ladder["shares"]],
+            "",
+            *_pairing_rows(ladder["pairings"]),
+            "",
+            "| level | OpenSkill mu | sigma | ordinal (mu - 3 sigma) |",
+            "|---|---|---|---|",
+            *[f"| `{r['name']}` | {r['mu']:.1f} | {r['sigma']:.2f} | {r['ordinal']:.1f} |" for r in ladder["ratings"]],
+            "",
+        ]
+    return "\n".join(lines)

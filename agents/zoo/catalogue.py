@@ -1,0 +1,60 @@
+"""Where the shipped captains live and how one is loaded by the name ``zoo``."""
+
+from __future__ import annotations
+
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+from agents.base import Captain
+from agents.registry import ZOO_CAPTAIN
+from naval_env.core.errors import NavalError
+
+#: Shipped with the package (package data), so ``zoo`` works from a wheel installed anywhere.
+CAPTAINS_DIR = Path(str(files("agents.zoo") / "captains"))
+
+
+class ZooError(NavalError):
+    """A ruleset without a shipped captain, or a shipped captain that no longer fits its ruleset."""
+
+
+def zoo_onnx_path(ruleset_id: str, directory: Path = CAPTAINS_DIR) -> Path:
+    return directory / f"{ruleset_id}.onnx"
+
+
+def card_path(ruleset_id: str, directory: Path = CAPTAINS_DIR) -> Path:
+    return directory / f"{ruleset_id}.md"
+
+
+def has_zoo_captain(ruleset_id: str, directory: Path = CAPTAINS_DIR) -> bool:
+    return zoo_onnx_path(ruleset_id, directory).is_file()
+
+
+def zoo_rulesets(directory: Path = CAPTAINS_DIR) -> list[str]:
+    """Rulesets with a shipped captain."""
+    return sorted(p.stem for p in directory.glob("*.onnx"))
+
+
+def rebuild_command(ruleset_id: str) -> str:
+    return f"naval-tactics zoo build --ruleset {ruleset_id}"
+
+
+def load_zoo_captain(ruleset_id: str, config: Any = None, directory: Path = CAPTAINS_DIR) -> Captain:
+    """The shipped captain of ``ruleset_id``, checked against the ruleset's version and layouts.
+
+    A ruleset changed since the captain was exported fails here with what to rerun.
+    """
+    from agents.export.onnx_captain import OnnxCaptain
+    from agents.learned import ModelLoadError
+
+    path = zoo_onnx_path(ruleset_id, directory)
+    if not path.is_file():
+        raise ZooError(f"no zoo captain ships for ruleset {ruleset_id!r} (have: {zoo_rulesets(directory) or 'none'}); "
+                       f"build one with: {rebuild_command(ruleset_id)}")
+    try:
+        captain = OnnxCaptain(path, expected_ruleset=ruleset_id, config=config)
+    except ModelLoadError as exc:
+        raise ZooError(f"the zoo captain of {ruleset_id} is stale: {exc}; rebuild it with: "
+                       f"{rebuild_command(ruleset_id)}") from None
+    captain.name = f"zoo:{ruleset_id}"
+    return captain

@@ -1,0 +1,97 @@
+"""Difficulty levels ``easy`` < ``normal`` < ``hard`` < ``expert``: a base captain that plays a share of its
+decisions uniformly at random among the legal ones.
+
+Each ruleset's levels are data (``levels.yaml`` beside this file), calibrated by measurement
+(``naval-tactics zoo ladder``) so that each level beats the one below it about 70% of the time.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from pydantic import Field
+
+from agents.base import Captain, Decision
+from agents.registry import LEVELS
+from naval_env.core.config import StrictModel, read_yaml, validate
+from naval_env.core.errors import ConfigError
+from naval_env.core.spaces import ActionSpec
+
+LEVELS_FILE = Path(str(files("agents.zoo") / "levels.yaml"))
+
+
+class Level(StrictModel):
+    base: str = Field(description="the captain it is built on: zoo or a scripted captain's name")
+    random_share: float = Field(ge=0.0, le=1.0, description="share of decisions played uniformly at random")
+
+
+class RulesetLevels(StrictModel):
+    easy: Level
+    normal: Level
+    hard: Level
+    expert: Level
+
+
+def is_level(name: str) -> bool:
+    return name in LEVELS
+
+
+@cache
+def _all_levels(path: Path) -> dict[str, RulesetLevels]:
+    data = read_yaml(path)
+    return {ruleset: validate(RulesetLevels, levels, f"{path}: {ruleset}") for ruleset, levels in data.items()}
+
+
+def levels_of(ruleset_id: str, path: Path = LEVELS_FILE) -> RulesetLevels:
+    levels = _all_levels(path)
+    if ruleset_id not in levels:
+        raise ConfigError(f"{path}: no difficulty levels for ruleset {ruleset_id!r}; have {sorted(levels)}")
+    return levels[ruleset_id]
+
+
+class MixedCaptain(Captain):
+    """Plays ``random_share`` of its decisions uniformly among the legal actions, the rest as ``base``.
+
+    The coin and the random moves come from its own generator, re-seeded by :meth:`reset`, so a game
+    replays exactly from its seed.
+    """
+
+    def __init__(self, base: Captain, random_share: float, action_spec: ActionSpec, name: str,
+                 seed: int | None = None) -> None:
+        if not 0.0 <= random_share <= 1.0:
+            raise ValueError(f"random_share {random_share} is not within 0..1")
+        self.base = base
+        self.random_share = random_share
+        self.spec = action_spec
+        self.name = name
+        self.needs_observation = base.needs_observation
+        self._rng = np.random.default_rng(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        self.base.reset(seed)
+        if seed is not None:
+            # A stream of its own, not the base captain's: the same seed must not couple the two.
+            self._rng = np.random.default_rng([seed, 0x5EED])
+
+    def act(self, decision: Decision) -> np.ndarray:
+        if self.random_share > 0.0 and self._rng.random() < self.random_share:
+            return self.spec.sample(decision.action_mask, self._rng)
+        return self.base.act(decision)
+
+
+def make_level_captain(level: str, ruleset_id: str, action_spec: ActionSpec, seed: int | None = None,
+                       config: Any = None, levels: RulesetLevels | None = None) -> MixedCaptain:
+    """The captain of difficulty ``level`` in ``ruleset_id`` (``levels``: override the shipped table)."""
+    from agents.registry import make_captain
+
+    if level not in LEVELS:
+        raise ValueError(f"unknown difficulty level {level!r}; levels: {', '.join(LEVELS)}")
+    spec: Level = getattr(levels or levels_of(ruleset_id), level)
+    if spec.base in LEVELS:
+        raise ConfigError(f"difficulty level {level!r} of {ruleset_id} is built on another level ({spec.base!r})")
+    base = make_captain(spec.base, ruleset_id, action_spec, seed=seed, config=config)
+    return MixedCaptain(base, spec.random_share, action_spec, name=level, seed=seed)
