@@ -21,7 +21,7 @@ from agents.registry import scripted_captains
 from naval_env.core.ruleset import Ruleset, get_ruleset, ruleset_ids
 from naval_env.core.spaces import ActionSpec
 
-CaptainKind = Literal["random", "scripted", "exported"]
+CaptainKind = Literal["random", "scripted", "zoo", "level", "exported"]
 #: Names an exported file may give its captain (its stem): no separators, no dots first.
 CAPTAIN_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
@@ -137,9 +137,38 @@ def exported_captains(settings: CatalogueSettings) -> Iterator[CaptainEntry]:
                            partial(_shared, captain), has_probabilities=True)
 
 
+def zoo_captains(settings: CatalogueSettings) -> Iterator[CaptainEntry]:
+    """The trained captain shipped for each ruleset (``zoo``, loaded and checked once at start-up) and the
+    difficulty levels built on it (``easy``, ``normal``, ``hard``, ``expert``; see ``agents/zoo``)."""
+    from agents.zoo import LEVELS, has_zoo_captain, load_zoo_captain
+    from agents.zoo.levels import levels_of
+
+    for ruleset_id, entry in settings.rulesets.items():
+        if not has_zoo_captain(ruleset_id):
+            continue
+        zoo = load_zoo_captain(ruleset_id, entry.config)
+        yield CaptainEntry("zoo", ruleset_id, "zoo", f"the trained captain shipped with the package (model card: "
+                           f"agents/zoo/captains/{ruleset_id}.md)", partial(_shared, zoo), has_probabilities=True)
+        levels = levels_of(ruleset_id)
+        for level in LEVELS:
+            share = getattr(levels, level).random_share
+            if getattr(levels, level).base != "zoo":
+                continue  # a level built on a scripted captain needs no shipped file; not served here yet
+            yield CaptainEntry(level, ruleset_id, "level",
+                               f"difficulty {level}: the zoo captain playing {share:.0%} of its decisions at random",
+                               partial(_level, zoo, share, entry.action_spec, level))
+
+
+def _level(zoo: Captain, share: float, spec: ActionSpec, name: str, seed: int | None) -> Captain:
+    from agents.zoo.levels import MixedCaptain
+
+    return MixedCaptain(zoo, share, spec, name=name, seed=seed)
+
+
 #: Where captains come from, in order. A name may appear once per ruleset.
 CAPTAIN_SOURCES: tuple[Callable[[CatalogueSettings], Iterable[CaptainEntry]], ...] = (
     builtin_captains,
+    zoo_captains,
     exported_captains,
 )
 
