@@ -122,8 +122,126 @@ def run_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+# ------------------------------------------------------------------ play, watch, replay
+def _game_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--ruleset", required=True, choices=ruleset_ids())
+    parser.add_argument("--scenario", help="scenario of the ruleset (default: its default; see list)")
+    parser.add_argument("--config", help="ruleset config YAML (default: the shipped one)")
+
+
+def add_play(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser("play", help="play a captain yourself in the terminal (one choice per line)",
+                                   description="Play one side against a captain; options are numbered from 1 and "
+                                               "taken by number or label; the game is saved as a replay.")
+    _game_flags(parser)
+    parser.add_argument("--captain", default="zoo", help="the captain you play against (see list; default zoo)")
+    parser.add_argument("--side", default="red", help="the side you command (every ship of it)")
+    parser.add_argument("--replay", required=True, type=Path, metavar="FILE", help="where the game is saved")
+    parser.add_argument("--seed", type=int, help="game seed (default: a random one, printed and saved)")
+    parser.set_defaults(run=run_play)
+
+
+def run_play(args: argparse.Namespace) -> int:
+    from naval_tactics.play import play
+
+    try:
+        result = play(args.ruleset, args.scenario, args.captain, args.side, args.replay, seed=args.seed,
+                      config=args.config)
+    except ValueError as exc:
+        raise CommandError(" ".join(str(exc).split())) from None
+    return result.exit_code
+
+
+def add_watch(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser("watch", help="watch captains play one game with the live log",
+                                   description="Play one game between captains and show it decision by decision.")
+    _game_flags(parser)
+    parser.add_argument("--captains", nargs=2, required=True, metavar=("RED", "BLUE"),
+                        help="one captain per side, in side order (see list)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--delay", type=float, default=0.0, help="seconds between decisions")
+    parser.add_argument("--replay", type=Path, metavar="FILE", help="also save the game as a replay")
+    parser.set_defaults(run=run_watch)
+
+
+def run_watch(args: argparse.Namespace) -> int:
+    from naval_tactics.play import watch
+
+    try:
+        watch(args.ruleset, args.scenario, args.captains, args.seed, args.delay, config=args.config,
+              replay_path=args.replay)
+    except ValueError as exc:
+        raise CommandError(" ".join(str(exc).split())) from None
+    return 0
+
+
+def add_replay(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser("replay", help="turn a game's replay into one self-contained HTML page",
+                                   description="Re-play a JSON-lines replay and write an HTML viewer of it "
+                                               "(board per decision, event log, play/step controls; no network).")
+    parser.add_argument("replay", type=Path, metavar="GAME.jsonl")
+    parser.add_argument("--html", required=True, type=Path, metavar="OUT.html")
+    parser.set_defaults(run=run_replay)
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    from naval_tactics.viewer import replay_to_html
+
+    try:
+        out = replay_to_html(args.replay, args.html)
+    except (ValueError, OSError) as exc:
+        raise CommandError(" ".join(str(exc).split())) from None
+    print(f"wrote {out}")
+    return 0
+
+
+# ------------------------------------------------------------------ commands with parsers of their own
+def delegate(name: str, help_text: str, entry: Callable[[], Callable[[list[str]], int]]) -> Callable[[Subparsers], None]:
+    """A subcommand whose flags a command of its own parses (``train``, ``evaluate``, ``export``): the rest of
+    the line goes to it unchanged, ``--help`` included, so the flags are the same as the script's."""
+    def add(subparsers: Subparsers) -> None:
+        parser = subparsers.add_parser(name, help=help_text, add_help=False, prefix_chars="\0")
+        parser.add_argument("args", nargs=argparse.REMAINDER)
+        parser.set_defaults(run=lambda args: entry()(args.args))
+    return add
+
+
+def _train() -> Callable[[list[str]], int]:
+    from naval_tactics.commands.train import main as train_main
+
+    return train_main
+
+
+def _evaluate() -> Callable[[list[str]], int]:
+    from naval_tactics.commands.evaluate import main as evaluate_main
+
+    return evaluate_main
+
+
+def _export() -> Callable[[list[str]], int]:
+    from agents.export.__main__ import main as export_main
+
+    return export_main
+
+
+def _zoo() -> Callable[[list[str]], int]:
+    from naval_tactics.commands.zoo import main as zoo_main
+
+    return zoo_main
+
+
 #: Every subcommand, in the order ``--help`` lists them.
-SUBCOMMANDS: list[Callable[[Subparsers], None]] = [add_list, add_serve]
+SUBCOMMANDS: list[Callable[[Subparsers], None]] = [
+    add_list,
+    delegate("train", "train a MaskablePPO captain (flags as train.py; --help)", _train),
+    delegate("evaluate", "play captains against each other: win rates, intervals, ratings (--help)", _evaluate),
+    delegate("export", "export a trained captain to ONNX with its sidecar and conformance vectors (--help)", _export),
+    delegate("zoo", "the shipped captains: rebuild an entry, re-measure the difficulty ladder (--help)", _zoo),
+    add_play,
+    add_watch,
+    add_replay,
+    add_serve,
+]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -2,7 +2,7 @@
 
 The script's app side draws its labels with a seeded mulberry32; :class:`NodePicker` draws the same
 numbers in Python, so each game the script reports is checked against the same game in process.
-Needs ``node`` (20+) on PATH.
+Needs ``node`` (20+) on PATH; ``make test`` installs it.
 """
 
 from __future__ import annotations
@@ -31,7 +31,8 @@ from naval_tactics.testing import serve_in_thread
 
 SCRIPT = Path(__file__).resolve().parents[1] / "examples" / "node" / "play.js"
 NODE = shutil.which("node")
-pytestmark = pytest.mark.skipif(NODE is None, reason="node (20+) is not on PATH")
+# Not skipped when node is missing: `make test` installs it (Makefile: system-packages), so its absence is a failure.
+assert NODE is not None, "node (20+) is not on PATH; install it with: apt-get install nodejs (make test does)"
 RESULT = re.compile(r"^(?P<ruleset>\w+) (?P<scenario>\w+) seed (?P<seed>\d+): (?P<result>\w+ won|a draw)"
                     r"(?: \(round limit\))? after (?P<decisions>\d+) decisions, (?P<rounds>\d+) rounds, "
                     r"(?P<events>\d+) events; app \(random labels\) = (?P<app>\w+), (?P<captain>\w+) = \w+$")

@@ -1,0 +1,190 @@
+"""Evaluate captains against each other: paired games, win rates with Wilson intervals, OpenSkill ratings.
+
+    python evaluate.py --ruleset pantheon --scenario duel --captains random rammer gunner runs/x \
+        --games 50 --out results/first [--pairings rammer:gunner x:rammer] [--replays] [--workers 2]
+    python evaluate.py --demo
+
+Every pairing plays ``--games`` seeds, each twice with the sides swapped: N seeds × 2 sides
+= 2N games per pairing. Writes results.json, pairings.csv, ratings.csv and games.csv to
+``--out`` (and, with ``--replays``, one JSON-lines replay per game under ``<out>/replays``);
+results already there are replaced only with ``--overwrite``. The logic lives in
+``agents/evaluation``; this script only parses settings and prints.
+"""
+
+import argparse
+import ast
+import inspect
+import sys
+import time
+from dataclasses import dataclass, field, fields
+from typing import NoReturn, get_type_hints
+
+from agents.evaluation.report import (
+    check_output_folder,
+    clear_replays,
+    games_phrase,
+    make_console,
+    print_report,
+    render_match,
+    write_results,
+)
+from agents.evaluation.tournament import (
+    EvaluationInputError,
+    build_tournament,
+    check_workers,
+    evaluate,
+)
+from agents.registry import make_captain
+from naval_env.envs.match import Match
+
+DEMO_CAPTAINS = ("random", "rammer", "gunner")
+DEMO_GAMES = 10
+#: The settings the demo honours; it refuses the others rather than ignore them.
+DEMO_SETTINGS = frozenset({"demo", "config", "seed", "workers", "out", "overwrite", "no_progress"})
+
+
+@dataclass
+class Settings:
+    ruleset: str = "pantheon"
+    """ruleset id (registered rulesets, e.g. pantheon)"""
+    scenario: str | None = None
+    """scenario of the ruleset's config (pantheon: duel, mixed_duel, squadron, fleet); default: the config's default"""
+    config: str | None = None
+    """ruleset config YAML; default: configs/rulesets/<ruleset>.yaml"""
+    captains: list[str] = field(default_factory=list)
+    """captains: random, a scripted name (rammer, gunner), a run folder, a model .zip or an .onnx export;
+    NAME=SPEC gives one a short label"""
+    pairings: list[str] = field(default_factory=list, metadata={"metavar": "A:B"})
+    """explicit pairings A:B by label or spec, instead of a round robin of --captains"""
+    games: int = 50
+    """seeds per pairing, each played twice with the sides swapped: N seeds × 2 sides = 2N games per pairing"""
+    seed: int = 0
+    """first seed (0 or more): a pairing plays seeds seed, seed+1, ..., seed+games-1"""
+    workers: int = 2
+    """worker processes (1: play in this process); results do not depend on it"""
+    out: str | None = None
+    """output folder; default results/<ruleset>_<scenario>_seed<seed> (the demo writes only when given)"""
+    overwrite: bool = False
+    """replace the results (and replays) an earlier evaluation left in the output folder"""
+    replays: bool = False
+    """also write every game as a JSON-lines replay under <out>/replays"""
+    no_progress: bool = False
+    """hide the progress bar (it is hidden anyway when stderr is not a terminal)"""
+    demo: bool = False
+    """quick start: one rammer vs gunner pantheon duel shown decision by decision, then a round robin of
+    random, rammer and gunner (10 seeds × 2 sides = 20 games per pairing); takes only --config, --seed,
+    --workers, --out, --overwrite and --no-progress"""
+
+
+def field_docs(cls: type) -> dict[str, str]:
+    """The docstring under each field of a dataclass, read from its source."""
+    docs: dict[str, str] = {}
+    body = ast.parse(inspect.getsource(cls)).body[0]
+    assert isinstance(body, ast.ClassDef)
+    for node, after in zip(body.body, body.body[1:]):
+        if (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
+                and isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant)):
+            docs[node.target.id] = " ".join(str(after.value.value).split())
+    return docs
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """Argument errors as one line and exit status 2, like every other input error here."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def make_parser(with_defaults: bool = True) -> argparse.ArgumentParser:
+    """The command line of :class:`Settings`; ``with_defaults=False``: a setting not named is left out."""
+    parser = OneLineParser(prog="evaluate.py", description=__doc__.split("\n\n")[0],
+                           formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    docs, hints, defaults = field_docs(Settings), get_type_hints(Settings), vars(Settings())
+    for f in fields(Settings):
+        flag, kind = f"--{f.name.replace('_', '-')}", hints[f.name]
+        default = defaults[f.name] if with_defaults else argparse.SUPPRESS
+        if kind is bool:
+            parser.add_argument(flag, action="store_true", default=default, help=docs[f.name])
+        elif kind == list[str]:
+            parser.add_argument(flag, nargs="+", default=default, metavar=f.metadata.get("metavar", "SPEC"), help=docs[f.name])
+        else:
+            parser.add_argument(flag, type=int if kind is int else str, default=default, help=docs[f.name])
+    return parser
+
+
+def parse_settings(argv: list[str] | None = None) -> Settings:
+    return Settings(**vars(make_parser().parse_args(argv)))
+
+
+def given_settings(argv: list[str] | None = None) -> set[str]:
+    """The settings named on the command line (whatever their value)."""
+    return set(vars(make_parser(with_defaults=False).parse_args(argv)))
+
+
+def check_demo_flags(argv: list[str] | None = None) -> None:
+    refused = sorted(given_settings(argv) - DEMO_SETTINGS)
+    if refused:
+        flags = ", ".join("--" + name.replace("_", "-") for name in refused)
+        allowed = ", ".join("--" + name.replace("_", "-") for name in sorted(DEMO_SETTINGS - {"demo"}))
+        raise EvaluationInputError(f"--demo plays a fixed pantheon duel and round robin, so it does not take "
+                                   f"{flags}; drop them, or leave out --demo (the demo takes {allowed})")
+
+
+def run(settings: Settings) -> None:
+    """Play the tournament the settings describe, print the tables and write the files."""
+    started = time.perf_counter()
+    tournament = build_tournament(settings.ruleset, settings.captains, settings.games, scenario=settings.scenario,
+                                  pairings=settings.pairings, seed=settings.seed, config=settings.config)
+    check_workers(settings.workers)
+    out = settings.out or f"results/{settings.ruleset}_{settings.scenario or 'default'}_seed{settings.seed}"
+    check_output_folder(out, overwrite=settings.overwrite)
+    if settings.overwrite:
+        clear_replays(out)
+    evaluation = evaluate(tournament, workers=settings.workers, progress=not settings.no_progress,
+                          replay_dir=f"{out}/replays" if settings.replays else None)
+    console = make_console()
+    print_report(evaluation, console)
+    paths = write_results(evaluation, out)
+    console.print(f"{len(evaluation.results)} games in {time.perf_counter() - started:.1f}s; wrote "
+                  + ", ".join(str(p) for p in paths) + (f" and {out}/replays/" if settings.replays else ""))
+
+
+def demo(settings: Settings) -> None:
+    """One duel shown in full, then a round robin of random, rammer and gunner."""
+    started = time.perf_counter()
+    tournament = build_tournament("pantheon", DEMO_CAPTAINS, DEMO_GAMES, scenario="duel", seed=settings.seed,
+                                  config=settings.config)
+    check_workers(settings.workers)
+    if settings.out:
+        check_output_folder(settings.out, overwrite=settings.overwrite)
+    console = make_console()
+    match = Match("pantheon", settings.config, "duel")
+    captains = {side: make_captain(name, "pantheon", match.action_spec)
+                for side, name in zip(match.game.sides, ("rammer", "gunner"))}
+    console.rule("one match: rammer vs gunner on pantheon duel")
+    console.print(render_match(match, captains, settings.seed), markup=False, highlight=False)
+    console.rule(f"round robin: {', '.join(DEMO_CAPTAINS)}, {games_phrase(DEMO_GAMES)} per pairing")
+    evaluation = evaluate(tournament, workers=settings.workers, progress=not settings.no_progress)
+    print_report(evaluation, console)
+    if settings.out:
+        write_results(evaluation, settings.out)
+    console.print(f"demo done in {time.perf_counter() - started:.1f}s "
+                  f"({len(evaluation.results)} games, {settings.workers} worker(s))")
+
+
+def main(argv: list[str] | None = None) -> int:
+    settings = parse_settings(argv)
+    try:
+        if settings.demo:
+            check_demo_flags(argv)
+            demo(settings)
+        else:
+            run(settings)
+    except EvaluationInputError as exc:
+        print(f"evaluate.py: error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,91 @@
+"""Train a MaskablePPO captain on any registered ruleset.
+
+    python train.py --config configs/train/pantheon.yaml [--total-timesteps N] [--seed S] ...
+
+Every command-line flag overrides the field of the same name in the YAML config;
+the resolved config, seeds and library versions land in the run folder
+(``runs/<name>-<time>/``) next to TensorBoard logs, checkpoints, ``best_model.zip``
+and ``final_model.zip``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import shutil
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from naval_env.core.errors import ConfigError
+
+if TYPE_CHECKING:
+    from agents.training.config import TrainConfig
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description="Train a MaskablePPO captain.")
+    parser.add_argument("--config", help="YAML run config, e.g. configs/train/pantheon.yaml")
+    parser.add_argument("--name", help="run name (folder prefix)")
+    parser.add_argument("--ruleset", help="ruleset id, e.g. pantheon")
+    parser.add_argument("--scenario", help="scenario name of the ruleset config")
+    parser.add_argument("--seed", type=int, help="0..2**32 - 1 (numpy's seed range)")
+    parser.add_argument("--total-timesteps", type=int)
+    parser.add_argument("--n-envs", type=int)
+    parser.add_argument("--vec-env", choices=["dummy", "subproc"])
+    parser.add_argument("--torch-threads", type=int)
+    parser.add_argument("--device", choices=["cpu", "auto", "cuda"],
+                        help="cuda is refused where torch sees no GPU; auto takes one when there is one "
+                             "(run.json records the device used)")
+    parser.add_argument("--run-dir", help="parent folder of run folders (default runs/)")
+    parser.add_argument("--opponents", nargs="+", help="opponent pool (scripted names)")
+    parser.add_argument("--opponent-mode", choices=["scripted", "pool", "self_play"])
+    parser.add_argument("--allies", choices=["opponent", "learner"],
+                        help="who captains the learner's other ships in fleet scenarios")
+    parser.add_argument("--learning-rate", type=float)
+    parser.add_argument("--n-steps", type=int)
+    parser.add_argument("--batch-size", type=int)
+    parser.add_argument("--imitate", help="scripted captain to clone before PPO (imitation.teacher)")
+    parser.add_argument("--no-progress-bar", dest="progress_bar", action="store_const", const=False)
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from agents.training.config import load_train_config
+
+    args = parse_args(argv)
+    overrides = {k: v for k, v in vars(args).items() if k != "config"}
+    try:
+        config = load_train_config(args.config, overrides)
+    except ConfigError as error:
+        print(f"train.py: {error}", file=sys.stderr)
+        return 2
+    from agents.training.run import train
+
+    try:
+        folder = train(config)
+    except (KeyError, ValueError) as error:
+        print(f"train.py: {error.args[0] if isinstance(error, KeyError) else error}", file=sys.stderr)
+        return 2
+    print(f"run folder: {folder}")
+    print(f"evaluate it: {shlex.join(evaluate_command(config, folder))}")
+    return 0
+
+
+def evaluate_command(config: TrainConfig, folder: Path) -> list[str]:
+    """The evaluation command for a finished run; it works from any folder where the package is installed."""
+    from agents.registry import scripted_names
+
+    on_path = shutil.which("python")
+    python = "python" if on_path and Path(on_path).absolute() == Path(sys.executable).absolute() else sys.executable
+    command = [python, "-m", "naval_tactics", "evaluate", "--ruleset", config.ruleset]
+    if config.ruleset_config is not None:
+        command += ["--config", config.ruleset_config]
+    if config.scenario is not None:
+        command += ["--scenario", config.scenario]
+    return [*command, "--captains", str(folder), *(scripted_names(config.ruleset)[1:] or ["random"])]
+
+
+if __name__ == "__main__":
+    sys.exit(main())

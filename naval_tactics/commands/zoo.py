@@ -1,0 +1,63 @@
+"""``naval-tactics zoo``: rebuild a ruleset's shipped captain end to end, or re-measure its difficulty ladder.
+
+    naval-tactics zoo build --ruleset R [--seed 0] [--run RUN_FOLDER] [--games 400] [--workers 2]
+    naval-tactics zoo ladder --ruleset R [--calibrate] [--games 400] [--workers 2]
+    naval-tactics zoo list
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from naval_env.core.ruleset import get_ruleset, ruleset_ids
+
+
+def make_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="naval-tactics zoo", description=__doc__.split("\n\n")[0])
+    commands = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+    build = commands.add_parser("build", help="train (or take --run), export, evaluate against every scripted "
+                                              "captain and write the model card")
+    build.add_argument("--ruleset", required=True, choices=ruleset_ids())
+    build.add_argument("--seed", type=int, default=0, help="training seed (default 0)")
+    build.add_argument("--run", type=Path, metavar="RUN_FOLDER", help="skip training: ship this run's final model")
+    build.add_argument("--games", type=int, default=400, help="seeds per pairing, each played from both sides")
+    build.add_argument("--workers", type=int, default=2)
+    ladder = commands.add_parser("ladder", help="re-measure the difficulty ladder (and recalibrate it)")
+    ladder.add_argument("--ruleset", required=True, choices=ruleset_ids())
+    ladder.add_argument("--calibrate", action="store_true",
+                        help="first search each level's share of random moves (writes agents/zoo/levels.yaml)")
+    ladder.add_argument("--games", type=int, default=400, help="seeds per pairing, each played from both sides")
+    ladder.add_argument("--workers", type=int, default=2)
+    commands.add_parser("list", help="the shipped captains and their cards")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = make_parser().parse_args(argv)
+    from agents.zoo import card_path, zoo_rulesets
+
+    if args.action == "list":
+        for ruleset_id in zoo_rulesets():
+            print(f"{ruleset_id:<12} {card_path(ruleset_id)}")
+        return 0
+    if args.games < 1 or args.workers < 1:
+        print("naval-tactics zoo: error: --games and --workers must be at least 1", file=sys.stderr)
+        return 2
+    if args.action == "build":
+        from agents.zoo.build import build_entry
+
+        card = build_entry(args.ruleset, seed=args.seed, run_folder=args.run, seeds=args.games, workers=args.workers)
+        print(f"wrote {card}")
+        return 0
+    from agents.zoo.ladder import calibrate, measure_ladder, record_ladder, write_levels
+
+    scenario = get_ruleset(args.ruleset).load_config().default_scenario
+    if args.calibrate:
+        levels, _ = calibrate(args.ruleset, scenario, workers=args.workers)
+        write_levels(args.ruleset, levels)
+    evaluation = measure_ladder(args.ruleset, scenario, seeds=args.games, workers=args.workers)
+    print(f"wrote {record_ladder(args.ruleset, scenario, args.games, evaluation)}")
+    return 0
