@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.base import Captain, RandomCaptain
+from agents.search import NAME_FORMS, is_search_name, make_search_captain
 from naval_env.core.spaces import ActionSpec
 
 ScriptedFactory = Callable[[], Captain]
@@ -29,6 +30,16 @@ def scripted_names(ruleset_id: str) -> list[str]:
     return ["random", *sorted(scripted_captains(ruleset_id))]
 
 
+def search_names() -> list[str]:
+    """The forms a search captain's name takes (``search``, ``search:N``, ``search:Nms``); every ruleset has it."""
+    return list(NAME_FORMS)
+
+
+def captain_names(ruleset_id: str) -> list[str]:
+    """Every captain name usable on this ruleset: ``random``, its scripted captains and the search forms."""
+    return [*scripted_names(ruleset_id), *search_names()]
+
+
 def default_opponent(ruleset_id: str) -> str:
     """The first scripted captain the ruleset lists (its reference opponent), else ``random``."""
     return next(iter(scripted_captains(ruleset_id)), "random")
@@ -36,7 +47,7 @@ def default_opponent(ruleset_id: str) -> str:
 
 def make_captain(spec: str | Captain, ruleset_id: str, action_spec: ActionSpec,
                  seed: int | None = None, config: Any = None) -> Captain:
-    """A captain from a name (``random``, ``rammer``, ...), a model path or an existing Captain object.
+    """A captain from a name (``random``, ``rammer``, ``search:64``, ...), a model path or an existing Captain object.
 
     ``config``: the ruleset config of the games, checked against an ONNX export's layouts.
     """
@@ -44,6 +55,8 @@ def make_captain(spec: str | Captain, ruleset_id: str, action_spec: ActionSpec,
         return spec
     if spec == "random":
         return RandomCaptain(action_spec, seed=seed)
+    if is_search_name(spec):
+        return make_search_captain(spec, seed=0 if seed is None else seed)
     scripted = scripted_captains(ruleset_id)
     if spec in scripted:
         return scripted[spec]()
@@ -53,6 +66,6 @@ def make_captain(spec: str | Captain, ruleset_id: str, action_spec: ActionSpec,
 
         return load_model_captain(path, ruleset_id, config)
     raise ValueError(
-        f"unknown captain {spec!r} for ruleset {ruleset_id!r}; use one of {scripted_names(ruleset_id)}, "
+        f"unknown captain {spec!r} for ruleset {ruleset_id!r}; use one of {captain_names(ruleset_id)}, "
         "a trained run's model (.zip inside a runs/ folder) or an exported .onnx file"
     )
