@@ -36,3 +36,14 @@ def enumerate_joint(allowed: list[list[int]]) -> list[JointAction]:
 def allows(spec: ActionSpec, mask: np.ndarray, action: JointAction) -> bool:
     """Whether ``mask`` allows every component of ``action``."""
     return all(mask[offset + value] for offset, value in zip(spec.offsets, action))
+
+
+def novel_sample(allowed: list[list[int]], used: list[set[int]], rng: np.random.Generator) -> JointAction:
+    """A legal joint action drawn component by component, each from the allowed values no sibling has
+    used yet (all of them once every one has been used): a handful of draws covers every value of the
+    components that have only a few, where uniform joint draws would keep missing one."""
+    values = []
+    for choices, taken in zip(allowed, used):
+        fresh = [v for v in choices if v not in taken] or choices
+        values.append(fresh[int(rng.integers(len(fresh)))] if len(fresh) > 1 else fresh[0])
+    return tuple(values)
