@@ -181,7 +181,9 @@ def test_unknown_captain_lists_the_search_forms() -> None:
     spec = get_ruleset("pantheon").action_spec(get_ruleset("pantheon").load_config())
     with pytest.raises(ValueError, match=r"'search:N'"):
         make_captain("serch", "pantheon", spec)
-    assert captain_names("pantheon") == ["random", "gunner", "rammer", "search", "search:N", "search:Nms"]
+    names = captain_names("pantheon")
+    assert names[-3:] == ["search", "search:N", "search:Nms"]
+    assert {"random", "gunner", "rammer"} <= set(names)
 
 
 def test_bad_budgets_are_refused() -> None:

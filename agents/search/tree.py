@@ -138,6 +138,7 @@ class TreeSearch:
         self.evaluator = evaluator
         self.rng = rng
         self.proposer = proposer
+        self._dice_seeds: list[int] = []
 
     def run(self, game: Game, agent: str, simulations: int | None, time_budget_ms: float | None) -> SearchResult:
         """Search until ``simulations`` are done or ``time_budget_ms`` has passed (at least one simulation);
@@ -151,7 +152,7 @@ class TreeSearch:
         # Simulations copy this copy: its dice history is empty, so each copy is cheaper than one of the game.
         base = determinized(game, 0)
         root = Node(None, None)
-        self._dice_seeds: list[int] = []
+        self._dice_seeds = []
         done = 0
         while simulations is None or done < simulations:
             if deadline is not None and done and time.perf_counter() >= deadline:
