@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.base import Captain, RandomCaptain
+from agents.search import NAME_FORMS, is_search_name, make_search_captain
 from naval_env.core.spaces import ActionSpec
 
 ScriptedFactory = Callable[[], Captain]
@@ -32,12 +33,18 @@ def scripted_names(ruleset_id: str) -> list[str]:
     return ["random", *sorted(scripted_captains(ruleset_id))]
 
 
+def search_names() -> list[str]:
+    """The forms a search captain's name takes (``search``, ``search:N``, ``search:Nms``); every ruleset has it."""
+    return list(NAME_FORMS)
+
+
 def captain_names(ruleset_id: str) -> list[str]:
-    """Every captain name this ruleset takes without a path: scripted, and the zoo with its levels where one ships."""
+    """Every captain name this ruleset takes without a path: scripted, the zoo with its levels where one ships,
+    and the search forms."""
     from agents.zoo import has_zoo_captain
 
     shipped = [ZOO_CAPTAIN, *LEVELS] if has_zoo_captain(ruleset_id) else []
-    return [*scripted_names(ruleset_id), *shipped]
+    return [*scripted_names(ruleset_id), *shipped, *search_names()]
 
 
 def _mixed_captain(spec: str, ruleset_id: str, action_spec: ActionSpec, seed: int | None, config: Any) -> Captain:
@@ -62,7 +69,7 @@ def default_opponent(ruleset_id: str) -> str:
 
 def make_captain(spec: str | Captain, ruleset_id: str, action_spec: ActionSpec,
                  seed: int | None = None, config: Any = None) -> Captain:
-    """A captain from a name (``random``, ``rammer``, ...), a model path or an existing Captain object.
+    """A captain from a name (``random``, ``rammer``, ``search:64``, ...), a model path or an existing Captain object.
 
     ``config``: the ruleset config of the games, checked against an ONNX export's layouts.
     """
@@ -70,6 +77,8 @@ def make_captain(spec: str | Captain, ruleset_id: str, action_spec: ActionSpec,
         return spec
     if spec == "random":
         return RandomCaptain(action_spec, seed=seed)
+    if is_search_name(spec):
+        return make_search_captain(spec, seed=0 if seed is None else seed)
     scripted = scripted_captains(ruleset_id)
     if spec in scripted:
         return scripted[spec]()

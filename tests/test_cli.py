@@ -67,3 +67,11 @@ def test_watch_plays_a_game_and_saves_it(tmp_path: Path, capsys: pytest.CaptureF
     assert (tmp_path / "w.jsonl").is_file()
     assert main(["watch", "--ruleset", "flotilla", "--captains", "zoo", "nosuch"]) == 2
     assert "nosuch" in capsys.readouterr().err
+
+
+def test_a_captain_name_with_a_colon_is_labelled_with_a_dash() -> None:
+    from agents.evaluation.tournament import parse_entrant
+
+    assert parse_entrant("search:64").label == "search-64"
+    assert parse_entrant("mixed:zoo:0.3").spec == "mixed:zoo:0.3"
+    assert parse_entrant("mixed:zoo:0.3").label == "mixed-zoo-0.3"

@@ -75,7 +75,8 @@ def _label_of(spec: str) -> str:
     path = Path(spec)
     if path.suffix in (".onnx", ".zip"):
         return path.parent.name if path.stem == "final_model" and path.parent.name else path.stem
-    return path.name or spec
+    # A captain name such as search:64 or mixed:zoo:0.3 is labelled search-64: ':' separates pairings.
+    return (path.name or spec).replace(":", "-")
 
 
 def parse_entrant(text: str) -> Entrant:

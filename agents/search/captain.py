@@ -1,0 +1,152 @@
+"""The search captain: open-loop MCTS over the engine's own clones, for any ruleset and scenario.
+
+It decides for whichever agent holds the decision (a fleet scenario's every ship), from the
+engine game in its :class:`~agents.base.Decision`; the real game is only cloned. Every random
+choice (dice samples, candidate samples, a random rollout captain) comes from the captain's
+own seeded generator, so with a budget in simulations the same seed gives the same actions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+
+from agents.base import Captain, Decision
+from agents.search.candidates import JointAction
+from agents.search.evaluators import Evaluator, RolloutEvaluator, hull_values
+from agents.search.names import (
+    DEFAULT_SIMULATIONS,
+    MAX_SIMULATIONS,
+    MAX_TIME_BUDGET_MS,
+    SEARCH,
+    is_search_name,
+)
+from agents.search.tree import Proposer, SearchResult, TreeSearch, TreeSettings
+from naval_env.core.game import Game
+
+#: Rollout captain per ruleset: its strongest scripted captain as its rules page measures it
+#: (a name table, no rules code). A ruleset missing here rolls out with its first listed captain.
+STRONGEST_SCRIPTED: Mapping[str, str] = {
+    "broadside": "gunner",     # docs/rules/broadside.md, "trained vs gunner (strongest)"
+    "crew_phase": "breaker",   # docs/rules/crew_phase.md, "breaker is the strongest scripted captain"
+    "flotilla": "tactician",   # docs/rules/flotilla.md, "tactician, the strongest scripted captain"
+    "pantheon": "gunner",      # configs/train/pantheon.yaml evaluates against it
+    "pursuit": "hunter",       # docs/rules/pursuit.md, "hunter (the strongest scripted captain)"
+}
+DEFAULT_ROLLOUT_DEPTH = 16
+
+
+def default_rollout(ruleset_id: str) -> str:
+    """The rollout captain's name when none is given: the strongest scripted one, else the first, else random."""
+    from agents.registry import default_opponent, scripted_captains
+
+    name = STRONGEST_SCRIPTED.get(ruleset_id)
+    return name if name is not None and name in scripted_captains(ruleset_id) else default_opponent(ruleset_id)
+
+
+class SearchCaptain(Captain):
+    """Monte Carlo tree search with scripted rollouts and a hull-fraction leaf value.
+
+    Arguments:
+        simulations: simulations a decision (None: only the time budget counts).
+        time_budget_ms: milliseconds a decision (None: only the simulations count); with both,
+            whichever runs out first. Settable between decisions (an app's difficulty or clock).
+        seed: seeds dice samples, candidate samples and a random rollout; ``reset(seed)`` re-seeds.
+        rollout: the captain that plays both sides in rollouts, a name (``random`` or a scripted
+            captain of the ruleset) or a Captain; default :func:`default_rollout`.
+        rollout_depth: decisions a rollout plays before the leaf value (0: the leaf value at once).
+        leaf: side -> value in [-1, 1] of the game where a rollout stops; default
+            :func:`~agents.search.evaluators.hull_values` (the result when over, else hull fractions).
+            A trained policy's value function fits here.
+        tree: the tree policy's knobs (:class:`~agents.search.tree.TreeSettings`).
+    """
+
+    needs_observation = False
+
+    def __init__(self, simulations: int | None = DEFAULT_SIMULATIONS, time_budget_ms: float | None = None, *,
+                 seed: int | None = 0, rollout: str | Captain | None = None,
+                 rollout_depth: int = DEFAULT_ROLLOUT_DEPTH, leaf: Evaluator = hull_values,
+                 tree: TreeSettings | None = None, name: str | None = None) -> None:
+        if simulations is not None and not 1 <= simulations <= MAX_SIMULATIONS:
+            raise ValueError(f"simulations must be 1 to {MAX_SIMULATIONS} (or None for a time budget only), "
+                             f"got {simulations}")
+        if simulations is None and time_budget_ms is None:
+            raise ValueError("give simulations, time_budget_ms or both: a search needs a budget")
+        if rollout_depth < 0:
+            raise ValueError(f"rollout_depth must be 0 or more decisions, got {rollout_depth}")
+        if isinstance(rollout, str) and is_search_name(rollout):
+            raise ValueError(f"rollout {rollout!r}: a rollout captain cannot search; use 'random' or a scripted "
+                             "captain's name")
+        self.simulations = simulations
+        self._time_budget_ms: float | None = None
+        self.time_budget_ms = time_budget_ms
+        self.rollout = rollout
+        self.rollout_depth = rollout_depth
+        self.leaf = leaf
+        self.tree = tree or TreeSettings()
+        self.name = name or (f"{SEARCH}:{simulations}" if time_budget_ms is None
+                             else f"{SEARCH}:{time_budget_ms:g}ms")
+        self._rollout_captains: dict[str, Captain] = {}
+        self.last_result: SearchResult | None = None
+        self.reset(seed)
+
+    @property
+    def time_budget_ms(self) -> float | None:
+        return self._time_budget_ms
+
+    @time_budget_ms.setter
+    def time_budget_ms(self, value: float | None) -> None:
+        if value is not None and not 0 < value <= MAX_TIME_BUDGET_MS:
+            raise ValueError(f"time_budget_ms must be above 0 and at most {MAX_TIME_BUDGET_MS}, got {value}")
+        if value is None and self.simulations is None:
+            raise ValueError("time_budget_ms cannot be None while simulations is None: a search needs a budget")
+        self._time_budget_ms = value
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is None and hasattr(self, "_rng"):
+            return
+        self._rng = np.random.default_rng(seed)
+        owned = [self.rollout] if isinstance(self.rollout, Captain) else []
+        for captain in [*owned, *self._rollout_captains.values()]:
+            captain.reset(int(self._rng.integers(2**62)))
+
+    def act(self, decision: Decision) -> np.ndarray:
+        game = decision.game
+        if game is None:
+            raise TypeError(f"{self.name} captain needs the engine game in its Decision (Match.decision gives it)")
+        if game.current_agent != decision.agent:
+            raise ValueError(f"{self.name}: asked to decide for {decision.agent!r}, but the game's decision is "
+                             f"{game.current_agent!r}'s")
+        rollout = self._rollout_captain(game)
+        search = TreeSearch(self.tree, self._evaluator(rollout), self._rng, self._proposer(rollout))
+        self.last_result = search.run(game, decision.agent, self.simulations, self.time_budget_ms)
+        return self.last_result.action
+
+    # --------------------------------------------------------------- parts
+    def _rollout_captain(self, game: Game) -> Captain:
+        if isinstance(self.rollout, Captain):
+            return self.rollout
+        ruleset_id = game.ruleset_id
+        captain = self._rollout_captains.get(ruleset_id)
+        if captain is None:
+            from agents.registry import make_captain
+
+            spec = self.rollout or default_rollout(ruleset_id)
+            captain = make_captain(spec, ruleset_id, game.action_spec, seed=int(self._rng.integers(2**62)))
+            self._rollout_captains[ruleset_id] = captain
+        return captain
+
+    def _evaluator(self, rollout: Captain) -> Evaluator:
+        if self.rollout_depth == 0:
+            return self.leaf
+        return RolloutEvaluator(rollout, self.rollout_depth, self.leaf)
+
+    @staticmethod
+    def _proposer(rollout: Captain) -> Proposer:
+        def propose(game: Game, agent: str, mask: np.ndarray) -> JointAction:
+            observation = game.observe(agent) if rollout.needs_observation else np.zeros(0, dtype=np.float32)
+            action = rollout.act(Decision(agent, observation, mask, game))
+            return tuple(int(v) for v in np.asarray(action).reshape(-1))
+
+        return propose
