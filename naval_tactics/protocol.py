@@ -79,8 +79,9 @@ class ComponentInfo(_Model):
 
 class CaptainInfo(_Model):
     name: str
-    """The name to ask for (``random``, a scripted captain, an exported captain's file stem)."""
-    kind: Literal["random", "scripted", "exported"]
+    """The name to ask for (``random``, a scripted captain, ``zoo``, a difficulty level, an exported captain's
+    file stem)."""
+    kind: Literal["random", "scripted", "zoo", "level", "exported"]
     description: str
     probabilities: bool
     """Whether its moves come with the policy's probabilities."""

@@ -112,7 +112,8 @@ def test_the_node_example_plays_a_whole_game_equal_to_the_game_in_process(url: s
 def test_the_node_example_explains_what_went_wrong(url: str) -> None:
     done = node("--url", url, "--ruleset", "pantheon", "--captain", "../tiny.onnx")
     assert done.returncode == 1
-    assert done.stderr.strip() == "error: unknown captain ../tiny.onnx for pantheon; known: random, rammer, gunner"
+    assert done.stderr.strip() == ("error: unknown captain ../tiny.onnx for pantheon; known: random, rammer, gunner, "
+                                   "zoo, easy, normal, hard, expert")
     done = node("--url", url, "--ruleset", "chess")
     assert done.returncode == 1 and done.stderr.startswith("error: 404 not_found: unknown ruleset 'chess'")
     with socket.socket() as probe:   # a port nothing listens on

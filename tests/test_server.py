@@ -16,7 +16,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from agents.base import RandomCaptain
-from agents.registry import make_captain, scripted_captains, scripted_names
+from agents.registry import LEVELS, make_captain, scripted_captains, scripted_names
+from agents.zoo import has_zoo_captain
 from naval_env.core.moves import decode, encode, legal_options
 from naval_env.core.ruleset import get_ruleset, ruleset_ids
 from naval_tactics.catalogue import CAPTAIN_SOURCES, Catalogue
@@ -36,6 +37,11 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
+
+
+def shipped(ruleset_id: str) -> list[str]:
+    """The zoo captain and its difficulty levels, served where the ruleset ships one."""
+    return ["zoo", *LEVELS] if has_zoo_captain(ruleset_id) else []
 
 
 @pytest.fixture
@@ -88,8 +94,10 @@ def test_rulesets_list_versions_scenarios_captains_and_every_label(client: TestC
         config = ruleset.load_config()
         assert info["version"] == ruleset.version and info["gym_id"] == ruleset.gym_id
         assert info["scenarios"] == ruleset.scenarios(config) and info["default_scenario"] == config.default_scenario
-        assert [c["name"] for c in info["captains"]] == ["random", *scripted_captains(ruleset_id)]
-        assert [c["kind"] for c in info["captains"]] == ["random"] + ["scripted"] * (len(info["captains"]) - 1)
+        assert [c["name"] for c in info["captains"]] == ["random", *scripted_captains(ruleset_id), *shipped(ruleset_id)]
+        zoo_kinds = ["zoo", *["level"] * len(LEVELS)] if has_zoo_captain(ruleset_id) else []
+        assert [c["kind"] for c in info["captains"]] == (
+            ["random"] + ["scripted"] * len(scripted_captains(ruleset_id)) + zoo_kinds)
         assert [c["probabilities"] for c in info["captains"]] == [True] + [False] * (len(info["captains"]) - 1)
         spec = ruleset.action_spec(config)
         assert [(c["name"], c["labels"]) for c in info["components"]] == [(c.name, list(c.labels))
@@ -379,10 +387,11 @@ def test_a_captain_name_is_only_looked_up_never_opened(client: TestClient, name:
     view = new_game(client)
     error = error_of(client.post(f"/v1/games/{view['id']}/captain-moves", json={"captain": name}),
                      422, "unknown_captain")
-    assert error["details"] == {"name": name, "allowed": ["random", "rammer", "gunner"]}
+    assert error["details"] == {"name": name, "allowed": ["random", "rammer", "gunner", *shipped("pantheon")]}
     assert error["problems"][0]["path"] == "captain"
     decide = client.post("/v1/decide", json={"ruleset": "pantheon", "position": view["position"], "captain": name})
-    assert error_of(decide, 422, "unknown_captain")["details"]["allowed"] == ["random", "rammer", "gunner"]
+    assert error_of(decide, 422, "unknown_captain")["details"]["allowed"] == ["random", "rammer", "gunner",
+                                                                              *shipped("pantheon")]
 
 
 # ------------------------------------------------------------------ stateless decide
@@ -527,10 +536,11 @@ def test_browser_origins_are_allowed_only_when_configured(clock: Clock) -> None:
 
 # ------------------------------------------------------------------ the catalogue
 def test_captain_sources_are_one_tuple_and_names_are_unique_per_ruleset() -> None:
-    assert [source.__name__ for source in CAPTAIN_SOURCES] == ["builtin_captains", "exported_captains"]
+    assert [source.__name__ for source in CAPTAIN_SOURCES] == ["builtin_captains", "zoo_captains", "exported_captains"]
     catalogue = Catalogue.load()
     for ruleset_id in RULESETS:
-        assert [c.name for c in catalogue.captains(ruleset_id)] == ["random", *scripted_captains(ruleset_id)]
+        assert [c.name for c in catalogue.captains(ruleset_id)] == ["random", *scripted_captains(ruleset_id),
+                                                                    *shipped(ruleset_id)]
 
 
 # ------------------------------------------------------------------ the Python client, in process
@@ -600,8 +610,9 @@ def test_naval_tactics_list_prints_rulesets_scenarios_and_captains(capsys: pytes
         config = ruleset.load_config()
         assert (row["version"], row["scenarios"], row["default_scenario"]) == (
             ruleset.version, ruleset.scenarios(config), config.default_scenario)
+        zoo = [("zoo", "zoo"), *((level, "level") for level in LEVELS)] if has_zoo_captain(row["id"]) else []
         assert [(c["name"], c["kind"]) for c in row["captains"]] == [("random", "random")] + [
-            (name, "scripted") for name in scripted_captains(row["id"])]
+            (name, "scripted") for name in scripted_captains(row["id"])] + zoo
     assert main(["list", "--ruleset", "pantheon"]) == 0
     assert capsys.readouterr().out.splitlines()[:4] == [
         "pantheon 1.0", "  scenarios: duel*, mixed_duel, squadron, fleet   (* default)", "  captains:",
