@@ -134,7 +134,8 @@ def add_play(subparsers: Subparsers) -> None:
                                    description="Play one side against a captain; options are numbered from 1 and "
                                                "taken by number or label; the game is saved as a replay.")
     _game_flags(parser)
-    parser.add_argument("--captain", default="zoo", help="the captain you play against (see list; default zoo)")
+    parser.add_argument("--captain", help="the captain you play against (see list; default: zoo where the ruleset "
+                                          "ships one, else its reference scripted captain)")
     parser.add_argument("--side", default="red", help="the side you command (every ship of it)")
     parser.add_argument("--replay", required=True, type=Path, metavar="FILE", help="where the game is saved")
     parser.add_argument("--seed", type=int, help="game seed (default: a random one, printed and saved)")
@@ -142,10 +143,13 @@ def add_play(subparsers: Subparsers) -> None:
 
 
 def run_play(args: argparse.Namespace) -> int:
+    from agents.registry import default_opponent
+    from agents.zoo import has_zoo_captain
     from naval_tactics.play import play
 
+    captain = args.captain or ("zoo" if has_zoo_captain(args.ruleset) else default_opponent(args.ruleset))
     try:
-        result = play(args.ruleset, args.scenario, args.captain, args.side, args.replay, seed=args.seed,
+        result = play(args.ruleset, args.scenario, captain, args.side, args.replay, seed=args.seed,
                       config=args.config)
     except ValueError as exc:
         raise CommandError(" ".join(str(exc).split())) from None
