@@ -221,9 +221,11 @@ def test_demo_runs_with_the_flags_it_takes(evaluate_script: ModuleType, tmp_path
     assert evaluate_script.main(["--demo", "--workers", "1", "--no-progress", "--seed", "2",
                                  "--out", str(tmp_path / "demo")]) == 0
     printed = capsys.readouterr().out
-    assert "round robin: random, rammer, gunner, 10 seeds × 2 sides = 20 games per pairing" in printed
+    assert "one match: zoo vs gunner on pantheon duel" in printed
+    assert ("round robin: zoo, gunner, easy, normal, hard, expert, 10 seeds × 2 sides = 20 games per pairing"
+            in printed)
     results = json.loads((tmp_path / "demo" / "results.json").read_text())
-    assert (results["tournament"]["seed"], len(results["games"])) == (2, 3 * 20)
+    assert (results["tournament"]["seed"], len(results["games"])) == (2, 15 * 20)
 
 
 def test_games_are_counted_plainly(evaluate_script: ModuleType, tmp_path: Path,

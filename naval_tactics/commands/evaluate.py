@@ -37,7 +37,9 @@ from agents.evaluation.tournament import (
 from agents.registry import make_captain
 from naval_env.envs.match import Match
 
-DEMO_CAPTAINS = ("random", "rammer", "gunner")
+#: The shipped trained captain, its difficulty levels and pantheon's strongest scripted captain.
+DEMO_CAPTAINS = ("zoo", "gunner", "easy", "normal", "hard", "expert")
+DEMO_MATCH = ("zoo", "gunner")
 DEMO_GAMES = 10
 #: The settings the demo honours; it refuses the others rather than ignore them.
 DEMO_SETTINGS = frozenset({"demo", "config", "seed", "workers", "out", "overwrite", "no_progress"})
@@ -150,7 +152,8 @@ def run(settings: Settings) -> None:
 
 
 def demo(settings: Settings) -> None:
-    """One duel shown in full, then a round robin of random, rammer and gunner."""
+    """One duel of the shipped captain against the strongest scripted one shown in full, then a round robin
+    with the difficulty levels."""
     started = time.perf_counter()
     tournament = build_tournament("pantheon", DEMO_CAPTAINS, DEMO_GAMES, scenario="duel", seed=settings.seed,
                                   config=settings.config)
@@ -159,9 +162,9 @@ def demo(settings: Settings) -> None:
         check_output_folder(settings.out, overwrite=settings.overwrite)
     console = make_console()
     match = Match("pantheon", settings.config, "duel")
-    captains = {side: make_captain(name, "pantheon", match.action_spec)
-                for side, name in zip(match.game.sides, ("rammer", "gunner"))}
-    console.rule("one match: rammer vs gunner on pantheon duel")
+    captains = {side: make_captain(name, "pantheon", match.action_spec, config=match.config)
+                for side, name in zip(match.game.sides, DEMO_MATCH)}
+    console.rule(f"one match: {' vs '.join(DEMO_MATCH)} on pantheon duel (zoo: the shipped trained captain)")
     console.print(render_match(match, captains, settings.seed), markup=False, highlight=False)
     console.rule(f"round robin: {', '.join(DEMO_CAPTAINS)}, {games_phrase(DEMO_GAMES)} per pairing")
     evaluation = evaluate(tournament, workers=settings.workers, progress=not settings.no_progress)
