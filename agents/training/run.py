@@ -47,7 +47,7 @@ def library_versions() -> dict[str, str]:
 
 def cpu_kernels() -> dict[str, Any]:
     """The CPU kernels torch and MKL compute with: a run retraces another bit for bit only on the same ones
-    (AVX512 and AVX2 kernels put the weights ~1e-6 apart within two updates, and a run of the same seed
+    (AVX512 and AVX2 kernels put the weights ~2e-6 apart within two updates, and a run of the same seed
     then parts from the other once a sampled action flips; docs/rules/pursuit.md, "Training")."""
     return {"machine": platform.machine(), "torch_cpu_capability": torch.backends.cpu.get_cpu_capability(),
             "env": {name: os.environ[name] for name in KERNEL_VARIABLES if name in os.environ}}
