@@ -3,12 +3,13 @@
 import json
 
 import pytest
+import torch
 
 from agents.arena import play_game
 from agents.learned import ModelLoadError, load_run_captain
 from agents.registry import make_captain
 from agents.training.config import PPOSettings, load_train_config
-from agents.training.run import learning_rate, train
+from agents.training.run import learning_rate, train, write_manifest
 from naval_env.core.errors import ConfigError
 from naval_env.envs.match import Match
 
@@ -54,6 +55,17 @@ def test_unknown_schedule_is_named(tmp_path):
     path.write_text("name: x\nruleset: pantheon\ntotal_timesteps: 10\nppo: {learning_rate_schedule: cosine}\n")
     with pytest.raises(ConfigError, match="learning_rate_schedule.*'constant' or 'linear'"):
         load_train_config(path)
+
+
+def test_manifest_records_the_cpu_kernels(tmp_path, monkeypatch):
+    # Same seed, other kernels, other weights: a rerun can only be compared knowing which ran.
+    for name in ("ATEN_CPU_CAPABILITY", "MKL_ENABLE_INSTRUCTIONS", "MKL_CBWR"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("MKL_ENABLE_INSTRUCTIONS", "AVX2")
+    write_manifest(tmp_path, load_train_config(DEFAULT), {})
+    kernels = json.loads((tmp_path / "run.json").read_text())["cpu_kernels"]
+    assert kernels["torch_cpu_capability"] == torch.backends.cpu.get_cpu_capability()
+    assert kernels["env"] == {"MKL_ENABLE_INSTRUCTIONS": "AVX2"}
 
 
 @pytest.fixture(scope="module")

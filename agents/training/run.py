@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import platform
 import time
 from datetime import UTC, datetime
@@ -30,6 +31,8 @@ from naval_env.envs.gym_env import CaptainSpec, NavalEnv
 from naval_env.envs.match import Match
 
 LIBRARIES = ("naval-tactics", "numpy", "torch", "gymnasium", "pettingzoo", "stable-baselines3", "sb3-contrib")
+#: Environment variables that pick torch's (ATen) and MKL's CPU kernels, recorded when set.
+KERNEL_VARIABLES = ("ATEN_CPU_CAPABILITY", "MKL_ENABLE_INSTRUCTIONS", "MKL_CBWR")
 
 
 def library_versions() -> dict[str, str]:
@@ -40,6 +43,14 @@ def library_versions() -> dict[str, str]:
         except metadata.PackageNotFoundError:
             versions[name] = "not installed"
     return versions
+
+
+def cpu_kernels() -> dict[str, Any]:
+    """The CPU kernels torch and MKL compute with: a run retraces another bit for bit only on the same ones
+    (AVX512 and AVX2 kernels put the weights ~2e-6 apart within two updates, and a run of the same seed
+    then parts from the other once a sampled action flips; docs/rules/pursuit.md, "Training")."""
+    return {"machine": platform.machine(), "torch_cpu_capability": torch.backends.cpu.get_cpu_capability(),
+            "env": {name: os.environ[name] for name in KERNEL_VARIABLES if name in os.environ}}
 
 
 def make_env(config: TrainConfig, rank: int):
@@ -93,6 +104,7 @@ def write_manifest(folder: Path, config: TrainConfig, extra: dict[str, Any]) -> 
         "seed": config.seed,
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
         "versions": library_versions(),
+        "cpu_kernels": cpu_kernels(),
         "command": "python train.py --config " + str(folder / "config.yaml"),
         "train_config": config.model_dump(),
         **extra,
