@@ -24,7 +24,7 @@ SHIPPED = zoo_rulesets()
 
 
 def test_zoo_ships_captains() -> None:
-    assert {"pantheon", "pursuit", "flotilla"} <= set(SHIPPED)
+    assert {"pantheon", "pursuit", "crew_phase", "flotilla"} <= set(SHIPPED)
 
 
 @pytest.mark.parametrize("ruleset_id", SHIPPED)
