@@ -195,3 +195,15 @@ def check_ship_ids(problems: Problems, ships: Sequence[NamedShip], sides: Sequen
         if not 1 <= count <= max_per_side:
             add("ships", f"side {side!r} has {count} ships; each side has 1 to "
                          f"house_rules.max_ships_per_side = {max_per_side}")
+
+
+def scenario_of(position: PositionModel, config: Any, ruleset_id: str, version: str, problems: Problems) -> str:
+    """The position's scenario name (default: the config's). Records a ``version`` other than the engine's,
+    and refuses a scenario the config does not have, with every problem found so far."""
+    if position.version is not None and position.version != version:
+        problems.add("version", f"written for version {position.version!r}; this engine is {ruleset_id} {version!r}")
+    name = position.scenario or config.default_scenario
+    if name not in config.scenarios:
+        problems.add("scenario", f"unknown scenario {name!r}; known: {sorted(config.scenarios)}")
+        problems.raise_if_any()
+    return str(name)

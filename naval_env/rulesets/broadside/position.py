@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from naval_env.core.dice import Dice
 from naval_env.core.game import Game
-from naval_env.core.position import PositionCodec, PositionModel, Problems
+from naval_env.core.position import PositionCodec, PositionModel, Problems, scenario_of
 from naval_env.rulesets.broadside.config import PEOPLE, BroadsideConfig, Scenario
 from naval_env.rulesets.broadside.engine import (
     ACTIVATIONS,
@@ -313,13 +313,7 @@ def _build(config: BroadsideConfig, position: BroadsidePosition, dice: Dice) -> 
     from naval_env.rulesets.broadside import _specs  # the package imports this module
 
     problems = Problems()
-    if position.version is not None and position.version != _version():
-        problems.add("version", f"written for version {position.version!r}; this engine is broadside "
-                                f"version {_version()!r}")
-    scenario_name = position.scenario or config.default_scenario
-    if scenario_name not in config.scenarios:
-        problems.add("scenario", f"unknown scenario {scenario_name!r}; choose one of {sorted(config.scenarios)}")
-        problems.raise_if_any()
+    scenario_name = scenario_of(position, config, "broadside", _version(), problems)
     scenario = config.scenarios[scenario_name]
     board = position.board or scenario.board
     icebergs = _icebergs(config, scenario, position, board, problems)

@@ -26,6 +26,7 @@ from naval_env.core.position import (
     PositionModel,
     PositionProblem,
     Problems,
+    scenario_of,
 )
 from naval_env.rulesets.crew_phase.config import (
     ARCS,
@@ -350,13 +351,7 @@ def _dump_weapon(w: WeaponState) -> WeaponPosition:
 def _state(config: CrewPhaseConfig, position: CrewPhasePosition) -> tuple[GameState, str]:
     """The game state ``position`` describes, or :class:`PositionError` with every problem found."""
     problems = Problems()
-    if position.version is not None and position.version != _version():
-        problems.add("version", f"written for version {position.version!r}; this engine is crew_phase "
-                                f"version {_version()!r}")
-    scenario_name = position.scenario or config.default_scenario
-    if scenario_name not in config.scenarios:
-        problems.add("scenario", f"unknown scenario {scenario_name!r}; choose one of {sorted(config.scenarios)}")
-        problems.raise_if_any()
+    scenario_name = scenario_of(position, config, "crew_phase", _version(), problems)
     scenario = config.scenarios[scenario_name]
     width, height = position.board or scenario.board
     rough = (position.weather or scenario.weather) == "rough"

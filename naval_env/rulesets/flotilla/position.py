@@ -16,7 +16,14 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from naval_env.core.dice import Dice
 from naval_env.core.grid import Compass
-from naval_env.core.position import PositionCodec, PositionModel, Problems, check_ship_ids, side_of
+from naval_env.core.position import (
+    PositionCodec,
+    PositionModel,
+    Problems,
+    check_ship_ids,
+    scenario_of,
+    side_of,
+)
 from naval_env.rulesets.flotilla.combat import can_counter
 from naval_env.rulesets.flotilla.config import (
     Direction,
@@ -236,13 +243,7 @@ class FlotillaPositions(PositionCodec[FlotillaPosition]):
         from naval_env.rulesets.flotilla import RULESET, _specs
 
         problems = Problems()
-        if position.version is not None and position.version != RULESET.version:
-            problems.add("version", f"written for version {position.version!r}; this engine is "
-                                    f"flotilla {RULESET.version!r}")
-        scenario_name = position.scenario or config.default_scenario
-        if scenario_name not in config.scenarios:
-            problems.add("scenario", f"unknown scenario {scenario_name!r}; known: {sorted(config.scenarios)}")
-            problems.raise_if_any()
+        scenario_name = scenario_of(position, config, "flotilla", RULESET.version, problems)
         builder = _Builder(config, config.scenarios[scenario_name], position, problems)
         state = builder.state(dice)
         problems.raise_if_any()

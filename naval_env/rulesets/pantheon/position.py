@@ -14,7 +14,14 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from naval_env.core.dice import Dice
 from naval_env.core.grid import Compass, chebyshev
-from naval_env.core.position import PositionCodec, PositionModel, Problems, check_ship_ids, side_of
+from naval_env.core.position import (
+    PositionCodec,
+    PositionModel,
+    Problems,
+    check_ship_ids,
+    scenario_of,
+    side_of,
+)
 from naval_env.rulesets.pantheon.config import (
     CaptainStats,
     Direction,
@@ -215,13 +222,7 @@ class PantheonPositions(PositionCodec[PantheonPosition]):
         from naval_env.rulesets.pantheon import RULESET, _specs
 
         problems = Problems()
-        if position.version is not None and position.version != RULESET.version:
-            problems.add("version", f"written for version {position.version!r}; this engine is "
-                                    f"pantheon {RULESET.version!r}")
-        scenario_name = position.scenario or config.default_scenario
-        if scenario_name not in config.scenarios:
-            problems.add("scenario", f"unknown scenario {scenario_name!r}; known: {sorted(config.scenarios)}")
-            problems.raise_if_any()
+        scenario_name = scenario_of(position, config, "pantheon", RULESET.version, problems)
         state = _Builder(config, config.scenarios[scenario_name], position, problems).build(dice)
         problems.raise_if_any()
         assert state is not None

@@ -15,7 +15,14 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from naval_env.core.dice import Dice
-from naval_env.core.position import PositionCodec, PositionModel, Problems, check_ship_ids, side_of
+from naval_env.core.position import (
+    PositionCodec,
+    PositionModel,
+    Problems,
+    check_ship_ids,
+    scenario_of,
+    side_of,
+)
 from naval_env.rulesets.pursuit.config import (
     Controller as ControllerSetup,
 )
@@ -286,13 +293,7 @@ class PursuitPositions(PositionCodec[PursuitPosition]):
         from naval_env.rulesets.pursuit import RULESET, _specs
 
         problems = Problems()
-        if position.version is not None and position.version != RULESET.version:
-            problems.add("version", f"written for version {position.version!r}; this engine is "
-                                    f"pursuit {RULESET.version!r}")
-        scenario_name = position.scenario or config.default_scenario
-        if scenario_name not in config.scenarios:
-            problems.add("scenario", f"unknown scenario {scenario_name!r}; known: {sorted(config.scenarios)}")
-            problems.raise_if_any()
+        scenario_name = scenario_of(position, config, "pursuit", RULESET.version, problems)
         builder = _Builder(config, config.scenarios[scenario_name], position, problems)
         state = builder.state()
         problems.raise_if_any()
