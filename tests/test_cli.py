@@ -43,7 +43,7 @@ def test_evaluate_runs_as_a_subcommand_with_the_scripts_flags(tmp_path: Path) ->
 
 def test_train_help_is_the_training_commands_help() -> None:
     done = subprocess.run([sys.executable, "-m", "naval_tactics", "train", "--help"], capture_output=True,
-                          text=True, timeout=120)
+                          text=True, timeout=120, check=False)
     assert done.returncode == 0 and "--total-timesteps" in done.stdout
 
 
@@ -75,3 +75,10 @@ def test_a_captain_name_with_a_colon_is_labelled_with_a_dash() -> None:
     assert parse_entrant("search:64").label == "search-64"
     assert parse_entrant("mixed:zoo:0.3").spec == "mixed:zoo:0.3"
     assert parse_entrant("mixed:zoo:0.3").label == "mixed-zoo-0.3"
+
+
+def test_list_into_a_closed_pipe_ends_quietly() -> None:
+    done = subprocess.run(f"{sys.executable} -m naval_tactics list | head -n 1", shell=True, capture_output=True,
+                          text=True, timeout=120, check=False)
+    assert done.stdout.startswith("broadside ")
+    assert "Traceback" not in done.stderr and "BrokenPipeError" not in done.stderr
