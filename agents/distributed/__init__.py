@@ -1,0 +1,1 @@
+"""Running games and trainings beyond this process: Ray, locally or on a cluster."""
