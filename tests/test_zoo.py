@@ -17,14 +17,14 @@ from agents.zoo.card import read_facts, render_card
 from agents.zoo.catalogue import CAPTAINS_DIR, card_path
 from agents.zoo.levels import MixedCaptain, levels_of
 from agents.export.conformance import check_conformance
-from naval_env.core.ruleset import get_ruleset
+from naval_env.core.ruleset import get_ruleset, ruleset_ids
 from naval_env.envs.match import Match
 
 SHIPPED = zoo_rulesets()
 
 
-def test_zoo_ships_captains() -> None:
-    assert {"pantheon", "pursuit", "crew_phase", "flotilla"} <= set(SHIPPED)
+def test_every_ruleset_ships_a_zoo_captain() -> None:
+    assert set(SHIPPED) == set(ruleset_ids())
 
 
 @pytest.mark.parametrize("ruleset_id", SHIPPED)
