@@ -182,7 +182,9 @@ class League:
         outcome = "draw" if result.winner_side is None else ("a" if result.winner_side == result.a_side else "b")
         with self.transaction() as conn:
             cursor = conn.execute(
-                "INSERT OR IGNORE INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                # only the key conflict is ignored (OR IGNORE would also hide a failed CHECK)
+                "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (a_id, b_id, seed, swap) DO NOTHING",
                 (a.id, b.id, result.seed, int(result.swap), result.a_side, result.b_side, result.winner_side,
                  outcome, int(result.truncated), result.rounds, result.decisions, result.a_damage_dealt,
                  result.a_damage_taken, result.b_damage_dealt, result.b_damage_taken, ruleset_version, now()))

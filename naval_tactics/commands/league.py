@@ -147,16 +147,14 @@ def status_json(league: Any) -> dict[str, Any]:
 
 
 def sprt_text(state: Any) -> str:
+    """One short cell: the decision (or the running LLR) with its bound; the parameters are printed below."""
     if state is None:
         return "-"
     p = state.params
     if state.decision is None:
-        return (f"running ({p.text()}): LLR {state.llr:.2f} in ({p.lower:.2f}, {p.upper:.2f}) "
-                f"after {state.pairs} pairs")
-    bound = f">= {p.upper:.2f}" if state.decision == "H1" else f"<= {p.lower:.2f}"
-    meaning = f"Elo {p.elo1:g}" if state.decision == "H1" else f"Elo {p.elo0:g}"
-    return (f"{state.decision} ({meaning}) accepted ({p.text()}): LLR {state.llr:.2f} {bound} "
-            f"after {state.pairs} pairs = {2 * state.pairs} games")
+        return f"running: LLR {state.llr:.2f} in ({p.lower:.2f}, {p.upper:.2f}), {state.pairs} pairs"
+    elo, bound = (p.elo1, f">= {p.upper:.2f}") if state.decision == "H1" else (p.elo0, f"<= {p.lower:.2f}")
+    return f"{state.decision} (Elo {elo:g}) at {state.pairs} pairs: LLR {state.llr:.2f} {bound}"
 
 
 def print_status(league: Any, console: Any) -> None:
@@ -188,9 +186,11 @@ def print_status(league: Any, console: Any) -> None:
                          f"{m.win_rate:.2f} [{m.ci_low:.2f}, {m.ci_high:.2f}]" if m else "-",
                          f"{m.mean_rounds:.1f}" if m else "-", sprt_text(p.sprt))
     pairings.caption = "a draw counts half a win; CI: Wilson score interval"
-    if any(p.sprt for p in s.pairings):
-        pairings.caption += f"; SPRT: {MODEL}; H0/H1: A's Elo advantage over B is elo0/elo1"
     console.print(pairings)
+    tests = dict.fromkeys(p.sprt.params for p in s.pairings if p.sprt)
+    for params in tests:
+        names = ", ".join(f"{p.a.name} vs {p.b.name}" for p in s.pairings if p.sprt and p.sprt.params == params)
+        console.print(f"SPRT {params.text()} ({names}): {params.hypotheses()}. {MODEL}.")
 
 
 if __name__ == "__main__":
