@@ -104,7 +104,7 @@ def test_sprt_stops_a_lopsided_pairing_early_and_a_twin_pairing_with_h0(tmp_path
         assert again.played == 0 and again.skipped == [("gunner", "random")]
         stored = league.conn.execute("SELECT decision, pairs, llr, lower, upper, elo1 FROM sprt "
                                      "ORDER BY a_id, b_id").fetchall()
-    assert [tuple(r) for r in stored][0] == ("H1", lopsided.pairs, pytest.approx(lopsided.llr),
+    assert tuple(stored[0]) == ("H1", lopsided.pairs, pytest.approx(lopsided.llr),
                                              pytest.approx(params.lower), pytest.approx(params.upper), 5.0)
 
 
@@ -247,6 +247,5 @@ def test_a_game_is_stored_once(tmp_path: Path) -> None:
         with pytest.raises(sqlite3.IntegrityError):                            # A must be the earlier captain
             league.add_game(b, a, dataclasses.replace(first, seed=99), "1.0")
         assert len(_games(league)) == 2
-        with pytest.raises(LeagueError, match="add at least two"):
-            with _new(tmp_path / "one.sqlite", ["gunner"]) as lonely:
-                play(lonely, 1, progress=False)
+        with pytest.raises(LeagueError, match="add at least two"), _new(tmp_path / "one.sqlite", ["gunner"]) as lonely:
+            play(lonely, 1, progress=False)

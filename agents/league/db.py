@@ -22,7 +22,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from agents.evaluation.ratings import Rating
 from agents.evaluation.stats import GameResult
@@ -117,7 +117,7 @@ class LeagueInfo:
 
 
 def now() -> str:
-    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+    return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
 
 
 def _connect(path: Path, mode: str) -> sqlite3.Connection:
@@ -146,7 +146,7 @@ class League:
     def close(self) -> None:
         self.conn.close()
 
-    def __enter__(self) -> League:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:

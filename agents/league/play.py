@@ -33,10 +33,16 @@ from agents.evaluation.tournament import (
     check_workers,
     load_captain,
 )
-from agents.league.db import Captain, League, LeagueError
+from agents.league.db import League, LeagueError
 from agents.league.identity import content_hash, file_hash
 from agents.league.sprt import SprtParams, SprtState
-from agents.league.standings import Pair, fit_league_ratings, pairing_index, replay_sprt, round_robin
+from agents.league.standings import (
+    Pair,
+    fit_league_ratings,
+    pairing_index,
+    replay_sprt,
+    round_robin,
+)
 from naval_env.core.ruleset import get_ruleset
 
 IN_FLIGHT_PER_WORKER = 2

@@ -49,7 +49,7 @@ def constrained_mle(freqs: Sequence[float], scores: Sequence[float], s: float) -
     ``sum_i freqs_i * (scores_i - s) / (1 + theta * (scores_i - s)) = 0`` (a Lagrange multiplier).
     ``freqs`` sum to 1 and are positive at the lowest and highest score, which must bracket ``s``.
     """
-    from scipy.optimize import brentq   # scipy loads in about a second; only the SPRT needs it
+    from scipy.optimize import brentq  # scipy loads in about a second; only the SPRT needs it
 
     low, high = min(a for a, p in zip(scores, freqs) if p > 0), max(a for a, p in zip(scores, freqs) if p > 0)
     if not low < s < high:
