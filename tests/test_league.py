@@ -249,3 +249,30 @@ def test_a_game_is_stored_once(tmp_path: Path) -> None:
         assert len(_games(league)) == 2
         with pytest.raises(LeagueError, match="add at least two"), _new(tmp_path / "one.sqlite", ["gunner"]) as lonely:
             play(lonely, 1, progress=False)
+
+
+def test_other_rules_version_or_changed_config_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "v.sqlite"
+    _new(path).close()
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE meta SET value = '0.9' WHERE key = 'ruleset_version'")
+    conn.close()
+    err = _run_error(["--db", str(path), "play", "--games", "1"], capsys)
+    assert "played under pantheon rules version 0.9, the engine is now version 1.0" in err
+    config = tmp_path / "pantheon.yaml"
+    shutil.copy(Path(__file__).resolve().parents[1] / "configs" / "rulesets" / "pantheon.yaml", config)
+    with _new(tmp_path / "c.sqlite", ["gunner", "rammer"], config=str(config)) as league:
+        assert league.info.config == str(config.resolve()) and league.info.config_sha256 is not None
+        assert play(league, 1, progress=False).played == 2
+    config.write_text(config.read_text() + "\n# edited\n")
+    err = _run_error(["--db", str(tmp_path / "c.sqlite"), "play", "--games", "2"], capsys)
+    assert "ruleset config" in err and "changed (or is gone)" in err
+    assert len(_rows(tmp_path / "c.sqlite")) == 2 and _rows(path) == []
+
+
+@pytest.mark.parametrize("action", ["add", "play", "status"])
+def test_every_action_has_help(action: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        league_main([action, "--help"])
+    assert exit_info.value.code == 0
+    assert f"naval-tactics league {action}" in capsys.readouterr().out

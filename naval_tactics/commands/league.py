@@ -75,6 +75,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (LeagueError, SprtError, NavalError) as exc:
         print(f"{PROG}: error: {' '.join(str(exc).split())}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:   # before play began (loading captains) or after it ended: nothing half-written
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
 
 
 def run_add(args: argparse.Namespace) -> int:
