@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sqlite3
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
@@ -74,6 +75,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return {"add": run_add, "play": run_play, "status": run_status}[args.action](args)
     except (LeagueError, SprtError, NavalError) as exc:
         print(f"{PROG}: error: {' '.join(str(exc).split())}", file=sys.stderr)
+        return 2
+    except sqlite3.Error as exc:   # e.g. a read-only or full disk: the transaction in progress was rolled back
+        print(f"{PROG}: error: {args.db}: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:   # before play began (loading captains) or after it ended: nothing half-written
         print(f"{PROG}: interrupted", file=sys.stderr)
