@@ -1,6 +1,7 @@
 """The league: the same games and ratings as evaluate.py, resume, new captains, SPRT stops, bad input refused."""
 
 import dataclasses
+import re
 import shutil
 import sqlite3
 from pathlib import Path
@@ -132,7 +133,8 @@ def test_status_json_and_table(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert league_main(["--db", str(path), "add", "--ruleset", "pantheon", "gunner", "random"]) == 0
     assert league_main(["--db", str(path), "play", "--games", "80", "--sprt", "elo1=20", "--no-progress"]) == 0
     out = " ".join(capsys.readouterr().out.split())
-    assert "gunner vs random" in out and "H1 (Elo 20) at " in out
+    assert "gunner vs random" in out and "H1: gunner +20 Elo over random" in out
+    decided_at = re.search(r">= 2\.94 \((\d+)\)", out)
     assert "SPRT elo0=0,elo1=20,alpha=0.05,beta=0.05 (gunner vs random): H0: Elo(A - B) = 0 against H1" in out
     assert "pentanomial" in out and "LLR bounds [-2.944, 2.944]" in out
     assert league_main(["--db", str(path), "status", "--json"]) == 0
@@ -140,6 +142,7 @@ def test_status_json_and_table(tmp_path: Path, capsys: pytest.CaptureFixture[str
     pairing = data["pairings"][0]
     assert (pairing["a"], pairing["b"]) == ("gunner", "random")
     assert pairing["sprt"]["decision"] == "H1" and pairing["sprt"]["elo1"] == 20.0
+    assert decided_at is not None and int(decided_at.group(1)) == pairing["sprt"]["pairs"] < 80
     assert pairing["sprt"]["llr"] >= pairing["sprt"]["upper"] == pytest.approx(2.944438979)
     assert pairing["ci_low"] < pairing["win_rate"] <= pairing["ci_high"]
     top = data["ratings"][0]

@@ -153,15 +153,16 @@ def status_json(league: Any) -> dict[str, Any]:
     }
 
 
-def sprt_text(state: Any) -> str:
-    """One short cell: the decision (or the running LLR) with its bound; the parameters are printed below."""
+def sprt_cells(a: str, b: str, state: Any) -> tuple[str, str]:
+    """What the test accepted, in the captains' names, and its LLR against the bound (pairs so far)."""
     if state is None:
-        return "-"
+        return "-", "-"
     p = state.params
     if state.decision is None:
-        return f"running: LLR {state.llr:.2f} in ({p.lower:.2f}, {p.upper:.2f}), {state.pairs} pairs"
-    elo, bound = (p.elo1, f">= {p.upper:.2f}") if state.decision == "H1" else (p.elo0, f"<= {p.lower:.2f}")
-    return f"{state.decision} (Elo {elo:g}) at {state.pairs} pairs: LLR {state.llr:.2f} {bound}"
+        return "running", f"{state.llr:.2f} in ({p.lower:.2f}, {p.upper:.2f}) ({state.pairs})"
+    if state.decision == "H1":
+        return f"H1: {a} {p.elo1:+g} Elo over {b}", f"{state.llr:.2f} >= {p.upper:.2f} ({state.pairs})"
+    return f"H0: {a} not {p.elo1:+g} Elo over {b}", f"{state.llr:.2f} <= {p.lower:.2f} ({state.pairs})"
 
 
 def print_status(league: Any, console: Any) -> None:
@@ -184,15 +185,16 @@ def print_status(league: Any, console: Any) -> None:
     console.print(ratings)
     pairings = Table(title=f"Pairings (A added first; seeds from {info.first_seed}, each played with A on both sides)",
                      title_justify="left")
-    for column in ("A vs B", "games", "W/D/L", "A's win rate [95% CI]", "rounds", "SPRT"):
+    for column in ("A vs B", "games", "W/D/L", "A's win rate [95% CI]", "SPRT", "LLR (pairs)"):
         pairings.add_column(column, justify="left" if column in ("A vs B", "SPRT") else "right")
     for p in s.pairings:
         m = p.summary
         pairings.add_row(f"{p.a.name} vs {p.b.name}", str(m.games if m else 0),
                          f"{m.wins}/{m.draws}/{m.losses}" if m else "-",
                          f"{m.win_rate:.2f} [{m.ci_low:.2f}, {m.ci_high:.2f}]" if m else "-",
-                         f"{m.mean_rounds:.1f}" if m else "-", sprt_text(p.sprt))
-    pairings.caption = "a draw counts half a win; CI: Wilson score interval"
+                         *sprt_cells(p.a.name, p.b.name, p.sprt))
+    pairings.caption = ("a draw counts half a win; CI: Wilson score interval; LLR: the SPRT's log-likelihood ratio "
+                        "against the bound it crossed, or its two bounds while running")
     console.print(pairings)
     tests = dict.fromkeys(p.sprt.params for p in s.pairings if p.sprt)
     for params in tests:
