@@ -279,3 +279,19 @@ def test_every_action_has_help(action: str, capsys: pytest.CaptureFixture[str]) 
         league_main([action, "--help"])
     assert exit_info.value.code == 0
     assert f"naval-tactics league {action}" in capsys.readouterr().out
+
+
+def test_an_undecided_sprt_says_so_and_continues_with_more_seeds(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "u.sqlite"
+    _new(path, ["gunner", "rammer"]).close()
+    assert league_main(["--db", str(path), "play", "--games", "5", "--sprt", "elo1=5", "--no-progress"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "undecided (play more seeds)" in out and "in (-2.94, 2.94) (5)" in out
+    with open_league(path) as league:
+        first = play(league, 5, sprt=SprtParams(0, 5), progress=False)
+        assert first.played == 0 and first.sprt[("gunner", "rammer")].decision is None
+        more = play(league, 400, sprt=SprtParams(0, 5), progress=False)
+        test = more.sprt[("gunner", "rammer")]
+    # gunner wins about three games in four against rammer: H1 after ~200 more pairs, well before 400
+    assert test.decision == "H1" and 5 < test.pairs < 400 and more.played < 2 * 395

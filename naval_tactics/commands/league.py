@@ -159,7 +159,7 @@ def sprt_cells(a: str, b: str, state: Any) -> tuple[str, str]:
         return "-", "-"
     p = state.params
     if state.decision is None:
-        return "running", f"{state.llr:.2f} in ({p.lower:.2f}, {p.upper:.2f}) ({state.pairs})"
+        return "undecided (play more seeds)", f"{state.llr:.2f} in ({p.lower:.2f}, {p.upper:.2f}) ({state.pairs})"
     if state.decision == "H1":
         return f"H1: {a} {p.elo1:+g} Elo over {b}", f"{state.llr:.2f} >= {p.upper:.2f} ({state.pairs})"
     return f"H0: {a} not {p.elo1:+g} Elo over {b}", f"{state.llr:.2f} <= {p.lower:.2f} ({state.pairs})"
@@ -194,7 +194,7 @@ def print_status(league: Any, console: Any) -> None:
                          f"{m.win_rate:.2f} [{m.ci_low:.2f}, {m.ci_high:.2f}]" if m else "-",
                          *sprt_cells(p.a.name, p.b.name, p.sprt))
     pairings.caption = ("a draw counts half a win; CI: Wilson score interval; LLR: the SPRT's log-likelihood ratio "
-                        "against the bound it crossed, or its two bounds while running")
+                        "against the bound it crossed, or its two bounds while undecided")
     console.print(pairings)
     tests = dict.fromkeys(p.sprt.params for p in s.pairings if p.sprt)
     for params in tests:
