@@ -242,6 +242,8 @@ SUBCOMMANDS: list[Callable[[Subparsers], None]] = [
     delegate("evaluate", "play captains against each other: win rates, intervals, ratings (--help)", _evaluate),
     delegate("export", "export a trained captain to ONNX with its sidecar and conformance vectors (--help)", _export),
     delegate("zoo", "the shipped captains: rebuild an entry, re-measure the difficulty ladder (--help)", _zoo),
+    delegate("league", "a persistent league in SQLite: add captains, play missing games, ratings, SPRT (--help)",
+             lambda: __import__("naval_tactics.commands.league", fromlist=["main"]).main),
     add_play,
     add_watch,
     add_replay,
