@@ -16,7 +16,14 @@ from agents.atlas import play as play_module
 from agents.atlas.build import Atlas, make_atlas
 from agents.atlas.figures import GAME_LENGTHS, SIDE_ADVANTAGE, matrix_file
 from agents.atlas.measure import Rate, ScenarioNumbers, scenario_numbers
-from agents.atlas.plan import AtlasError, AtlasSettings, ScenarioPlan, captains_of, check_settings, plan_atlas
+from agents.atlas.plan import (
+    AtlasError,
+    AtlasSettings,
+    ScenarioPlan,
+    captains_of,
+    check_settings,
+    plan_atlas,
+)
 from agents.atlas.play import ScenarioGames, run_games, scenario_tournament
 from agents.atlas.reading import ClaimKind, scenario_claims
 from agents.evaluation.stats import GameResult, wilson_interval
@@ -73,9 +80,9 @@ def test_tiny_atlas_plays_every_captain_in_every_scenario_with_paired_seeds(tiny
 
 
 # -------------------------------------------------------------------------------------- numbers, claims
-def _share(results: Any, won: Any) -> tuple[float, int]:
-    points = sum(1.0 if won(r) is True else 0.5 if won(r) is None else 0.0 for r in results)
-    return points, len(results)
+def _share(winners: list[str | None], who: str) -> tuple[float, int]:
+    """``who``'s points (a draw ½) among games won by ``winners`` (None: a draw), and the number of games."""
+    return sum(1.0 if w == who else 0.5 if w is None else 0.0 for w in winners), len(winners)
 
 
 def test_tiny_atlas_numbers_recomputed_from_its_games(tiny: tuple[Atlas, Path]) -> None:
@@ -83,7 +90,7 @@ def test_tiny_atlas_numbers_recomputed_from_its_games(tiny: tuple[Atlas, Path]) 
     text = (folder / "docs/atlas.md").read_text()
     for n in atlas.scenarios:
         first = n.sides[0]
-        points, games = _share(n.games.results, lambda r: None if r.winner_side is None else r.winner_side == first)
+        points, games = _share([r.winner_side for r in n.games.results], first)
         assert (n.first_side.points, n.first_side.games) == (points, games)
         assert (n.first_side.low, n.first_side.high) == wilson_interval(points, games)
         for row in n.captains:
@@ -91,7 +98,7 @@ def test_tiny_atlas_numbers_recomputed_from_its_games(tiny: tuple[Atlas, Path]) 
                 if row == column:
                     continue
                 meetings = [r for r in n.games.results if {r.a, r.b} == {row, column}]
-                points, games = _share(meetings, lambda r: None if r.winner is None else r.winner == row)
+                points, games = _share([r.winner for r in meetings], row)
                 assert (n.cell(row, column).points, n.cell(row, column).games) == (points, games)
         rounds = [r.rounds for r in n.games.results]
         assert n.lengths.median == float(np.median(rounds)) and n.lengths.longest == max(rounds)
