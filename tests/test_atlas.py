@@ -156,7 +156,8 @@ def _game(a: str, b: str, seed: int, swap: bool, a_wins: bool | None, rounds: in
                       b_damage_dealt=0, b_damage_taken=0)
 
 
-def _numbers(results: list[GameResult], captains: tuple[str, ...], mirror: list[GameResult] = ()) -> ScenarioNumbers:
+def _numbers(results: list[GameResult], captains: tuple[str, ...],
+             mirror: tuple[GameResult, ...] | list[GameResult] = ()) -> ScenarioNumbers:
     plan = ScenarioPlan("pantheon", "1.0", "duel", ("red", "blue"),
                         tuple(plan_module.Captain(c, "scripted", "test") for c in captains), mirror=bool(mirror))
     settings = AtlasSettings(rulesets=("pantheon",), games=1)
@@ -307,4 +308,4 @@ def test_the_cli_delegates_atlas_with_its_help(capsys: pytest.CaptureFixture[str
 
 def test_check_settings_accepts_the_defaults() -> None:
     check_settings(AtlasSettings())
-    assert AtlasSettings().command() == "naval-tactics atlas --games 100 --seed 0 --out docs/atlas.md"
+    assert AtlasSettings().command() == "naval-tactics atlas --games 150 --seed 0 --out docs/atlas.md"

@@ -21,7 +21,7 @@ from naval_env.core.ruleset import get_ruleset, ruleset_ids
 
 BACKENDS = ("local", "ray")
 #: Seeds per pairing by default: every ruleset's games on 2 cores take ~12 minutes (measured; README, docs/atlas.md).
-DEFAULT_GAMES = 100
+DEFAULT_GAMES = 150
 DEFAULT_OUT = "docs/atlas.md"
 
 
