@@ -34,7 +34,7 @@ def make_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(prog=PROG, description="Play every scripted and shipped trained captain in every scenario of every "
                                        "ruleset and write the tactics atlas (markdown and figures).",
                            epilog=f"rulesets: {', '.join(ruleset_ids())}. Default size: {DEFAULT_GAMES} seeds per "
-                                  "pairing, about 12 minutes on 2 cores for every ruleset.")
+                                  "pairing, every ruleset: about 12 CPU-minutes (some 6 minutes on 2 idle cores).")
     parser.add_argument("--rulesets", nargs="+", default=[], metavar="RULESET",
                         help=f"rulesets to play (default: all of {', '.join(ruleset_ids())})")
     parser.add_argument("--games", type=int, default=DEFAULT_GAMES,
