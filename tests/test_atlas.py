@@ -232,14 +232,15 @@ def test_tiny_atlas_writes_and_links_its_figures(tiny: tuple[Atlas, Path]) -> No
 # ------------------------------------------------------------------------------------------------ plan
 def test_captains_come_from_the_registry_and_a_zoo_captain_joins_when_it_lands(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    assert [c.name for c in captains_of("broadside")] == scripted_names("broadside")   # no zoo captain yet
     assert [c.name for c in captains_of("pantheon")] == [*scripted_names("pantheon"), "zoo"]
+    monkeypatch.setattr(plan_module, "has_zoo_captain", lambda ruleset: False)   # a ruleset before its captain ships
+    assert [c.name for c in captains_of("broadside")] == scripted_names("broadside")
     landed = tmp_path / "broadside.onnx"
     landed.write_bytes(b"an export")
     monkeypatch.setattr(plan_module, "has_zoo_captain", lambda ruleset: ruleset == "broadside")
     monkeypatch.setattr(plan_module, "zoo_onnx_path", lambda ruleset: landed)
     zoo = captains_of("broadside")[-1]
-    assert (zoo.name, zoo.kind) == ("zoo", "zoo") and "sha256 " in zoo.origin
+    assert (zoo.name, zoo.kind) == ("zoo", "zoo") and zoo.origin.endswith("broadside.onnx, sha256 b5e96c0f99b5…")
 
 
 def test_mirror_scenarios_are_those_with_the_same_ship_classes_on_both_sides() -> None:
