@@ -235,6 +235,12 @@ def _zoo() -> Callable[[list[str]], int]:
     return zoo_main
 
 
+def _atlas() -> Callable[[list[str]], int]:
+    from naval_tactics.commands.atlas import main as atlas_main
+
+    return atlas_main
+
+
 #: Every subcommand, in the order ``--help`` lists them.
 SUBCOMMANDS: list[Callable[[Subparsers], None]] = [
     add_list,
@@ -244,6 +250,7 @@ SUBCOMMANDS: list[Callable[[Subparsers], None]] = [
     delegate("zoo", "the shipped captains: rebuild an entry, re-measure the difficulty ladder (--help)", _zoo),
     delegate("league", "a persistent league in SQLite: add captains, play missing games, ratings, SPRT (--help)",
              lambda: __import__("naval_tactics.commands.league", fromlist=["main"]).main),
+    delegate("atlas", "every captain in every scenario of every ruleset: docs/atlas.md with figures (--help)", _atlas),
     add_play,
     add_watch,
     add_replay,

@@ -112,7 +112,9 @@ def _seeds(tournament: Tournament) -> str:
     return f"seeds {t.seed}..{t.seed + t.games - 1}, each played once from either side"
 
 
-def draw_win_rate_matrix(matrix: WinRateMatrix, tournament: Tournament) -> Figure:
+def draw_win_rate_matrix(matrix: WinRateMatrix, tournament: Tournament,
+                         source: str = "results.json, games.csv") -> Figure:
+    """``source``: where the games behind the cells are written, named in the footnote."""
     size = len(matrix.captains)
     figure = new_figure(max(6.5, 2.8 + 1.6 * size), max(5.0, 2.6 + 1.15 * size))
     ax = figure.subplots()
@@ -139,9 +141,8 @@ def draw_win_rate_matrix(matrix: WinRateMatrix, tournament: Tournament) -> Figur
     ax.grid(False)
     headings(figure, f"{_setting(tournament)}: win rate of each row captain against each column captain",
              f"{count_phrase(games, 'games')} per cell ({_seeds(tournament)}); in brackets: {WILSON_NOTE}")
-    footnote(figure, "A draw counts ½; a cell pools every game the two captains played (results.json, "
-                     "games.csv), so row B against column A is 1 − row A against column B. Captains in the "
-                     "ratings' order, best first.")
+    footnote(figure, f"A draw counts ½; a cell pools every game the two captains played ({source}), so row B "
+                     "against column A is 1 − row A against column B. Captains in the ratings' order, best first.")
     return figure
 
 

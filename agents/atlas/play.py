@@ -1,0 +1,86 @@
+"""The atlas's games: one round robin per scenario, plus each captain against itself where the fleets mirror.
+
+Everything goes through the tournament machinery (``agents/evaluation/tournament.py``): paired seeds,
+each played from both sides, results sorted so that they do not depend on workers or backend.
+:func:`run_games` is the one place that chooses the backend.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass
+from itertools import combinations
+
+from agents.atlas.plan import AtlasError, AtlasSettings, ScenarioPlan
+from agents.evaluation import tournament as tournaments
+from agents.evaluation.stats import GameResult
+from agents.evaluation.tournament import Tournament, build_tournament
+
+
+@dataclass(frozen=True)
+class ScenarioGames:
+    """A scenario's played games: the round robin, and the mirror matches (empty where the fleets differ)."""
+
+    plan: ScenarioPlan
+    tournament: Tournament
+    results: tuple[GameResult, ...]   # every pairing of two different captains, both sides of every seed
+    mirror: tuple[GameResult, ...]    # captain against itself, one game per seed (swapped would replay it)
+
+
+def scenario_tournament(plan: ScenarioPlan, settings: AtlasSettings) -> Tournament:
+    """Round robin of the plan's captains, then (mirror scenarios) each captain against itself."""
+    names = plan.names
+    pairs = [f"{a}:{b}" for a, b in combinations(names, 2)]
+    if plan.mirror:
+        pairs += [f"{name}:{name}" for name in names]
+    return build_tournament(plan.ruleset, list(names), settings.games, scenario=plan.scenario, pairings=pairs,
+                            seed=settings.seed, check_captains=False)
+
+
+def check_backend(settings: AtlasSettings) -> None:
+    """Refuse a backend this checkout cannot run, before Ray starts or a game is played."""
+    if settings.backend == "ray" and "backend" not in inspect.signature(tournaments.run_tournament).parameters:
+        raise AtlasError("--backend ray needs the tournament's Ray backend (issue 21, part 1), which this "
+                         "checkout does not have yet; allowed here: --backend local")
+
+
+def run_games(tournament: Tournament, settings: AtlasSettings, progress: bool) -> list[GameResult]:
+    """Play a tournament on the settings' backend: the one call site that switches between local and Ray."""
+    if settings.backend == "local":
+        return tournaments.run_tournament(tournament, workers=settings.workers, progress=progress)
+    check_backend(settings)
+    return tournaments.run_tournament(tournament, workers=settings.workers, progress=progress,  # type: ignore[call-arg]
+                                      backend="ray", address=settings.address)
+
+
+def backend_session(settings: AtlasSettings) -> AbstractContextManager[object]:
+    """One Ray session for the whole atlas (every tournament joins it), or nothing for the local backend."""
+    if settings.backend != "ray":
+        return nullcontext()
+    from agents.distributed.ray_runtime import ray_session
+
+    return ray_session(settings.address)
+
+
+def play_scenario(plan: ScenarioPlan, settings: AtlasSettings, *, progress: bool = False,
+                  runner: Callable[[Tournament, AtlasSettings, bool], list[GameResult]] = run_games) -> ScenarioGames:
+    tournament = scenario_tournament(plan, settings)
+    results = runner(tournament, settings, progress)
+    pairs = [r for r in results if r.a != r.b]
+    mirror = [r for r in results if r.a == r.b and not r.swap]
+    return ScenarioGames(plan, tournament, tuple(pairs), tuple(mirror))
+
+
+def play_atlas(plans: list[ScenarioPlan], settings: AtlasSettings, *, progress: bool = False,
+               on_scenario: Callable[[ScenarioGames], None] | None = None) -> list[ScenarioGames]:
+    """Every scenario's games, in plan order, inside one backend session; ``on_scenario`` hears of each."""
+    check_backend(settings)
+    played = []
+    with backend_session(settings):
+        for plan in plans:
+            played.append(play_scenario(plan, settings, progress=progress))
+            if on_scenario is not None:
+                on_scenario(played[-1])
+    return played
