@@ -89,6 +89,17 @@ def test_ray_backend_trains_each_seed_exactly_as_local(ray: ModuleType, local_se
         assert same_weights(policy_weights(mine.folder), policy_weights(theirs.folder)), mine.seed
 
 
+def test_one_run_on_ray_is_the_local_run(ray: ModuleType, local_seeds: SeedsSummary, tmp_path: Path) -> None:
+    """train.py --backend ray without --seeds: the SB3 run as one Ray task, the same run as here."""
+    config = tiny_config(tmp_path).model_copy(update={"backend": "ray", "seed": 1, "progress_bar": False})
+    folder = train_on_backend(config)
+    assert folder.parent == tmp_path and folder.name.startswith("tiny-")
+    manifest = json.loads((folder / "run.json").read_text())
+    assert manifest["status"] == "finished"
+    assert manifest["final_quick_eval"]["win_rate"] == local_seeds.outcomes[1].win_rate
+    assert same_weights(policy_weights(str(folder)), policy_weights(local_seeds.outcomes[1].folder))
+
+
 def test_a_failed_seed_is_reported_and_the_others_finish(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
                                                          capsys: pytest.CaptureFixture[str]) -> None:
     real_train = run_module.train

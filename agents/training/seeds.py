@@ -234,8 +234,8 @@ def _cpus(config: TrainConfig) -> int:
 def format_summary(summary: SeedsSummary) -> str:
     """The per-seed table and the spread line, as the command prints them."""
     config = summary.config
-    lines = [f"{config.name}: {len(summary.outcomes)} seeds, final win rate vs {config.eval.opponent} "
-             f"({2 * config.eval.games} games each, draws count half)",
+    lines = [(f"{config.name}: {len(summary.outcomes)} seeds, final win rate vs {config.eval.opponent} "
+             f"({2 * config.eval.games} games each, draws count half)"),
              f"{'seed':>6}  {'win rate':>8}  run folder"]
     for outcome in summary.outcomes:
         rate = f"{outcome.win_rate:8.3f}" if outcome.win_rate is not None else f"{'failed':>8}"

@@ -22,6 +22,7 @@ import time
 from dataclasses import dataclass, field, fields
 from typing import NoReturn, get_type_hints
 
+from agents.distributed.ray_runtime import add_ray_arguments
 from agents.evaluation.report import (
     check_output_folder,
     clear_replays,
@@ -39,7 +40,6 @@ from agents.evaluation.tournament import (
     check_workers,
     evaluate,
 )
-from agents.distributed.ray_runtime import add_ray_arguments
 from agents.registry import make_captain
 from naval_env.core.errors import ConfigError
 from naval_env.envs.match import Match
