@@ -17,7 +17,7 @@ import multiprocessing
 import os
 import statistics
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -178,23 +178,26 @@ def train_seeds(config: TrainConfig, seeds: Sequence[int], *, backend: str | Non
 
 def _local(configs: list[TrainConfig], folders: list[str], workers: int,
            on_done: Callable[[SeedOutcome], Any]) -> list[SeedOutcome]:
-    if workers == 1:
-        outcomes = []
+    if workers == 1:   # in this process, one after the other
+        in_turn = []
         for config, folder in zip(configs, folders, strict=True):
-            outcomes.append(train_one_seed(config, folder))
-            on_done(outcomes[-1])
-        return outcomes
+            in_turn.append(train_one_seed(config, folder))
+            on_done(in_turn[-1])
+        return in_turn
     # spawn: a fresh interpreter per seed, as SubprocVecEnv's forkserver, so no torch state is forked.
     with ProcessPoolExecutor(min(workers, len(configs)), mp_context=multiprocessing.get_context("spawn")) as pool:
-        futures = [pool.submit(train_one_seed, config, folder) for config, folder in zip(configs, folders, strict=True)]
-        outcomes = []
-        for config, folder, future in zip(configs, folders, futures, strict=True):
+        futures = {pool.submit(train_one_seed, config, folder): index
+                   for index, (config, folder) in enumerate(zip(configs, folders, strict=True))}
+        outcomes: dict[int, SeedOutcome] = {}
+        for future in as_completed(futures):
+            index = futures[future]
             try:
-                outcomes.append(future.result())
+                outcomes[index] = future.result()
             except Exception as error:  # noqa: BLE001  # a worker that died (killed, out of memory)
-                outcomes.append(SeedOutcome(config.seed, folder, error=f"{type(error).__name__}: {error}"))
-            on_done(outcomes[-1])
-        return outcomes
+                outcomes[index] = SeedOutcome(configs[index].seed, folders[index],
+                                              error=f"{type(error).__name__}: {error}")
+            on_done(outcomes[index])
+        return [outcomes[index] for index in range(len(configs))]
 
 
 def _on_ray(configs: list[TrainConfig], folders: list[str], workers: int, address: str | None,
