@@ -70,6 +70,17 @@ def test_evaluate_command_writes_the_same_files_on_both_backends(
     assert "4 games in" in capsys.readouterr().out
 
 
+def test_an_error_in_an_actor_is_raised_as_the_local_backend_raises_it(ray: ModuleType) -> None:
+    # Captains unchecked up front, so the unknown one fails where the games are played.
+    tournament = build_tournament("pantheon", ["gunner", "kraken"], 1, check_captains=False)
+    with pytest.raises(EvaluationInputError) as local:
+        run_tournament(tournament, workers=1, progress=False)
+    with pytest.raises(EvaluationInputError) as on_ray:
+        run_tournament(tournament, workers=1, progress=False, backend="ray")
+    assert "kraken" in str(local.value)
+    assert str(on_ray.value) == str(local.value)
+
+
 def test_more_workers_than_ray_cpus_is_refused(ray: ModuleType, tournament: Tournament) -> None:
     with pytest.raises(EvaluationInputError, match=r"workers 3 .* the Ray cluster has 2 CPUs; give workers 2"):
         run_tournament(tournament, workers=3, progress=False, backend="ray")
