@@ -14,12 +14,15 @@ import pytest
 
 from agents.distributed.ray_runtime import INSTALL_HINT, ray_session
 from agents.evaluation.report import RESULT_FILES
+from agents.evaluation.stats import GameResult
 from agents.evaluation.tournament import (
     EvaluationInputError,
+    GameTask,
     Tournament,
     build_tournament,
     check_backend,
     run_tournament,
+    schedule,
 )
 from naval_env.core.errors import ConfigError
 from naval_tactics.commands import evaluate as command
@@ -57,6 +60,25 @@ def test_ray_backend_gives_the_local_results_game_for_game_with_replays(
 def test_ray_backend_without_replays_and_one_actor(ray: ModuleType, tournament: Tournament) -> None:
     local = run_tournament(tournament, workers=1, progress=False)
     assert run_tournament(tournament, workers=1, progress=False, backend="ray") == local
+
+
+@pytest.mark.parametrize(("backend", "workers"), [("local", 1), ("local", 2), ("ray", 2)])
+def test_a_subset_of_games_with_each_batch_reported_as_it_finishes(
+        ray: ModuleType, tournament: Tournament, backend: str, workers: int) -> None:
+    """What a league needs: play only the games it lacks, and store each as soon as it is back."""
+    everything = run_tournament(tournament, workers=1, progress=False)
+    wanted = [task for task in schedule(tournament) if task.seed != 8]   # 12 of the 18 games
+    batches: list[list[GameResult]] = []
+    played = run_tournament(tournament, workers=workers, progress=False, backend=backend, tasks=wanted,
+                            on_games=batches.append)
+    assert played == [r for r in everything if r.seed != 8]
+    assert sorted((r for batch in batches for r in batch), key=lambda r: r.sort_key) == played
+    assert all(batches)
+
+
+def test_a_game_outside_the_schedule_is_refused(tournament: Tournament) -> None:
+    with pytest.raises(EvaluationInputError, match=r"not in the tournament's schedule \(pairings 0..2, seeds 7..9\)"):
+        run_tournament(tournament, tasks=[GameTask(0, 10, False)], progress=False)
 
 
 def test_evaluate_command_writes_the_same_files_on_both_backends(

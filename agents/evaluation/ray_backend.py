@@ -49,25 +49,23 @@ class GameActor:
 
 
 def play_on_ray(setup: _Setup, tasks: Sequence[GameTask], *, workers: int, address: str | None, chunk: int,
-                done: Callable[[int], Any] = lambda n: None) -> list[GameResult]:
-    """Play ``tasks`` on ``workers`` Ray actors of one CPU each; results in the order they finish.
-
-    ``done(n)`` is called as each chunk of ``n`` games comes back (the progress bar).
-    """
+                done: Callable[[list[GameResult]], Any]) -> None:
+    """Play ``tasks`` on ``workers`` Ray actors of one CPU each; ``done`` gets each chunk's results as it
+    comes back (after its replays are written)."""
     # A local Ray gets a CPU per worker even past the core count, as the process pool would run them.
     with ray_session(address, num_cpus=max(workers, os.cpu_count() or 1)) as ray:
         _check_cpus(ray, workers)
         actor_class = ray.remote(num_cpus=1)(GameActor)
         actors = [actor_class.remote(setup) for _ in range(workers)]
         try:
-            return _drive(ray, actors, setup, _chunks(tasks, chunk), done)
+            _drive(ray, actors, setup, _chunks(tasks, chunk), done)
         finally:
             for actor in actors:
                 ray.kill(actor)
 
 
 def _drive(ray: ModuleType, actors: list[Any], setup: _Setup, chunks: Any,
-           done: Callable[[int], Any]) -> list[GameResult]:
+           done: Callable[[list[GameResult]], Any]) -> None:
     pending: dict[Any, tuple[Any, list[GameTask]]] = {}
 
     def submit(actor: Any) -> None:
@@ -78,19 +76,16 @@ def _drive(ray: ModuleType, actors: list[Any], setup: _Setup, chunks: Any,
     for actor in actors:
         for _ in range(IN_FLIGHT):
             submit(actor)
-    results: list[GameResult] = []
     while pending:
         [ready], _ = ray.wait(list(pending), num_returns=1)
         actor, tasks = pending.pop(ready)
         submit(actor)
         played = _get(ray, ready)
-        for task, (result, record) in zip(tasks, played, strict=True):
+        for task, (_, record) in zip(tasks, played, strict=True):
             if record is not None:
                 assert setup.replay_dir is not None
                 save_replay(setup.replay_dir, setup.tournament, task, record)
-            results.append(result)
-        done(len(played))
-    return results
+        done([result for result, _ in played])
 
 
 def _get(ray: ModuleType, ref: Any) -> Any:

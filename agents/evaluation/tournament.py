@@ -18,7 +18,7 @@ import multiprocessing
 import os
 import re
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, islice
 from pathlib import Path
@@ -352,41 +352,58 @@ def chunk_size(games: int, workers: int) -> int:
 
 def run_tournament(tournament: Tournament, *, workers: int = 1, replay_dir: str | Path | None = None,
                    progress: bool = True, start_method: str = "spawn", backend: str = "local",
-                   address: str | None = None) -> list[GameResult]:
+                   address: str | None = None, tasks: Sequence[GameTask] | None = None,
+                   on_games: Callable[[list[GameResult]], Any] | None = None) -> list[GameResult]:
     """Play every scheduled game; results sorted by (pairing, seed, swap) whatever the backend and ``workers``.
 
     ``local``: ``workers`` 1 plays in this process, more in a process pool. ``ray``: ``workers``
     Ray actors (on a local Ray, or the cluster at ``address``) play chunks of games; replays are
-    written here, on this machine, either way. The progress bar shows only when asked and stderr
-    is a terminal.
+    written here, on this machine, either way. ``tasks``: only these games of the schedule (a
+    resumed run skips those it has). ``on_games`` gets each batch of finished games as it comes
+    back, in the order they finish (to store them at once). The progress bar shows only when
+    asked and stderr is a terminal.
     """
     check_workers(workers)
     check_backend(backend, address)
-    tasks = schedule(tournament)
+    tasks = schedule(tournament) if tasks is None else _check_tasks(tournament, tasks)
     setup = _Setup(tournament, None if replay_dir is None else str(replay_dir),
                    single_thread=workers > 1 or backend == "ray")
     bar = tqdm(total=len(tasks), unit="game", desc="games", disable=not (progress and sys.stderr.isatty()))
     results: list[GameResult] = []
+
+    def finished(games: list[GameResult]) -> None:
+        results.extend(games)
+        bar.update(len(games))
+        if on_games is not None:
+            on_games(games)
+
     try:
         if backend == "ray":
             from agents.evaluation.ray_backend import play_on_ray
 
-            results = play_on_ray(setup, tasks, workers=workers, address=address,
-                                  chunk=chunk_size(len(tasks), workers), done=bar.update)
+            play_on_ray(setup, tasks, workers=workers, address=address, chunk=chunk_size(len(tasks), workers),
+                        done=finished)
         elif workers == 1:
             worker = _Worker(setup)
             for task in tasks:
-                results.append(worker.play(task))
-                bar.update()
+                finished([worker.play(task)])
         else:
             context = multiprocessing.get_context(start_method)
             with context.Pool(workers, initializer=_init_worker, initargs=(setup,)) as pool:
                 for chunk in pool.imap_unordered(_play_chunk, _chunks(tasks, chunk_size(len(tasks), workers))):
-                    results += chunk
-                    bar.update(len(chunk))
+                    finished(chunk)
     finally:
         bar.close()
     return sorted(results, key=lambda r: r.sort_key)
+
+
+def _check_tasks(tournament: Tournament, tasks: Sequence[GameTask]) -> Sequence[GameTask]:
+    first, last = tournament.seed, tournament.seed + tournament.games - 1
+    for task in tasks:
+        if not (0 <= task.pairing < len(tournament.pairings) and first <= task.seed <= last):
+            raise EvaluationInputError(f"game {task} is not in the tournament's schedule (pairings 0.."
+                                       f"{len(tournament.pairings) - 1}, seeds {first}..{last})")
+    return tasks
 
 
 # ---------------------------------------------------------------------------------- evaluate
