@@ -212,8 +212,8 @@ def test_demo_refuses_flags_it_does_not_take(evaluate_script: ModuleType, capsys
     assert evaluate_script.main(["--demo", "--workers", "1", "--no-progress", *args]) == 2
     err = capsys.readouterr().err
     assert err == (f"evaluate.py: error: --demo plays a fixed pantheon duel and round robin, so it does not take "
-                   f"{refused}; drop them, or leave out --demo (the demo takes --config, --no-progress, --out, "
-                   "--overwrite, --seed, --workers)\n")
+                   f"{refused}; drop them, or leave out --demo (the demo takes --address, --backend, --config, "
+                   "--no-progress, --out, --overwrite, --seed, --workers)\n")
 
 
 def test_demo_runs_with_the_flags_it_takes(evaluate_script: ModuleType, tmp_path: Path,

@@ -52,6 +52,16 @@ WILSON_REFERENCE = [
 ]
 
 
+@pytest.mark.parametrize("n", range(1, 101))
+def test_wilson_interval_contains_its_rate_at_the_ends(n: int) -> None:
+    # 0 of 6 gave a lower bound of 2.8e-17 (rounding), above the rate 0: a plot's error bar went negative.
+    assert wilson_interval(0, n)[0] == 0.0
+    assert wilson_interval(n, n)[1] == 1.0
+    for successes in range(n + 1):
+        low, high = wilson_interval(successes, n)
+        assert low <= successes / n <= high
+
+
 @pytest.mark.parametrize(("successes", "n", "low", "high"), WILSON_REFERENCE)
 def test_wilson_interval_matches_reference(successes: float, n: int, low: float, high: float) -> None:
     got = wilson_interval(successes, n)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import ModuleType
@@ -16,6 +17,15 @@ from types import ModuleType
 from naval_env.core.errors import ConfigError
 
 INSTALL_HINT = "Ray is not installed: pip install 'naval-tactics[ray]' (make setup installs it)"
+#: The address forms ray.init takes: ``auto``, a head's GCS ``HOST:PORT`` or a Ray Client ``ray://HOST:PORT``.
+ADDRESS = re.compile(r"^(auto|(ray://)?[A-Za-z0-9_.\-]+:[0-9]{1,5})$")
+
+
+def check_address(address: str) -> None:
+    """Refuse a malformed address before Ray spends minutes trying to reach it."""
+    if not ADDRESS.match(address):
+        raise ConfigError(f"bad Ray address {address!r}; allowed: auto, HOST:PORT (a head node, e.g. head:6379) "
+                          "or ray://HOST:PORT (Ray Client, e.g. ray://head:10001)")
 
 
 def import_ray() -> ModuleType:
@@ -39,6 +49,8 @@ def add_ray_arguments(parser: argparse.ArgumentParser, *, backends: tuple[str, .
 @contextmanager
 def ray_session(address: str | None = None, *, num_cpus: int | None = None) -> Iterator[ModuleType]:
     """Ray, initialised for the duration of the block; shut down at the end only if this block started it."""
+    if address is not None:
+        check_address(address)
     ray = import_ray()
     if ray.is_initialized():
         yield ray
@@ -47,7 +59,10 @@ def ray_session(address: str | None = None, *, num_cpus: int | None = None) -> I
                                   "configure_logging": False}
     if address is None:
         options["num_cpus"] = num_cpus or os.cpu_count() or 1
-    ray.init(address=address, **options)
+    try:
+        ray.init(address=address, **options)
+    except ConnectionError as error:
+        raise ConfigError(f"cannot join the Ray cluster at {address!r}: {error}") from error
     try:
         yield ray
     finally:

@@ -32,7 +32,9 @@ def wilson_interval(successes: float, n: int, z: float = Z_95) -> tuple[float, f
     denominator = 1 + z2 / n
     centre = (p + z2 / (2 * n)) / denominator
     half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # Clamped to contain p: rounding puts 0/6's lower bound at 2.8e-17, above the rate itself,
+    # and an interval that misses its own rate breaks error bars (negative lengths).
+    return min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half))
 
 
 @dataclass(frozen=True)

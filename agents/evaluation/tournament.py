@@ -3,8 +3,9 @@
 Every pairing ``a:b`` plays ``games`` seeds (``seed``, ``seed + 1``, ...), each seed
 twice: once with ``a`` on the scenario's first side and once swapped, so board,
 dice and side advantage even out. Games run in worker processes (``spawn`` context)
-that build their own :class:`Match` and captains from the specs; results are sorted
-by (pairing, seed, swap), so they do not depend on the number of workers.
+or Ray actors (:mod:`agents.evaluation.ray_backend`) that build their own :class:`Match`
+and captains from the specs; results are sorted by (pairing, seed, swap), so they
+depend neither on the number of workers nor on the backend.
 
 Captains are given as specs: ``random``, a scripted name (``rammer``), a training run
 folder or ``.zip``, or an ``.onnx`` export. ``NAME=SPEC`` gives a spec a short label;
@@ -17,7 +18,7 @@ import multiprocessing
 import os
 import re
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, islice
 from pathlib import Path
@@ -25,8 +26,9 @@ from typing import Any, overload
 
 from tqdm import tqdm
 
-from agents.arena import play_game
+from agents.arena import GameRecord, play_game
 from agents.base import Captain
+from agents.distributed.ray_runtime import check_address, import_ray
 from agents.evaluation.ratings import Rating, fit_ratings
 from agents.evaluation.replay import write_replay
 from agents.evaluation.stats import GameResult, PairingSummary, summarize
@@ -258,29 +260,38 @@ class _Worker:
                                                config=self.match.config)
         return self._captains[key]
 
-    def play(self, task: GameTask) -> GameResult:
+    def game(self, task: GameTask, keep: bool) -> tuple[GameResult, GameRecord]:
+        """Play one game; ``keep``: with the actions and events a replay needs."""
         t = self.setup.tournament
         a, b = t.pairings[task.pairing]
         a_side, b_side = (self.sides[1], self.sides[0]) if task.swap else self.sides
         captains = {a_side: self.captain(a, 0), b_side: self.captain(b, 1)}
-        keep = self.setup.replay_dir is not None
         try:
             record = play_game(self.match, captains, task.seed, keep_events=keep, keep_actions=keep)
         except Exception as exc:
             raise RuntimeError(f"game {a} vs {b}, seed {task.seed}, swap {task.swap} failed: {exc}") from exc
         labels = {a_side: a, b_side: b}
         record.captains = {side: labels[side] for side in self.sides}   # labels, not captain names
-        if keep:
-            assert self.setup.replay_dir is not None
-            write_replay(replay_path(self.setup.replay_dir, t, task), record, ruleset=t.ruleset,
-                         scenario=t.scenario, config=t.config)
-        return GameResult(
+        result = GameResult(
             pairing=task.pairing, a=a, b=b, seed=task.seed, swap=task.swap, a_side=a_side, b_side=b_side,
             winner_side=record.winner, truncated=record.truncated, rounds=record.rounds,
             decisions=record.decisions,
             a_damage_dealt=record.damage_dealt[a_side], a_damage_taken=record.damage_taken[a_side],
             b_damage_dealt=record.damage_dealt[b_side], b_damage_taken=record.damage_taken[b_side],
         )
+        return result, record
+
+    def play(self, task: GameTask) -> GameResult:
+        """Play one game and write its replay when the setup asks for replays."""
+        result, record = self.game(task, keep=self.setup.replay_dir is not None)
+        if self.setup.replay_dir is not None:
+            save_replay(self.setup.replay_dir, self.setup.tournament, task, record)
+        return result
+
+
+def save_replay(folder: str | Path, tournament: Tournament, task: GameTask, record: GameRecord) -> Path:
+    return write_replay(replay_path(folder, tournament, task), record, ruleset=tournament.ruleset,
+                        scenario=tournament.scenario, config=tournament.config)
 
 
 def replay_path(folder: str | Path, tournament: Tournament, task: GameTask) -> Path:
@@ -317,34 +328,82 @@ def check_workers(workers: int) -> None:
         raise EvaluationInputError(f"workers must be at least 1, got {workers}")
 
 
-def run_tournament(tournament: Tournament, *, workers: int = 1, replay_dir: str | Path | None = None,
-                   progress: bool = True, start_method: str = "spawn") -> list[GameResult]:
-    """Play every scheduled game; results sorted by (pairing, seed, swap) whatever ``workers`` is.
+#: Where games run: ``local`` in this process or a process pool, ``ray`` as Ray actors (local or a cluster).
+BACKENDS = ("local", "ray")
 
-    ``workers`` 1 plays in this process. The progress bar shows only when asked and
-    stderr is a terminal.
+
+def check_backend(backend: str, address: str | None = None) -> None:
+    """Refuse, before any game, an unknown backend, an address without Ray, a bad address or a missing Ray."""
+    if backend not in BACKENDS:
+        raise EvaluationInputError(f"unknown backend {backend!r}; allowed: {', '.join(BACKENDS)}")
+    if address is not None and backend != "ray":
+        raise EvaluationInputError(f"an address ({address!r}) names a Ray cluster to join, so it needs backend "
+                                   f"ray, not {backend!r}; add --backend ray or drop --address")
+    if backend == "ray":
+        if address is not None:
+            check_address(address)
+        import_ray()
+
+
+def chunk_size(games: int, workers: int) -> int:
+    """Games per task: about eight tasks per worker (games take milliseconds; a task per game is overhead)."""
+    return max(1, min(64, games // (workers * 8)))
+
+
+def run_tournament(tournament: Tournament, *, workers: int = 1, replay_dir: str | Path | None = None,
+                   progress: bool = True, start_method: str = "spawn", backend: str = "local",
+                   address: str | None = None, tasks: Sequence[GameTask] | None = None,
+                   on_games: Callable[[list[GameResult]], Any] | None = None) -> list[GameResult]:
+    """Play every scheduled game; results sorted by (pairing, seed, swap) whatever the backend and ``workers``.
+
+    ``local``: ``workers`` 1 plays in this process, more in a process pool. ``ray``: ``workers``
+    Ray actors (on a local Ray, or the cluster at ``address``) play chunks of games; replays are
+    written here, on this machine, either way. ``tasks``: only these games of the schedule (a
+    resumed run skips those it has). ``on_games`` gets each batch of finished games as it comes
+    back, in the order they finish (to store them at once). The progress bar shows only when
+    asked and stderr is a terminal.
     """
     check_workers(workers)
-    tasks = schedule(tournament)
-    setup = _Setup(tournament, None if replay_dir is None else str(replay_dir), single_thread=workers > 1)
+    check_backend(backend, address)
+    tasks = schedule(tournament) if tasks is None else _check_tasks(tournament, tasks)
+    setup = _Setup(tournament, None if replay_dir is None else str(replay_dir),
+                   single_thread=workers > 1 or backend == "ray")
     bar = tqdm(total=len(tasks), unit="game", desc="games", disable=not (progress and sys.stderr.isatty()))
     results: list[GameResult] = []
+
+    def finished(games: list[GameResult]) -> None:
+        results.extend(games)
+        bar.update(len(games))
+        if on_games is not None:
+            on_games(games)
+
     try:
-        if workers == 1:
+        if backend == "ray":
+            from agents.evaluation.ray_backend import play_on_ray
+
+            play_on_ray(setup, tasks, workers=workers, address=address, chunk=chunk_size(len(tasks), workers),
+                        done=finished)
+        elif workers == 1:
             worker = _Worker(setup)
             for task in tasks:
-                results.append(worker.play(task))
-                bar.update()
+                finished([worker.play(task)])
         else:
-            size = max(1, min(64, len(tasks) // (workers * 8)))
             context = multiprocessing.get_context(start_method)
             with context.Pool(workers, initializer=_init_worker, initargs=(setup,)) as pool:
-                for chunk in pool.imap_unordered(_play_chunk, _chunks(tasks, size)):
-                    results += chunk
-                    bar.update(len(chunk))
+                for chunk in pool.imap_unordered(_play_chunk, _chunks(tasks, chunk_size(len(tasks), workers))):
+                    finished(chunk)
     finally:
         bar.close()
     return sorted(results, key=lambda r: r.sort_key)
+
+
+def _check_tasks(tournament: Tournament, tasks: Sequence[GameTask]) -> Sequence[GameTask]:
+    first, last = tournament.seed, tournament.seed + tournament.games - 1
+    for task in tasks:
+        if not (0 <= task.pairing < len(tournament.pairings) and first <= task.seed <= last):
+            raise EvaluationInputError(f"game {task} is not in the tournament's schedule (pairings 0.."
+                                       f"{len(tournament.pairings) - 1}, seeds {first}..{last})")
+    return tasks
 
 
 # ---------------------------------------------------------------------------------- evaluate
@@ -359,9 +418,10 @@ class Evaluation:
 
 
 def evaluate(tournament: Tournament, *, workers: int = 1, replay_dir: str | Path | None = None,
-             progress: bool = True) -> Evaluation:
+             progress: bool = True, backend: str = "local", address: str | None = None) -> Evaluation:
     """Run the tournament, summarize each pairing and fit ratings (games in :func:`rating_order`)."""
-    results = run_tournament(tournament, workers=workers, replay_dir=replay_dir, progress=progress)
+    results = run_tournament(tournament, workers=workers, replay_dir=replay_dir, progress=progress,
+                             backend=backend, address=address)
     labels = list(dict.fromkeys(label for pair in tournament.pairings for label in pair))
     outcomes = [(r.a, r.b, r.winner) for r in rating_order(results)]
     return Evaluation(tournament, tuple(results), tuple(summarize(results)),

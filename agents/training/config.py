@@ -99,6 +99,9 @@ class TrainConfig(StrictModel):
     checkpoint_every: int = Field(default=100_000, ge=1)
     run_dir: str = "runs"
     progress_bar: bool = True
+    backend: Literal["local", "ray", "rllib"] = Field(default="local", description=(
+        "local: SB3 on this machine; ray: SB3 as Ray tasks (one per seed; a local Ray or the cluster given by "
+        "--address); rllib: RLlib's PPO (agents.training.rllib)"))
 
     @model_validator(mode="after")
     def _batch_fits(self) -> TrainConfig:
@@ -118,6 +121,7 @@ OVERRIDES = {
     "torch_threads": "torch_threads", "run_dir": "run_dir", "opponents": "opponents.pool",
     "opponent_mode": "opponents.mode", "allies": "opponents.allies", "learning_rate": "ppo.learning_rate", "n_steps": "ppo.n_steps",
     "batch_size": "ppo.batch_size", "imitate": "imitation.teacher", "progress_bar": "progress_bar", "device": "device",
+    "backend": "backend",
 }
 
 

@@ -185,15 +185,22 @@ def learning_rate(ppo: PPOSettings) -> float | LinearSchedule:
     return ppo.learning_rate
 
 
-def train(config: TrainConfig) -> Path:
-    """Train one captain; returns the run folder (final_model.zip, best_model.zip, logs, checkpoints)."""
+def train(config: TrainConfig, folder: Path | None = None) -> Path:
+    """Train one captain; returns the run folder (final_model.zip, best_model.zip, logs, checkpoints).
+
+    ``folder``: the run folder to make (one seed of a multi-seed run); default a new
+    ``<run_dir>/<name>-<time>``.
+    """
     device = check_run(config)
     torch.set_num_threads(config.torch_threads)
     # Argument checks in torch.distributions cost ~4x the policy's forward time with ten
     # MultiDiscrete components (measured); the masks we feed are valid by construction.
     torch.distributions.Distribution.set_default_validate_args(False)
     set_random_seed(config.seed)
-    folder = create_run_folder(config)
+    if folder is None:
+        folder = create_run_folder(config)
+    else:
+        folder.mkdir(parents=True)
     try:
         return _train_in(folder, config, device)
     except BaseException as error:

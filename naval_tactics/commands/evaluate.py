@@ -2,13 +2,16 @@
 
     python evaluate.py --ruleset pantheon --scenario duel --captains random rammer gunner runs/x \
         --games 50 --out results/first [--pairings rammer:gunner x:rammer] [--replays] [--workers 2]
+        [--backend ray [--address ray://head:10001]]
     python evaluate.py --demo
 
 Every pairing plays ``--games`` seeds, each twice with the sides swapped: N seeds × 2 sides
 = 2N games per pairing. Writes results.json, pairings.csv, ratings.csv and games.csv to
 ``--out`` (and, with ``--replays``, one JSON-lines replay per game under ``<out>/replays``);
 results already there are replaced only with ``--overwrite``. The logic lives in
-``agents/evaluation``; this script only parses settings and prints.
+``agents/evaluation``; this script only parses settings and prints. ``--backend ray`` plays
+the games on Ray actors (``--workers`` of them; a local Ray, or the cluster at ``--address``)
+with the same results, game for game, as the local backend.
 """
 
 import argparse
@@ -19,6 +22,7 @@ import time
 from dataclasses import dataclass, field, fields
 from typing import NoReturn, get_type_hints
 
+from agents.distributed.ray_runtime import add_ray_arguments
 from agents.evaluation.report import (
     check_output_folder,
     clear_replays,
@@ -29,12 +33,15 @@ from agents.evaluation.report import (
     write_results,
 )
 from agents.evaluation.tournament import (
+    BACKENDS,
     EvaluationInputError,
     build_tournament,
+    check_backend,
     check_workers,
     evaluate,
 )
 from agents.registry import make_captain
+from naval_env.core.errors import ConfigError
 from naval_env.envs.match import Match
 
 #: The shipped trained captain, its difficulty levels and pantheon's strongest scripted captain.
@@ -42,7 +49,10 @@ DEMO_CAPTAINS = ("zoo", "gunner", "easy", "normal", "hard", "expert")
 DEMO_MATCH = ("zoo", "gunner")
 DEMO_GAMES = 10
 #: The settings the demo honours; it refuses the others rather than ignore them.
-DEMO_SETTINGS = frozenset({"demo", "config", "seed", "workers", "out", "overwrite", "no_progress"})
+DEMO_SETTINGS = frozenset({"demo", "config", "seed", "workers", "backend", "address", "out", "overwrite",
+                           "no_progress"})
+#: Settings whose flags come from agents.distributed.ray_runtime, worded as in every command with a backend.
+RAY_SETTINGS = ("backend", "address")
 
 
 @dataclass
@@ -63,7 +73,12 @@ class Settings:
     seed: int = 0
     """first seed (0 or more): a pairing plays seeds seed, seed+1, ..., seed+games-1"""
     workers: int = 2
-    """worker processes (1: play in this process); results do not depend on it"""
+    """worker processes (1: play in this process), or Ray actors with --backend ray; results do not depend
+    on it"""
+    backend: str = "local"
+    """local: this process or a process pool; ray: Ray actors (same results game for game)"""
+    address: str | None = None
+    """Ray cluster to join with --backend ray; default: a local Ray for this command"""
     out: str | None = None
     """output folder; default results/<ruleset>_<scenario>_seed<seed> (the demo writes only when given)"""
     overwrite: bool = False
@@ -75,7 +90,7 @@ class Settings:
     demo: bool = False
     """quick start: one rammer vs gunner pantheon duel shown decision by decision, then a round robin of
     random, rammer and gunner (10 seeds × 2 sides = 20 games per pairing); takes only --config, --seed,
-    --workers, --out, --overwrite and --no-progress"""
+    --workers, --backend, --address, --out, --overwrite and --no-progress"""
 
 
 def field_docs(cls: type) -> dict[str, str]:
@@ -103,6 +118,8 @@ def make_parser(with_defaults: bool = True) -> argparse.ArgumentParser:
                            formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     docs, hints, defaults = field_docs(Settings), get_type_hints(Settings), vars(Settings())
     for f in fields(Settings):
+        if f.name in RAY_SETTINGS:
+            continue
         flag, kind = f"--{f.name.replace('_', '-')}", hints[f.name]
         default = defaults[f.name] if with_defaults else argparse.SUPPRESS
         if kind is bool:
@@ -111,6 +128,9 @@ def make_parser(with_defaults: bool = True) -> argparse.ArgumentParser:
             parser.add_argument(flag, nargs="+", default=default, metavar=f.metadata.get("metavar", "SPEC"), help=docs[f.name])
         else:
             parser.add_argument(flag, type=int if kind is int else str, default=default, help=docs[f.name])
+    add_ray_arguments(parser, backends=BACKENDS, default=defaults["backend"])
+    if not with_defaults:
+        parser.set_defaults(**dict.fromkeys(RAY_SETTINGS, argparse.SUPPRESS))
     return parser
 
 
@@ -138,12 +158,14 @@ def run(settings: Settings) -> None:
     tournament = build_tournament(settings.ruleset, settings.captains, settings.games, scenario=settings.scenario,
                                   pairings=settings.pairings, seed=settings.seed, config=settings.config)
     check_workers(settings.workers)
+    check_backend(settings.backend, settings.address)
     out = settings.out or f"results/{settings.ruleset}_{settings.scenario or 'default'}_seed{settings.seed}"
     check_output_folder(out, overwrite=settings.overwrite)
     if settings.overwrite:
         clear_replays(out)
     evaluation = evaluate(tournament, workers=settings.workers, progress=not settings.no_progress,
-                          replay_dir=f"{out}/replays" if settings.replays else None)
+                          replay_dir=f"{out}/replays" if settings.replays else None,
+                          backend=settings.backend, address=settings.address)
     console = make_console()
     print_report(evaluation, console)
     paths = write_results(evaluation, out)
@@ -158,6 +180,7 @@ def demo(settings: Settings) -> None:
     tournament = build_tournament("pantheon", DEMO_CAPTAINS, DEMO_GAMES, scenario="duel", seed=settings.seed,
                                   config=settings.config)
     check_workers(settings.workers)
+    check_backend(settings.backend, settings.address)
     if settings.out:
         check_output_folder(settings.out, overwrite=settings.overwrite)
     console = make_console()
@@ -167,12 +190,13 @@ def demo(settings: Settings) -> None:
     console.rule(f"one match: {' vs '.join(DEMO_MATCH)} on pantheon duel (zoo: the shipped trained captain)")
     console.print(render_match(match, captains, settings.seed), markup=False, highlight=False)
     console.rule(f"round robin: {', '.join(DEMO_CAPTAINS)}, {games_phrase(DEMO_GAMES)} per pairing")
-    evaluation = evaluate(tournament, workers=settings.workers, progress=not settings.no_progress)
+    evaluation = evaluate(tournament, workers=settings.workers, progress=not settings.no_progress,
+                          backend=settings.backend, address=settings.address)
     print_report(evaluation, console)
     if settings.out:
         write_results(evaluation, settings.out)
     console.print(f"demo done in {time.perf_counter() - started:.1f}s "
-                  f"({len(evaluation.results)} games, {settings.workers} worker(s))")
+                  f"({len(evaluation.results)} games, {settings.workers} worker(s), backend {settings.backend})")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -183,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
             demo(settings)
         else:
             run(settings)
-    except EvaluationInputError as exc:
+    except (EvaluationInputError, ConfigError) as exc:   # ConfigError: Ray missing or out of reach
         print(f"evaluate.py: error: {exc}", file=sys.stderr)
         return 2
     return 0

@@ -1,11 +1,14 @@
 """Train a MaskablePPO captain on any registered ruleset.
 
     python train.py --config configs/train/pantheon.yaml [--total-timesteps N] [--seed S] ...
+    python train.py --config pantheon --seeds 0 1 2 [--workers 3] [--backend ray [--address ADDR]]
 
 Every command-line flag overrides the field of the same name in the YAML config;
 the resolved config, seeds and library versions land in the run folder
 (``runs/<name>-<time>/``) next to TensorBoard logs, checkpoints, ``best_model.zip``
-and ``final_model.zip``.
+and ``final_model.zip``. ``--seeds`` trains several seeds in parallel, each in its own
+run folder under ``runs/<name>-seeds-<time>/seed-<S>/``, and reports each seed's final
+win rate with their mean and spread (``seeds.json`` there).
 """
 
 from __future__ import annotations
@@ -18,19 +21,30 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from agents.distributed.ray_runtime import add_ray_arguments
 from naval_env.core.errors import ConfigError
 
 if TYPE_CHECKING:
     from agents.training.config import TrainConfig
 
+TRAIN_BACKENDS = ("local", "ray", "rllib")
+#: Flags that steer where and how many runs go, not fields of the run config.
+RUN_FLAGS = ("config", "seeds", "workers", "address")
+
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description="Train a MaskablePPO captain.")
+    seeds = parser.add_mutually_exclusive_group()
     parser.add_argument("--config", help="YAML run config, e.g. configs/train/pantheon.yaml")
     parser.add_argument("--name", help="run name (folder prefix)")
     parser.add_argument("--ruleset", help="ruleset id, e.g. pantheon")
     parser.add_argument("--scenario", help="scenario name of the ruleset config")
-    parser.add_argument("--seed", type=int, help="0..2**32 - 1 (numpy's seed range)")
+    seeds.add_argument("--seed", type=int, help="0..2**32 - 1 (numpy's seed range)")
+    seeds.add_argument("--seeds", type=int, nargs="+", metavar="S",
+                       help="train these seeds in parallel, each in its own run folder under one parent "
+                            "folder, and report their final win rates' mean and spread")
+    parser.add_argument("--workers", type=int,
+                        help="with --seeds: seeds training at once (default: one per seed, at most one per core)")
     parser.add_argument("--total-timesteps", type=int)
     parser.add_argument("--n-envs", type=int)
     parser.add_argument("--vec-env", choices=["dummy", "subproc"])
@@ -48,6 +62,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--batch-size", type=int)
     parser.add_argument("--imitate", help="scripted captain to clone before PPO (imitation.teacher)")
     parser.add_argument("--no-progress-bar", dest="progress_bar", action="store_const", const=False)
+    add_ray_arguments(parser, backends=TRAIN_BACKENDS, default="local")
+    parser.set_defaults(backend=None)   # not given: the config's backend (local unless it says otherwise)
     return parser.parse_args(argv)
 
 
@@ -55,22 +71,41 @@ def main(argv: Sequence[str] | None = None) -> int:
     from agents.training.config import load_train_config
 
     args = parse_args(argv)
-    overrides = {k: v for k, v in vars(args).items() if k != "config"}
+    overrides = {k: v for k, v in vars(args).items() if k not in RUN_FLAGS}
     try:
         config = load_train_config(args.config, overrides)
+        if args.workers is not None and args.seeds is None:
+            raise ConfigError("--workers sets how many seeds train at once, so it needs --seeds")
     except ConfigError as error:
         print(f"train.py: {error}", file=sys.stderr)
         return 2
-    from agents.training.run import train
+    if args.seeds is not None:
+        return train_several(config, args.seeds, args.workers, args.address)
+    from agents.training.backends import train_on_backend
 
     try:
-        folder = train(config)
+        folder = train_on_backend(config, args.address)
     except (KeyError, ValueError) as error:
         print(f"train.py: {error.args[0] if isinstance(error, KeyError) else error}", file=sys.stderr)
         return 2
     print(f"run folder: {folder}")
     print(f"evaluate it: {shlex.join(evaluate_command(config, folder))}")
     return 0
+
+
+def train_several(config: TrainConfig, seeds: list[int], workers: int | None, address: str | None) -> int:
+    """``--seeds``: train them in parallel and print the table; exit 1 when a seed failed (the others finish)."""
+    from agents.training.seeds import format_summary, train_seeds
+
+    try:
+        summary = train_seeds(config, seeds, workers=workers, address=address,
+                              on_done=lambda o: print(f"seed {o.seed}: {'finished' if o.ok else 'failed'}",
+                                                      flush=True))
+    except (KeyError, ValueError) as error:
+        print(f"train.py: {error.args[0] if isinstance(error, KeyError) else error}", file=sys.stderr)
+        return 2
+    print(format_summary(summary))
+    return 0 if all(outcome.ok for outcome in summary.outcomes) else 1
 
 
 def evaluate_command(config: TrainConfig, folder: Path) -> list[str]:
