@@ -3,10 +3,8 @@ written, and bad settings are refused with a clear error before any game is play
 
 from __future__ import annotations
 
-import inspect
 import re
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pytest
@@ -17,14 +15,13 @@ from agents.atlas.build import Atlas, make_atlas
 from agents.atlas.figures import GAME_LENGTHS, SIDE_ADVANTAGE, matrix_file
 from agents.atlas.measure import Rate, ScenarioNumbers, scenario_numbers
 from agents.atlas.plan import (
-    AtlasError,
     AtlasSettings,
     ScenarioPlan,
     captains_of,
     check_settings,
     plan_atlas,
 )
-from agents.atlas.play import ScenarioGames, run_games, scenario_tournament
+from agents.atlas.play import ScenarioGames, scenario_tournament
 from agents.atlas.reading import ClaimKind, scenario_claims
 from agents.evaluation.stats import GameResult, wilson_interval
 from agents.registry import scripted_names
@@ -250,25 +247,16 @@ def test_mirror_scenarios_are_those_with_the_same_ship_classes_on_both_sides() -
 
 
 # ---------------------------------------------------------------------------------------------- backend
-def test_the_ray_backend_goes_through_one_call_site(monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[dict[str, Any]] = []
-
-    def with_backend(tournament: Any, *, workers: int = 1, progress: bool = True, backend: str = "local",
-                     address: str | None = None) -> list[GameResult]:
-        calls.append({"backend": backend, "address": address, "workers": workers})
-        return []
-
-    def without_backend(tournament: Any, *, workers: int = 1, progress: bool = True) -> list[GameResult]:
-        raise AssertionError("the local backend must not be used when ray is asked for")
-
-    settings = AtlasSettings(rulesets=("pantheon",), games=1, backend="ray", address="auto")
-    monkeypatch.setattr(play_module.tournaments, "run_tournament", with_backend)
-    assert run_games(None, settings, False) == []   # type: ignore[arg-type]
-    assert calls == [{"backend": "ray", "address": "auto", "workers": 2}]
-    monkeypatch.setattr(play_module.tournaments, "run_tournament", without_backend)
-    with pytest.raises(AtlasError, match="needs the tournament's Ray backend.*allowed here: --backend local"):
-        run_games(None, settings, False)   # type: ignore[arg-type]
-    assert "backend" in inspect.signature(with_backend).parameters
+def test_the_tiny_atlas_on_ray_plays_the_same_games_as_locally(
+        tiny: tuple[Atlas, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    atlas, folder = tiny
+    on_ray = _make_in(tmp_path, AtlasSettings(**{**vars(TINY), "workers": 2, "backend": "ray"}), monkeypatch)
+    assert [n.games.results for n in on_ray.scenarios] == [n.games.results for n in atlas.scenarios]
+    assert [n.games.mirror for n in on_ray.scenarios] == [n.games.mirror for n in atlas.scenarios]
+    local_text = (folder / "docs/atlas.md").read_text().splitlines()
+    ray_text = (tmp_path / "docs/atlas.md").read_text().splitlines()
+    differing = [(a, b) for a, b in zip(local_text, ray_text) if a != b]
+    assert len(local_text) == len(ray_text) and all("--backend ray" in b for _, b in differing)
 
 
 # ------------------------------------------------------------------------------------------- bad input

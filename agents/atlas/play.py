@@ -7,13 +7,12 @@ each played from both sides, results sorted so that they do not depend on worker
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from itertools import combinations
 
-from agents.atlas.plan import AtlasError, AtlasSettings, ScenarioPlan
+from agents.atlas.plan import AtlasSettings, ScenarioPlan
 from agents.evaluation import tournament as tournaments
 from agents.evaluation.stats import GameResult
 from agents.evaluation.tournament import Tournament, build_tournament
@@ -39,20 +38,10 @@ def scenario_tournament(plan: ScenarioPlan, settings: AtlasSettings) -> Tourname
                             seed=settings.seed, check_captains=False)
 
 
-def check_backend(settings: AtlasSettings) -> None:
-    """Refuse a backend this checkout cannot run, before Ray starts or a game is played."""
-    if settings.backend == "ray" and "backend" not in inspect.signature(tournaments.run_tournament).parameters:
-        raise AtlasError("--backend ray needs the tournament's Ray backend (issue 21, part 1), which this "
-                         "checkout does not have yet; allowed here: --backend local")
-
-
 def run_games(tournament: Tournament, settings: AtlasSettings, progress: bool) -> list[GameResult]:
     """Play a tournament on the settings' backend: the one call site that switches between local and Ray."""
-    if settings.backend == "local":
-        return tournaments.run_tournament(tournament, workers=settings.workers, progress=progress)
-    check_backend(settings)
-    return tournaments.run_tournament(tournament, workers=settings.workers, progress=progress,  # type: ignore[call-arg]
-                                      backend="ray", address=settings.address)
+    return tournaments.run_tournament(tournament, workers=settings.workers, progress=progress,
+                                      backend=settings.backend, address=settings.address)
 
 
 def backend_session(settings: AtlasSettings) -> AbstractContextManager[object]:
@@ -76,7 +65,6 @@ def play_scenario(plan: ScenarioPlan, settings: AtlasSettings, *, progress: bool
 def play_atlas(plans: list[ScenarioPlan], settings: AtlasSettings, *, progress: bool = False,
                on_scenario: Callable[[ScenarioGames], None] | None = None) -> list[ScenarioGames]:
     """Every scenario's games, in plan order, inside one backend session; ``on_scenario`` hears of each."""
-    check_backend(settings)
     played = []
     with backend_session(settings):
         for plan in plans:
