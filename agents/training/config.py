@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
 
+from agents.training.rllib.settings import RLlibSettings
 from naval_env.core.config import BUNDLED_CONFIGS, StrictModel, read_yaml, validate
 from naval_env.core.errors import ConfigError
 
@@ -97,11 +98,20 @@ class TrainConfig(StrictModel):
     imitation: ImitationSettings = ImitationSettings()
     eval: EvalSettings = EvalSettings()
     checkpoint_every: int = Field(default=100_000, ge=1)
+    backend: Literal["local", "ray", "rllib"] = Field(
+        default="local", description="local: SB3 in this process; ray: SB3 seeds as Ray tasks; rllib: RLlib "
+                                     "PPO on Ray (settings in rllib:)")
+    rllib: RLlibSettings = RLlibSettings()
     run_dir: str = "runs"
     progress_bar: bool = True
 
     @model_validator(mode="after")
     def _batch_fits(self) -> TrainConfig:
+        if self.backend == "rllib":
+            if self.ppo.batch_size > self.rllib.train_batch_size:
+                raise ValueError(f"ppo.batch_size {self.ppo.batch_size} (the minibatch) is larger than "
+                                 f"rllib.train_batch_size {self.rllib.train_batch_size}; allowed: at most it")
+            return self
         rollout = self.ppo.n_steps * self.n_envs
         if self.ppo.batch_size > rollout:
             raise ValueError(
@@ -118,6 +128,7 @@ OVERRIDES = {
     "torch_threads": "torch_threads", "run_dir": "run_dir", "opponents": "opponents.pool",
     "opponent_mode": "opponents.mode", "allies": "opponents.allies", "learning_rate": "ppo.learning_rate", "n_steps": "ppo.n_steps",
     "batch_size": "ppo.batch_size", "imitate": "imitation.teacher", "progress_bar": "progress_bar", "device": "device",
+    "backend": "backend",
 }
 
 

@@ -48,6 +48,10 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--batch-size", type=int)
     parser.add_argument("--imitate", help="scripted captain to clone before PPO (imitation.teacher)")
     parser.add_argument("--no-progress-bar", dest="progress_bar", action="store_const", const=False)
+    from agents.distributed.ray_runtime import add_ray_arguments
+
+    add_ray_arguments(parser, backends=("local", "ray", "rllib"), default="local")
+    parser.set_defaults(backend=None)  # unset: the config's backend (local when it names none)
     return parser.parse_args(argv)
 
 
@@ -55,7 +59,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from agents.training.config import load_train_config
 
     args = parse_args(argv)
-    overrides = {k: v for k, v in vars(args).items() if k != "config"}
+    overrides = {k: v for k, v in vars(args).items() if k not in ("config", "address")}
     try:
         config = load_train_config(args.config, overrides)
     except ConfigError as error:
@@ -64,8 +68,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     from agents.training.run import train
 
     try:
-        folder = train(config)
-    except (KeyError, ValueError) as error:
+        if config.backend == "rllib":
+            from agents.training.rllib import train_rllib
+
+            folder = train_rllib(config, args.address)
+        elif config.backend == "ray":
+            raise ConfigError("backend 'ray' (SB3 seeds as Ray tasks) is not in this build; allowed: local, rllib")
+        else:
+            folder = train(config)
+    except (KeyError, ValueError, ConfigError) as error:
         print(f"train.py: {error.args[0] if isinstance(error, KeyError) else error}", file=sys.stderr)
         return 2
     print(f"run folder: {folder}")
