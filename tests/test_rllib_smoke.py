@@ -49,7 +49,7 @@ def test_the_run_folder_records_the_run_like_the_sb3_path(run):
     evaluations = json.loads((run / "eval_history.json").read_text())
     assert [e["final"] for e in evaluations] == [False, False, True] and all(e["games"] == 2 for e in evaluations)
     rows = list(csv.DictReader((run / "rllib_metrics.csv").open()))
-    assert len(rows) == 2 and all(float(r["entropy"]) > 0 for r in rows)
+    assert len(rows) == 2 and all(float(r["entropy"]) > 0 and float(r["learning_rate"]) == 3e-4 for r in rows)
     checkpoints = sorted((run / "checkpoints").glob("*.pth"))
     assert len(checkpoints) == 2 and (run / "final_policy.pth").is_file() and (run / "best_policy.pth").is_file()
     assert yaml.safe_load((run / "config.yaml").read_text())["backend"] == "rllib"

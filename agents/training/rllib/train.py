@@ -150,7 +150,8 @@ class _Recorder:
                "win_rate": summary["win_rate"] if summary else None,
                "reward_mean": summary["reward_mean"] if summary else None,
                **{key: _number(learner.get(key)) for key in
-                  ("policy_loss", "vf_loss", "entropy", "mean_kl_loss", "vf_explained_var", "curr_lr")}}
+                  ("policy_loss", "vf_loss", "entropy", "mean_kl_loss", "vf_explained_var")},
+               "learning_rate": _number(learner.get("default_optimizer_learning_rate"))}
         self.rows.append(row)
         with (self.folder / METRICS_CSV).open("w", newline="") as handle:
             writer = csv.DictWriter(handle, fieldnames=list(row))
