@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
+from ray.rllib.utils.typing import AgentID, MultiAgentDict
 
 from agents.training.config import TrainConfig
 from agents.training.rllib.module import ACTION_MASK, OBSERVATION
@@ -24,7 +25,7 @@ from naval_env.envs.spaces import mask_box, observation_box
 LEARNER_MODULE = "learner"
 
 
-def to_learner(agent_id: str, episode: Any = None, **kwargs: Any) -> str:
+def to_learner(agent_id: AgentID, episode: Any, **kwargs: Any) -> str:
     """RLlib's policy mapping: every seat the env exposes is the learner's."""
     return LEARNER_MODULE
 
@@ -56,8 +57,8 @@ class NavalMultiAgentEnv(MultiAgentEnv):
         assert isinstance(base, NavalEnv)
         return base
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
-              ) -> tuple[dict[str, Any], dict[str, Any]]:
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None  # type: ignore[override]
+              ) -> tuple[MultiAgentDict, MultiAgentDict]:  # (gymnasium's single-agent signature)
         if seed is not None:
             # RLlib seeds runner w's i-th env with seed + w + i, so two runners would share streams;
             # mixing in the runner's index keeps every env's games distinct and still seeded.
@@ -67,7 +68,8 @@ class NavalMultiAgentEnv(MultiAgentEnv):
         self.agents = [self.seat]
         return {self.seat: self._observation(observation)}, {self.seat: {}}
 
-    def step(self, action_dict: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
+    def step(self, action_dict: MultiAgentDict  # type: ignore[override]  # gymnasium's single-agent signature
+             ) -> tuple[MultiAgentDict, MultiAgentDict, MultiAgentDict, MultiAgentDict, MultiAgentDict]:
         observation, reward, terminated, truncated, info = self.inner.step(action_dict[self.seat])
         seat = self.seat
         infos: dict[str, Any] = {}

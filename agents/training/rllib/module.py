@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import numpy as np
 import torch
 from gymnasium import spaces
 from ray.rllib.core.columns import Columns
@@ -61,15 +60,17 @@ class MaskedPPOModule(TorchRLModule, ValueFunctionAPI):
             raise ValueError(f"MaskedPPOModule needs a Dict observation space with keys {OBSERVATION!r} and "
                              f"{ACTION_MASK!r}, got {observation}")
         if not isinstance(self.action_space, spaces.MultiDiscrete):
-            raise ValueError(f"MaskedPPOModule needs a MultiDiscrete action space, got {self.action_space}")
-        net_arch = [int(w) for w in (self.model_config or {}).get("net_arch", [64, 64])]
-        size = int(np.prod(observation[OBSERVATION].shape))
+            raise TypeError(f"MaskedPPOModule needs a MultiDiscrete action space, got {self.action_space}")
+        settings = self.model_config if isinstance(self.model_config, dict) else {}
+        net_arch = [int(w) for w in settings.get("net_arch", [64, 64])]
+        size = spaces.flatdim(observation[OBSERVATION])
         self.nvec = [int(n) for n in self.action_space.nvec]
         self.mlp_extractor = _Extractor(size, net_arch)
         self.action_net = nn.Linear(net_arch[-1], sum(self.nvec))
         self.value_net = nn.Linear(net_arch[-1], 1)
         self._init_like_sb3()
-        self.action_dist_cls = TorchMultiCategorical.get_partial_dist_cls(input_lens=self.nvec)
+        # RLlib types get_partial_dist_cls as taking an instance; it is a classmethod-style helper.
+        self.action_dist_cls = TorchMultiCategorical.get_partial_dist_cls(input_lens=self.nvec)  # type: ignore[misc]
 
     def _init_like_sb3(self) -> None:
         """SB3's ``ortho_init``: orthogonal weights (gain sqrt 2 in the MLPs, 0.01 policy head, 1 value head)."""

@@ -93,15 +93,16 @@ def build_algorithm(config: TrainConfig) -> Any:
     lr: Any = ppo.learning_rate
     if ppo.learning_rate_schedule == "linear":
         lr = [[0, ppo.learning_rate], [config.total_timesteps, 0.0]]
-    spec = RLModuleSpec(module_class=MaskedPPOModule, observation_space=probe.observation_spaces[seat],
-                        action_space=probe.action_spaces[seat], model_config={"net_arch": list(ppo.net_arch)})
+    spec = RLModuleSpec(module_class=MaskedPPOModule, observation_space=probe.get_observation_space(seat),
+                        action_space=probe.get_action_space(seat), model_config={"net_arch": list(ppo.net_arch)})
     algo_config = (
         PPOConfig()
         .environment(NavalMultiAgentEnv, env_config=env_config, disable_env_checking=True)
         .framework("torch", torch_compile_learner=False)
         .env_runners(num_env_runners=settings.num_env_runners,
                      num_envs_per_env_runner=settings.num_envs_per_env_runner,
-                     num_cpus_per_env_runner=settings.num_cpus_per_env_runner,
+                     # Ray takes fractions of a CPU; RLlib's annotation says int.
+                     num_cpus_per_env_runner=settings.num_cpus_per_env_runner,  # type: ignore[arg-type]
                      rollout_fragment_length=settings.rollout_fragment_length or "auto",
                      gym_env_vectorize_mode="sync")
         .learners(num_learners=settings.num_learners)
@@ -165,7 +166,8 @@ class _Recorder:
         policy, _ = load_rllib_policy(weights, self.config.ruleset, self.match.config)
         quick = QuickEvalCallback(self.match, self.config.eval.opponent, self.config.eval.games,
                                   self.config.eval.every, self.folder, self.config.seed)
-        quick.model = LoadedModel(policy)  # play() needs only .predict; the SB3 logger is not used
+        # play() needs only the model's predict (and gives the SB3 path's seeds and pairing); no SB3 logger here.
+        quick.model = LoadedModel(policy)  # type: ignore[assignment]
         counts = quick.play()
         games = sum(counts.values())
         win_rate = (counts["wins"] + counts["draws"] / 2) / games
