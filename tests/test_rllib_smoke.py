@@ -50,6 +50,7 @@ def check_run_folder(run: Path) -> None:
     assert manifest["versions"]["ray"] != "not installed" and manifest["ray_cluster"]["address"] == "local"
     assert TIMESTEPS <= manifest["timesteps"] < TIMESTEPS + BATCH
     assert manifest["self_play_snapshots"] == 2  # one per BATCH timesteps, pushed to every runner's envs
+    assert manifest["envs_given_the_last_snapshot"] == 2 * 2
     history = json.loads((run / "train_history.json").read_text())
     assert [h["timesteps"] >= BATCH * (i + 1) for i, h in enumerate(history)] == [True, True]
     assert all(h["episodes"] > 0 and 0 <= h["win_rate"] <= 1 for h in history)

@@ -221,7 +221,7 @@ def _train_in(folder: Path, config: TrainConfig, extra: dict[str, Any]) -> Path:
     self_play = config.opponents.mode == "self_play" or config.opponents.allies == "learner"
     next_snapshot, next_eval, next_checkpoint = (config.opponents.self_play.snapshot_every, config.eval.every,
                                                  config.checkpoint_every)
-    snapshots, timesteps = 0, 0
+    snapshots, snapshot_envs, timesteps = 0, 0, 0
     started = time.perf_counter()
     try:
         while timesteps < config.total_timesteps:
@@ -231,7 +231,7 @@ def _train_in(folder: Path, config: TrainConfig, extra: dict[str, Any]) -> Path:
             if self_play and timesteps >= next_snapshot:
                 next_snapshot += config.opponents.self_play.snapshot_every
                 snapshots += 1
-                push_snapshot(algo, learner_state(algo), f"snapshot{snapshots}")
+                snapshot_envs = push_snapshot(algo, learner_state(algo), f"snapshot{snapshots}")
             if timesteps >= next_checkpoint:
                 next_checkpoint += config.checkpoint_every
                 recorder.save(folder / CHECKPOINTS / f"policy_{timesteps}_steps.pth", learner_state(algo), timesteps)
@@ -252,7 +252,7 @@ def _train_in(folder: Path, config: TrainConfig, extra: dict[str, Any]) -> Path:
     write_manifest(folder, config, {
         **extra, "status": "finished", "timesteps": timesteps, "wall_seconds": round(wall, 1),
         "timesteps_per_second": round(timesteps / wall, 1) if wall > 0 else None,
-        "self_play_snapshots": snapshots,
+        "self_play_snapshots": snapshots, "envs_given_the_last_snapshot": snapshot_envs,
         "final_quick_eval": {"opponent": config.eval.opponent, "games": 2 * config.eval.games, "win_rate": final_rate},
         "best_quick_eval": recorder.best,
     })
