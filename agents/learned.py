@@ -64,10 +64,12 @@ def read_manifest(run_folder: Path) -> dict[str, Any]:
 
 
 def resolve_model_path(path: Path) -> Path:
-    """A run folder resolves to its final model, a zip to itself."""
+    """A run folder resolves to its final model (an RLlib run's: ``final_policy.pth``), a file to itself."""
     path = Path(path)
     if path.is_dir():
-        path = path / "final_model.zip"
+        rllib_weights = path / "final_policy.pth"
+        path = rllib_weights if rllib_weights.is_file() and not (path / "final_model.zip").exists() \
+            else path / "final_model.zip"
     if not path.is_file():
         raise ModelLoadError(f"{path}: no such model file")
     return path
@@ -194,6 +196,10 @@ def load_policy(model_path: Path, ruleset_id: str, config: Any = None) -> tuple[
     from naval_env.core.ruleset import get_ruleset
 
     model_path = resolve_model_path(Path(model_path))
+    if model_path.suffix == ".pth":  # weights an RLlib run saved itself (agents/learned_rllib.py)
+        from agents.learned_rllib import load_rllib_policy
+
+        return load_rllib_policy(model_path, ruleset_id, config)
     run = run_folder_of(model_path)
     manifest = read_manifest(run)
     trained_on = manifest.get("ruleset")

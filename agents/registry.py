@@ -93,11 +93,11 @@ def make_captain(spec: str | Captain, ruleset_id: str, action_spec: ActionSpec,
     if spec.startswith(MIXED_PREFIX):
         return _mixed_captain(spec, ruleset_id, action_spec, seed, config)
     path = Path(spec)
-    if path.suffix in (".onnx", ".zip") or (path.is_dir() and (path / "run.json").is_file()):
+    if path.suffix in (".onnx", ".zip", ".pth") or (path.is_dir() and (path / "run.json").is_file()):
         from agents.loading import load_model_captain
 
         return load_model_captain(path, ruleset_id, config)
     raise ValueError(
         f"unknown captain {spec!r} for ruleset {ruleset_id!r}; use one of {captain_names(ruleset_id)}, "
-        "a trained run's model (.zip inside a runs/ folder) or an exported .onnx file"
+        "a trained run's model (its folder, or a .zip / RLlib .pth inside it) or an exported .onnx file"
     )

@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
 
+from agents.training.rllib.settings import RLlibSettings
 from naval_env.core.config import BUNDLED_CONFIGS, StrictModel, read_yaml, validate
 from naval_env.core.errors import ConfigError
 
@@ -101,10 +102,16 @@ class TrainConfig(StrictModel):
     progress_bar: bool = True
     backend: Literal["local", "ray", "rllib"] = Field(default="local", description=(
         "local: SB3 on this machine; ray: SB3 as Ray tasks (one per seed; a local Ray or the cluster given by "
-        "--address); rllib: RLlib's PPO (agents.training.rllib)"))
+        "--address); rllib: RLlib's PPO on Ray (agents.training.rllib; settings in rllib:)"))
+    rllib: RLlibSettings = RLlibSettings()
 
     @model_validator(mode="after")
     def _batch_fits(self) -> TrainConfig:
+        if self.backend == "rllib":
+            if self.ppo.batch_size > self.rllib.train_batch_size:
+                raise ValueError(f"ppo.batch_size {self.ppo.batch_size} (the minibatch) is larger than "
+                                 f"rllib.train_batch_size {self.rllib.train_batch_size}; allowed: at most it")
+            return self
         rollout = self.ppo.n_steps * self.n_envs
         if self.ppo.batch_size > rollout:
             raise ValueError(
