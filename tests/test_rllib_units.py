@@ -199,3 +199,11 @@ def test_the_cli_refuses_an_unknown_backend_and_a_refused_config_leaves_no_run(t
     assert train_main(["--config", "pantheon-rllib", "--imitate", "gunner", "--run-dir", str(tmp_path)]) == 2
     assert "imitation.teacher is not supported" in capsys.readouterr().err
     assert not any(tmp_path.iterdir())
+
+
+def test_an_iteration_without_runner_metrics_counts_no_steps() -> None:
+    from agents.training.rllib.train import sampled_lifetime
+
+    assert sampled_lifetime({"env_runners": {"num_env_steps_sampled_lifetime": 4000}}) == 4000
+    assert sampled_lifetime({"num_env_steps_sampled_lifetime": 2000, "env_runners": {}}) == 2000
+    assert sampled_lifetime({"learners": {}}) is None

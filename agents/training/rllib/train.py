@@ -214,6 +214,17 @@ def push_snapshot(algo: Any, state: dict[str, torch.Tensor], name: str) -> int:
     return sum(algo.env_runner_group.foreach_env_runner(add, local_env_runner=True))
 
 
+#: Training iterations in a row without the runners' step count before a run is called failed.
+MAX_IDLE_ITERATIONS = 5
+
+
+def sampled_lifetime(result: dict[str, Any]) -> int | None:
+    """Env steps sampled so far, from a training result; None when the iteration carries no runner metrics."""
+    runners = result.get("env_runners") or {}
+    value = runners.get("num_env_steps_sampled_lifetime", result.get("num_env_steps_sampled_lifetime"))
+    return None if value is None else int(value)
+
+
 def _train_in(folder: Path, config: TrainConfig, extra: dict[str, Any]) -> Path:
     write_manifest(folder, config, {**extra, "status": "running"})
     recorder = _Recorder(folder, config)
@@ -221,12 +232,21 @@ def _train_in(folder: Path, config: TrainConfig, extra: dict[str, Any]) -> Path:
     self_play = config.opponents.mode == "self_play" or config.opponents.allies == "learner"
     next_snapshot, next_eval, next_checkpoint = (config.opponents.self_play.snapshot_every, config.eval.every,
                                                  config.checkpoint_every)
-    snapshots, snapshot_envs, timesteps = 0, 0, 0
+    snapshots, snapshot_envs, timesteps, idle = 0, 0, 0, 0
     started = time.perf_counter()
     try:
         while timesteps < config.total_timesteps:
             result = algo.train()
-            timesteps = int(result["env_runners"]["num_env_steps_sampled_lifetime"])
+            sampled = sampled_lifetime(result)
+            if sampled is None:
+                # RLlib leaves the runners' metrics out of an iteration in which no runner reported (a runner
+                # restarting, or sampling past its timeout on a loaded machine): try again, a few times.
+                idle += 1
+                if idle >= MAX_IDLE_ITERATIONS:
+                    raise RuntimeError(f"RLlib reported no sampled env steps in {idle} training iterations in a "
+                                       "row: its env runners are failing or timing out (see the Ray log above)")
+                continue
+            idle, timesteps = 0, sampled
             recorder.record_iteration(result, timesteps, time.perf_counter() - started)
             if self_play and timesteps >= next_snapshot:
                 next_snapshot += config.opponents.self_play.snapshot_every
