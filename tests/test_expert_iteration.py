@@ -10,7 +10,13 @@ from sb3_contrib import MaskablePPO
 from agents.search import SearchResult
 from agents.search.tree import ChildStats
 from agents.training.config import ExpertIterationSettings, load_train_config
-from agents.training.expert_iteration import distil, expert_iteration, make_teacher, play, visit_targets
+from agents.training.expert_iteration import (
+    distil,
+    expert_iteration,
+    make_teacher,
+    play,
+    visit_targets,
+)
 from agents.training.imitation import agreement
 from agents.training.run import make_env, train
 from naval_env.core.spaces import ActionComponent, ActionSpec

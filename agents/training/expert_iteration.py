@@ -153,10 +153,13 @@ def play(build_env: Callable[[], gym.Env], teacher: SearchCaptain, decisions: in
 
 def join(parts: list[SearchGames]) -> SearchGames:
     """Every round's decisions as one data set."""
-    first = parts[0].demos
-    demos = Demonstrations(*(np.concatenate([getattr(p.demos, name) for p in parts])
-                             for name in ("observations", "masks", "actions", "returns")),
-                           games=sum(p.demos.games for p in parts), teacher_win_rate=first.teacher_win_rate)
+    def stacked(name: str) -> np.ndarray:
+        return np.concatenate([getattr(p.demos, name) for p in parts])
+
+    games = sum(p.demos.games for p in parts)
+    score = sum(p.demos.teacher_win_rate * p.demos.games for p in parts) / games
+    demos = Demonstrations(stacked("observations"), stacked("masks"), stacked("actions"), stacked("returns"),
+                           games, score)
     return SearchGames(demos, np.concatenate([p.targets for p in parts]),
                        float(np.mean([p.simulations for p in parts])))
 
