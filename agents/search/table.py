@@ -213,6 +213,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             for ruleset in args.rulesets:
                 cell = load_cell(args.out, ruleset, budget, args.seeds)
                 finished = fill_cell(cell, args.out, deadline) and finished
+                write_table(args.out, args.rulesets, sorted(args.budgets), args.seeds)   # each cell as it stands
                 if not finished:
                     break
             if not finished:
