@@ -89,17 +89,18 @@ def test_distilling_makes_the_network_agree_with_the_search(search_games):
     assert after > max(before, 0.8), (before, after)
 
 
-@pytest.mark.parametrize("leaf", ["scripted", "policy"])
-def test_rounds_are_deterministic_for_a_seed_and_report_what_they_measured(leaf):
+@pytest.mark.parametrize(("rollout", "leaf"), [("scripted", "scripted"), ("policy", "scripted"), ("scripted", "policy")])
+def test_rounds_are_deterministic_for_a_seed_and_report_what_they_measured(rollout, leaf):
     torch.set_num_threads(1)
     config = load_train_config(CONFIG)
-    settings = ExpertIterationSettings(rounds=2, search="search:4", decisions_per_round=30, epochs=2, leaf=leaf)
+    settings = ExpertIterationSettings(rounds=2, search="search:4", decisions_per_round=30, epochs=2, leaf=leaf,
+                                       rollout=rollout)
     policies = [_policy(config), _policy(config)]
     reports = [expert_iteration(p, make_env(config, rank=0), settings, 0.99, 0.5, 0.5, seed=11) for p in policies]
     for a, b in zip(policies[0].state_dict().values(), policies[1].state_dict().values()):
         assert torch.equal(a, b)
     first = reports[0]
-    assert [r["round"] for r in first["rounds"]] == [1, 2] and first["leaf"] == leaf
+    assert [r["round"] for r in first["rounds"]] == [1, 2] and (first["rollout"], first["leaf"]) == (rollout, leaf)
     for r in first["rounds"]:
         assert r["decisions"] >= 30 and r["simulations_per_decision"] <= 4
         assert 0 <= r["agreement_before_fit"] <= 1 and 0 <= r["held_out_agreement"] <= 1

@@ -89,6 +89,9 @@ class ExpertIterationSettings(StrictModel):
     proposer: Literal["policy", "scripted"] = Field(
         default="policy", description="what a wide search node tries first: the network's most likely action "
                                       "(the search refines the network) or the rollout captain's")
+    rollout: Literal["scripted", "policy"] = Field(
+        default="scripted", description="who plays both sides in the search's rollouts: the ruleset's strongest "
+                                        "scripted captain, or the network itself (its most likely actions)")
     leaf: Literal["scripted", "policy"] = Field(
         default="scripted", description="leaf value: a scripted rollout then hull fractions (the search's "
                                         "default), or the network's value head at once")

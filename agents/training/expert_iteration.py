@@ -105,7 +105,8 @@ def make_teacher(settings: ExpertIterationSettings, policy: Any, seed: int) -> S
         value: Evaluator = PolicyValue(policy)
         leaf = {"leaf": value, "rollout_depth": 0}
     return SearchCaptain(budget.simulations, budget.time_budget_ms, seed=seed, name=settings.search,
-                         proposer=network if settings.proposer == "policy" else None, **leaf)
+                         proposer=network if settings.proposer == "policy" else None,
+                         rollout=network if settings.rollout == "policy" else None, **leaf)
 
 
 def play(build_env: Callable[[], gym.Env], teacher: SearchCaptain, decisions: int, gamma: float,
@@ -240,5 +241,6 @@ def expert_iteration(policy: Any, build_env: Callable[[], gym.Env], settings: Ex
             "loss": round(loss, 4), **after,
             "seconds": round(time.perf_counter() - round_started, 1),
         })
-    return {"search": settings.search, "proposer": settings.proposer, "leaf": settings.leaf,
+    return {"search": settings.search, "proposer": settings.proposer, "rollout": settings.rollout,
+            "leaf": settings.leaf,
             "rounds": rounds, "seconds": round(time.perf_counter() - started, 1)}
