@@ -245,11 +245,12 @@ def _train_in(folder: Path, config: TrainConfig, device: str) -> Path:
         callbacks.append(ProgressBarCallback())
     started = time.perf_counter()
     imitation = imitate(model, config)
+    if imitation:
+        write_manifest(folder, config, {"status": "running", "device": device, "imitation": imitation})
     expert = iterate(model, config)
-    if imitation or expert:
-        write_manifest(folder, config, {"status": "running", "device": device,
-                                        **({"imitation": imitation} if imitation else {}),
-                                        **({"expert_iteration": expert} if expert else {})})
+    if expert:
+        write_manifest(folder, config, {"status": "running", "device": device, "expert_iteration": expert,
+                                        **({"imitation": imitation} if imitation else {})})
     try:
         model.learn(config.total_timesteps, callback=CallbackList(callbacks), tb_log_name="ppo")
     finally:
