@@ -35,7 +35,7 @@ import torch
 from agents.base import Captain, Decision
 from agents.learned import LoadedModel, MaskablePPOCaptain
 from agents.search import SearchCaptain, SearchResult, parse_search_name
-from agents.search.evaluators import Evaluator
+from agents.search.evaluators import Evaluator, result_values
 from agents.training.config import ExpertIterationSettings
 from agents.training.imitation import Demonstrations, agreement, discounted
 from naval_env.core.game import Game
@@ -77,8 +77,6 @@ class PolicyValue:
         self.policy = policy
 
     def __call__(self, game: Game) -> dict[str, float]:
-        from agents.search.evaluators import result_values
-
         if game.is_over:
             return result_values(game)
         agents = [a for a in game.agents if game.health(a)[0] > 0] or list(game.agents)
