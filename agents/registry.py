@@ -43,7 +43,7 @@ def captain_names(ruleset_id: str) -> list[str]:
     and the search forms."""
     from agents.zoo import has_zoo_captain
 
-    shipped = [ZOO_CAPTAIN, *LEVELS] if has_zoo_captain(ruleset_id) else []
+    shipped = [ZOO_CAPTAIN, *LEVELS, "expert:Nms"] if has_zoo_captain(ruleset_id) else []
     return [*scripted_names(ruleset_id), *shipped, *search_names()]
 
 
@@ -86,6 +86,10 @@ def make_captain(spec: str | Captain, ruleset_id: str, action_spec: ActionSpec,
         from agents.zoo import load_zoo_captain
 
         return load_zoo_captain(ruleset_id, config)
+    if spec.startswith("expert:"):   # expert:Nms, the top level thinking N ms a decision (agents/zoo/levels.py)
+        from agents.zoo.levels import make_timed_expert, parse_timed_expert
+
+        return make_timed_expert(parse_timed_expert(spec), ruleset_id, seed=seed, config=config)
     if spec in LEVELS:
         from agents.zoo import make_level_captain
 

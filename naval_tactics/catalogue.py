@@ -21,6 +21,7 @@ from agents.registry import scripted_captains
 from naval_env.core.ruleset import Ruleset, get_ruleset, ruleset_ids
 from naval_env.core.spaces import ActionSpec
 
+TIMED_EXPERT_FORM = "expert:Nms"
 CaptainKind = Literal["random", "scripted", "zoo", "level", "exported"]
 #: Names an exported file may give its captain (its stem): no separators, no dots first.
 CAPTAIN_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -71,6 +72,8 @@ class CaptainEntry:
     make: Callable[[int | None], Captain] = field(repr=False, compare=False)
     #: Whether its moves come with the policy's probabilities (:meth:`Captain.probabilities`).
     has_probabilities: bool = False
+    #: Whether a move takes long enough (a search's time budget) to be computed off the server's event loop.
+    slow: bool = False
 
 
 @dataclass(frozen=True)
@@ -79,6 +82,8 @@ class CatalogueSettings:
 
     rulesets: dict[str, RulesetEntry]
     captains_dir: Path | None = None
+    #: The longest thinking time a client may ask of ``expert:Nms``, in milliseconds.
+    max_expert_ms: float = 2_000
 
 
 def builtin_captains(settings: CatalogueSettings) -> Iterator[CaptainEntry]:
@@ -154,9 +159,17 @@ def zoo_captains(settings: CatalogueSettings) -> Iterator[CaptainEntry]:
             share = getattr(levels, level).random_share
             if getattr(levels, level).base != "zoo":
                 continue  # a level built on a scripted captain needs no shipped file; not served here yet
+            timed = (f"; ask for {TIMED_EXPERT_FORM} (N from 1 to {settings.max_expert_ms:g}) to have it search "
+                     "N milliseconds a decision, trying this move first") if level == "expert" else ""
             yield CaptainEntry(level, ruleset_id, "level",
-                               f"difficulty {level}: the zoo captain playing {share:.0%} of its decisions at random",
-                               partial(_level, zoo, share, entry.action_spec, level))
+                               f"difficulty {level}: the zoo captain playing {share:.0%} of its decisions at random"
+                               + timed, partial(_level, zoo, share, entry.action_spec, level))
+
+
+def _timed_expert(zoo: Captain, milliseconds: float, ruleset_id: str, seed: int | None) -> Captain:
+    from agents.zoo.levels import make_timed_expert
+
+    return make_timed_expert(milliseconds, ruleset_id, seed=seed, guide=zoo)
 
 
 def _level(zoo: Captain, share: float, spec: ActionSpec, name: str, seed: int | None) -> Captain:
@@ -176,8 +189,10 @@ CAPTAIN_SOURCES: tuple[Callable[[CatalogueSettings], Iterable[CaptainEntry]], ..
 class Catalogue:
     """The rulesets and captains one server (or one ``naval-tactics list``) offers, looked up by name."""
 
-    def __init__(self, rulesets: Iterable[RulesetEntry], captains: Iterable[CaptainEntry]) -> None:
+    def __init__(self, rulesets: Iterable[RulesetEntry], captains: Iterable[CaptainEntry],
+                 max_expert_ms: float = CatalogueSettings.max_expert_ms) -> None:
         self.rulesets: dict[str, RulesetEntry] = {entry.id: entry for entry in rulesets}
+        self.max_expert_ms = max_expert_ms
         self._captains: dict[str, dict[str, CaptainEntry]] = {rid: {} for rid in self.rulesets}
         for captain in captains:
             taken = self._captains[captain.ruleset]
@@ -187,11 +202,13 @@ class Catalogue:
             taken[captain.name] = captain
 
     @classmethod
-    def load(cls, captains_dir: Path | None = None, ruleset_filter: Iterable[str] | None = None) -> Catalogue:
+    def load(cls, captains_dir: Path | None = None, ruleset_filter: Iterable[str] | None = None,
+             max_expert_ms: float = CatalogueSettings.max_expert_ms) -> Catalogue:
         wanted = list(ruleset_filter) if ruleset_filter is not None else ruleset_ids()
         rulesets = {rid: RulesetEntry.load(rid) for rid in wanted}
-        settings = CatalogueSettings(rulesets, Path(captains_dir) if captains_dir is not None else None)
-        return cls(rulesets.values(), (c for source in CAPTAIN_SOURCES for c in source(settings)))
+        settings = CatalogueSettings(rulesets, Path(captains_dir) if captains_dir is not None else None,
+                                     max_expert_ms)
+        return cls(rulesets.values(), (c for source in CAPTAIN_SOURCES for c in source(settings)), max_expert_ms)
 
     def ruleset(self, ruleset_id: str) -> RulesetEntry:
         try:
@@ -216,4 +233,20 @@ class Catalogue:
         try:
             return captains[name]
         except KeyError:
-            raise UnknownNameError("captain", name, list(captains), f" for {ruleset_id}") from None
+            pass
+        if name.startswith("expert:") and "zoo" in captains:
+            return self._timed_expert(ruleset_id, name, captains)
+        raise UnknownNameError("captain", name, list(captains), f" for {ruleset_id}")
+
+    def _timed_expert(self, ruleset_id: str, name: str, captains: dict[str, CaptainEntry]) -> CaptainEntry:
+        """``expert:Nms``, made on demand: the search for N ms a decision, guided by the served zoo captain."""
+        from agents.zoo.levels import parse_timed_expert
+
+        try:
+            milliseconds = parse_timed_expert(name, self.max_expert_ms)
+        except ValueError:
+            allowed = [*captains, f"{TIMED_EXPERT_FORM} (N from 1 to {self.max_expert_ms:g})"]
+            raise UnknownNameError("captain", name, allowed, f" for {ruleset_id}") from None
+        zoo = captains["zoo"].make(None)
+        return CaptainEntry(name, ruleset_id, "level", f"the expert searching {milliseconds:g} ms a decision",
+                            partial(_timed_expert, zoo, milliseconds, ruleset_id), slow=True)

@@ -100,6 +100,8 @@ class CaptainClient:
 
     def captain_move(self, game_id: str, captain: str, *, seat: str | None = None,
                      apply: bool = True) -> CaptainMoveResult:
+        """The move of ``captain`` (a name the server lists, or ``expert:Nms``: the top level thinking N
+        milliseconds, up to the server's ``max_expert_ms``), applied unless ``apply`` is False."""
         return self._call("POST", f"/v1/games/{game_id}/captain-moves", CaptainMoveResult,
                           json=_without_none({"captain": captain, "seat": seat}),
                           params={"apply": "true" if apply else "false"})

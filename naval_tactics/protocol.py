@@ -190,7 +190,8 @@ class CaptainMoveRequest(_Request):
     ]})
 
     captain: str
-    """A captain name the ruleset lists (``GET /v1/rulesets``)."""
+    """A captain name the ruleset lists (``GET /v1/rulesets``), or ``expert:Nms`` where the ruleset serves
+    ``expert``: the top level searching N milliseconds a decision (up to the server's limit)."""
     seat: str | None = None
     """The seat it moves for; default: ``to_move`` (any other seat is refused: not its turn)."""
 

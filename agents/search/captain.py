@@ -60,6 +60,9 @@ class SearchCaptain(Captain):
             :func:`~agents.search.evaluators.hull_values` (the result when over, else hull fractions).
             A trained policy's value function fits here.
         tree: the tree policy's knobs (:class:`~agents.search.tree.TreeSettings`).
+        proposer: the captain whose choice a wide node tries first, with the tree's ``policy_prior``
+            (default: the rollout captain). A trained policy here makes the search refine the network's
+            own play (expert iteration, ``agents/training/expert_iteration.py``).
     """
 
     needs_observation = False
@@ -67,7 +70,8 @@ class SearchCaptain(Captain):
     def __init__(self, simulations: int | None = DEFAULT_SIMULATIONS, time_budget_ms: float | None = None, *,
                  seed: int | None = 0, rollout: str | Captain | None = None,
                  rollout_depth: int = DEFAULT_ROLLOUT_DEPTH, leaf: Evaluator = hull_values,
-                 tree: TreeSettings | None = None, name: str | None = None) -> None:
+                 tree: TreeSettings | None = None, name: str | None = None,
+                 proposer: Captain | None = None) -> None:
         if simulations is not None and not 1 <= simulations <= MAX_SIMULATIONS:
             raise ValueError(f"simulations must be 1 to {MAX_SIMULATIONS} (or None for a time budget only), "
                              f"got {simulations}")
@@ -85,6 +89,7 @@ class SearchCaptain(Captain):
         self.rollout_depth = rollout_depth
         self.leaf = leaf
         self.tree = tree or TreeSettings()
+        self.proposer = proposer
         self.name = name or (f"{SEARCH}:{simulations}" if time_budget_ms is None
                              else f"{SEARCH}:{time_budget_ms:g}ms")
         self._rollout_captains: dict[str, Captain] = {}
@@ -107,7 +112,7 @@ class SearchCaptain(Captain):
         if seed is None and hasattr(self, "_rng"):
             return
         self._rng = np.random.default_rng(seed)
-        owned = [self.rollout] if isinstance(self.rollout, Captain) else []
+        owned = [c for c in (self.rollout, self.proposer) if isinstance(c, Captain)]
         for captain in [*owned, *self._rollout_captains.values()]:
             captain.reset(int(self._rng.integers(2**62)))
 
@@ -119,7 +124,7 @@ class SearchCaptain(Captain):
             raise ValueError(f"{self.name}: asked to decide for {decision.agent!r}, but the game's decision is "
                              f"{game.current_agent!r}'s")
         rollout = self._rollout_captain(game)
-        search = TreeSearch(self.tree, self._evaluator(rollout), self._rng, self._proposer(rollout))
+        search = TreeSearch(self.tree, self._evaluator(rollout), self._rng, self._proposer(self.proposer or rollout))
         self.last_result = search.run(game, decision.agent, self.simulations, self.time_budget_ms)
         return self.last_result.action
 
@@ -143,10 +148,10 @@ class SearchCaptain(Captain):
         return RolloutEvaluator(rollout, self.rollout_depth, self.leaf)
 
     @staticmethod
-    def _proposer(rollout: Captain) -> Proposer:
+    def _proposer(captain: Captain) -> Proposer:
         def propose(game: Game, agent: str, mask: np.ndarray) -> JointAction:
-            observation = game.observe(agent) if rollout.needs_observation else np.zeros(0, dtype=np.float32)
-            action = rollout.act(Decision(agent, observation, mask, game))
+            observation = game.observe(agent) if captain.needs_observation else np.zeros(0, dtype=np.float32)
+            action = captain.act(Decision(agent, observation, mask, game))
             return tuple(int(v) for v in np.asarray(action).reshape(-1))
 
         return propose

@@ -76,6 +76,40 @@ class ImitationSettings(StrictModel):
     held_out: float = Field(default=0.1, ge=0, lt=1, description="share of decisions kept to measure agreement")
 
 
+class ExpertIterationSettings(StrictModel):
+    """Expert iteration after imitation and before PPO (``rounds`` 0: off). Each round the search plays
+    the learner's seat, guided by the current network, and the network is distilled from the search's
+    visit counts (cross-entropy per action component) with its value fitted to the games' returns;
+    the result is still one network, exported without search. See agents/training/expert_iteration.py."""
+
+    rounds: int = Field(default=0, ge=0, description="rounds of search play then distillation; 0 turns it off")
+    search: str = Field(default="search:32", description="the teacher: search, search:N or search:Nms "
+                                                            "(a time budget is not repeatable run to run)")
+    decisions_per_round: int = Field(default=2_000, ge=10, description="learner decisions the search plays a round "
+                                                                      "(whole games)")
+    proposer: Literal["policy", "scripted"] = Field(
+        default="policy", description="what a wide search node tries first: the network's most likely action "
+                                      "(the search refines the network) or the rollout captain's")
+    rollout: Literal["scripted", "policy"] = Field(
+        default="scripted", description="who plays both sides in the search's rollouts: the ruleset's strongest "
+                                        "scripted captain, or the network itself (its most likely actions)")
+    leaf: Literal["scripted", "policy"] = Field(
+        default="scripted", description="leaf value: a scripted rollout then hull fractions (the search's "
+                                        "default), or the network's value head at once")
+    epochs: int = Field(default=10, ge=1, description="passes over all rounds' decisions after each round")
+    batch_size: int = Field(default=256, ge=8)
+    learning_rate: float = Field(default=1e-3, gt=0)
+    held_out: float = Field(default=0.1, ge=0, lt=1, description="share of each round's decisions kept to "
+                                                                  "measure agreement")
+
+    @model_validator(mode="after")
+    def _search_name(self) -> ExpertIterationSettings:
+        from agents.search.names import parse_search_name
+
+        parse_search_name(self.search)   # SearchNameError (a ValueError) names the allowed forms
+        return self
+
+
 class TrainConfig(StrictModel):
     """One training run; every field is recorded in the run folder so the run can be repeated."""
 
@@ -96,6 +130,7 @@ class TrainConfig(StrictModel):
     opponents: OpponentSettings = OpponentSettings()
     ppo: PPOSettings = PPOSettings()
     imitation: ImitationSettings = ImitationSettings()
+    expert_iteration: ExpertIterationSettings = ExpertIterationSettings()
     eval: EvalSettings = EvalSettings()
     checkpoint_every: int = Field(default=100_000, ge=1)
     run_dir: str = "runs"

@@ -22,6 +22,7 @@ from agents.learned import RUN_MANIFEST
 from agents.registry import make_captain
 from agents.training.callbacks import QuickEvalCallback, SelfPlayCallback, WinRateLogger
 from agents.training.config import PPOSettings, TrainConfig
+from agents.training.expert_iteration import expert_iteration
 from agents.training.imitation import clone, collect, teachers_by_side
 from agents.training.plots import plot_learning_curve
 from agents.training.selfplay import SelfPlayEnv
@@ -178,6 +179,13 @@ def imitate(model: MaskablePPO, config: TrainConfig) -> dict[str, Any]:
             "seconds": round(time.perf_counter() - started, 1)}
 
 
+def iterate(model: MaskablePPO, config: TrainConfig) -> dict[str, Any]:
+    """Expert iteration on the policy after imitation, before PPO; what it measured, or {} when off."""
+    seed = 7_000_000 + config.seed * 100_000  # never a PPO, evaluation or imitation seed
+    return expert_iteration(model.policy, make_env(config, rank=0), config.expert_iteration, config.ppo.gamma,
+                            config.ppo.vf_coef, config.ppo.max_grad_norm, seed)
+
+
 def learning_rate(ppo: PPOSettings) -> float | LinearSchedule:
     """The learning rate, or SB3's picklable schedule of it (saved models load it back)."""
     if ppo.learning_rate_schedule == "linear":
@@ -246,6 +254,10 @@ def _train_in(folder: Path, config: TrainConfig, device: str) -> Path:
     imitation = imitate(model, config)
     if imitation:
         write_manifest(folder, config, {"status": "running", "device": device, "imitation": imitation})
+    expert = iterate(model, config)
+    if expert:
+        write_manifest(folder, config, {"status": "running", "device": device, "expert_iteration": expert,
+                                        **({"imitation": imitation} if imitation else {})})
     try:
         model.learn(config.total_timesteps, callback=CallbackList(callbacks), tb_log_name="ppo")
     finally:
@@ -263,5 +275,6 @@ def _train_in(folder: Path, config: TrainConfig, device: str) -> Path:
                              "win_rate": final_rate},
         "best_quick_eval": evaluator.best,
         **({"imitation": imitation} if imitation else {}),
+        **({"expert_iteration": expert} if expert else {}),
     })
     return folder

@@ -3,10 +3,16 @@ decisions uniformly at random among the legal ones.
 
 Each ruleset's levels are data (``levels.yaml`` beside this file), calibrated by measurement
 (``naval-tactics zoo ladder``) so that each level beats the one below it about 70% of the time.
+
+``expert:Nms`` (N milliseconds a decision) is the top level with a thinking time an app sets: the
+search captain (``agents/search``) with that time budget, trying the zoo captain's move first
+where the ruleset ships one (so it refines what ``expert`` would play). ``expert`` itself stays
+the calibrated captain: the ladder measured for it is unchanged.
 """
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
@@ -22,6 +28,8 @@ from naval_env.core.errors import ConfigError
 from naval_env.core.spaces import ActionSpec
 
 LEVELS_FILE = Path(str(files("agents.zoo") / "levels.yaml"))
+TIMED_EXPERT_FORM = "expert:Nms"
+_TIMED_EXPERT = re.compile(r"^expert:(?P<ms>[0-9]+)ms$")
 
 
 class Level(StrictModel):
@@ -38,6 +46,36 @@ class RulesetLevels(StrictModel):
 
 def is_level(name: str) -> bool:
     return name in LEVELS
+
+
+def is_timed_expert(name: str) -> bool:
+    """Whether ``name`` is meant as ``expert:Nms`` (``expert:`` and anything after it), valid or not."""
+    return name.startswith("expert:")
+
+
+def parse_timed_expert(name: str, max_ms: float | None = None) -> float:
+    """The milliseconds a decision of ``expert:Nms``; a ValueError names the form and the allowed range."""
+    from agents.search.names import MAX_TIME_BUDGET_MS
+
+    most = MAX_TIME_BUDGET_MS if max_ms is None else max_ms
+    found = _TIMED_EXPERT.match(name)
+    if found is None or not 1 <= int(found["ms"]) <= most:
+        raise ValueError(f"bad level {name!r}: write expert:Nms with N the milliseconds a decision, 1 to {most:g} "
+                         "(e.g. expert:500ms), or plain expert")
+    return float(found["ms"])
+
+
+def make_timed_expert(milliseconds: float, ruleset_id: str, seed: int | None = None, config: Any = None,
+                      guide: Captain | None = None) -> Captain:
+    """``expert:Nms``: search for ``milliseconds`` a decision, trying ``guide``'s move first (default: the
+    shipped zoo captain where there is one, else the search's rollout captain)."""
+    from agents.search import SearchCaptain
+    from agents.zoo import has_zoo_captain, load_zoo_captain
+
+    if guide is None and has_zoo_captain(ruleset_id):
+        guide = load_zoo_captain(ruleset_id, config)
+    return SearchCaptain(None, milliseconds, seed=0 if seed is None else seed, proposer=guide,
+                         name=f"expert:{milliseconds:g}ms")
 
 
 @cache

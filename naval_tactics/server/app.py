@@ -44,7 +44,7 @@ def create_app(settings: ServerSettings | None = None, *, clock: Clock | None = 
     """A captain server. ``clock`` (monotonic seconds) drives idle expiry; ``catalogue`` defaults to
     every ruleset with ``random``, the scripted captains and the exports in ``settings.captains_dir``."""
     settings = settings or ServerSettings()
-    catalogue = catalogue or Catalogue.load(settings.captains_dir, settings.rulesets)
+    catalogue = catalogue or Catalogue.load(settings.captains_dir, settings.rulesets, settings.max_expert_ms)
     app = FastAPI(title="naval-tactics captain server", version=__version__, description=DESCRIPTION,
                   openapi_tags=TAGS)
     app.state.settings = settings

@@ -2,7 +2,8 @@
 
 Handlers are ``async def`` and run on the event loop: a decision is a fraction of a millisecond
 of Python, and handing it to the thread pool cost more than the work (the GIL hand-off took
-the p50 of ``decide`` from about 0.5 to 2.5 ms). Each game's lock is held for the whole of a
+the p50 of ``decide`` from about 0.5 to 2.5 ms). The exception is ``expert:Nms``, a search that
+thinks N ms by design: it runs in the thread pool, so other games are served meanwhile. Each game's lock is held for the whole of a
 read or a move, so requests on one game are served one at a time and every answer sees a
 whole state, whatever a handler awaits in future.
 """
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Query, Request, Response, status
+from starlette.concurrency import run_in_threadpool
 
 from naval_tactics import __version__
 from naval_tactics.catalogue import Catalogue, UnknownNameError
@@ -158,7 +160,10 @@ async def captain_move(
     current = play.session(svc.store, game_id)
     entry = play.captain_entry(svc.catalogue, current.entry.id, body.captain)
     async with current.lock:
-        proposal, events = play.ask_captain(current, entry, body.seat, apply)
+        if entry.slow:   # a search's thinking time (expert:Nms) must not hold up every other game
+            proposal, events = await run_in_threadpool(play.ask_captain, current, entry, body.seat, apply)
+        else:
+            proposal, events = play.ask_captain(current, entry, body.seat, apply)
         logged, log = play.events_json(events)
         return CaptainMoveResult(seat=proposal.seat, captain=entry.name, move=proposal.move, action=proposal.action,
                                  probabilities=proposal.probabilities, applied=apply, events=logged, log=log,
@@ -181,6 +186,10 @@ async def game_events(
 @router.post("/decide", tags=["decide"], responses=_errors(409),
              summary="A captain's move in a position, nothing kept on the server")
 async def decide(body: DecideRequest, svc: ServicesDep) -> DecideResult:
-    proposal = play.decide(svc.catalogue, body.ruleset, body.position, body.captain, body.seat, body.seed)
+    arguments = (svc.catalogue, body.ruleset, body.position, body.captain, body.seat, body.seed)
+    if body.captain.startswith("expert:"):   # the search's thinking time, off the event loop
+        proposal = await run_in_threadpool(play.decide, *arguments)
+    else:
+        proposal = play.decide(*arguments)
     return DecideResult(ruleset=body.ruleset, seat=proposal.seat, captain=body.captain, move=proposal.move,
                         action=proposal.action, probabilities=proposal.probabilities)

@@ -27,5 +27,8 @@ class ServerSettings(BaseModel):
     cors_origins: tuple[str, ...] = ()
     """Browser origins allowed to call the server (``https://my-tabletop.example``; ``*`` for any), for
     web apps served from another origin; default none (browsers then refuse cross-origin calls)."""
+    max_expert_ms: float = Field(default=2_000, ge=1, le=600_000)
+    """The longest thinking time a client may ask of the top level as ``expert:Nms`` (the search captain
+    with N milliseconds a decision, computed off the event loop); a longer one answers 404 naming the range."""
     remembered_ids: int = Field(default=10_000, ge=0)
     """How many dropped game ids are remembered, so a late request hears *why* its game is gone."""

@@ -1,0 +1,45 @@
+"""The search headroom table: cells cached per (ruleset, budget), a rerun plays only the missing games."""
+
+import json
+import time
+
+from agents.search.table import cell_path, fill_cell, load_cell, main
+
+
+def test_a_cell_plays_each_seed_from_both_sides_and_keeps_them(tmp_path):
+    cell = load_cell(tmp_path, "pantheon", 2, seeds=2)
+    assert (cell.opponent, cell.scenario, cell.games) == ("gunner", "duel", [])
+    assert fill_cell(cell, tmp_path, log=lambda _: None)
+    assert sorted(cell.played()) == [(0, False), (0, True), (1, False), (1, True)]
+    assert {g.search_side for g in cell.games} == {"red", "blue"}
+    row = cell.summary()
+    assert row["games"] == row["of"] == 4 and row["wins"] + row["draws"] + row["losses"] == 4
+    assert row["ci"][0] <= row["score"] <= row["ci"][1] and row["ms_per_decision"] > 0
+    assert json.loads(cell_path(tmp_path, "pantheon", 2).read_text())["games"] == [
+        {k: v for k, v in g.__dict__.items()} for g in cell.games]
+
+
+def test_a_rerun_plays_only_the_missing_games_and_the_same_seed_gives_the_same_game(tmp_path):
+    first = load_cell(tmp_path, "pantheon", 2, seeds=1)
+    fill_cell(first, tmp_path, log=lambda _: None)
+    more = load_cell(tmp_path, "pantheon", 2, seeds=2)       # the cached seed 0 is kept, seed 1 is added
+    assert len(more.games) == 2
+    fill_cell(more, tmp_path, log=lambda _: None)
+    fresh = load_cell(tmp_path / "other", "pantheon", 2, seeds=2)
+    fill_cell(fresh, tmp_path / "other", log=lambda _: None)
+    def outcome(cell):
+        return [(g.seed, g.swap, g.winner_side, g.rounds, g.decisions) for g in cell.games]
+
+    assert outcome(more) == outcome(fresh)
+
+
+def test_a_deadline_stops_before_the_next_seed_and_the_table_marks_the_cell_partial(tmp_path, capsys):
+    cell = load_cell(tmp_path, "pantheon", 2, seeds=3)
+    assert not fill_cell(cell, tmp_path, deadline=time.monotonic(), log=lambda _: None)
+    assert cell.games == []
+    assert main(["--rulesets", "pantheon", "--budgets", "2", "--seeds", "1", "--out", str(tmp_path)]) == 0
+    assert main(["--rulesets", "pantheon", "--budgets", "2", "--seeds", "2", "--out", str(tmp_path),
+                 "--table-only"]) == 0
+    table = (tmp_path / "table.md").read_text()
+    assert "| pantheon | duel | `search:2` | `gunner` | 2 of 4 (partial) |" in table
+    assert json.loads((tmp_path / "table.json").read_text())[0]["games"] == 2
