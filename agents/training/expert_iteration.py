@@ -32,15 +32,15 @@ import gymnasium as gym
 import numpy as np
 import torch
 
-from agents.base import Captain, Decision
+from agents.base import Captain
 from agents.learned import LoadedModel, MaskablePPOCaptain
 from agents.search import SearchCaptain, SearchResult, parse_search_name
 from agents.search.evaluators import Evaluator, result_values
 from agents.training.config import ExpertIterationSettings
-from agents.training.imitation import Demonstrations, agreement, discounted
+from agents.training.imitation import Demonstrations, agreement, record_games
 from naval_env.core.game import Game
 from naval_env.core.spaces import ActionSpec
-from naval_env.envs.gym_env import NavalEnv, learner_points
+from naval_env.envs.gym_env import NavalEnv
 
 
 @dataclass(frozen=True)
@@ -110,44 +110,18 @@ def make_teacher(settings: ExpertIterationSettings, policy: Any, seed: int) -> S
 def play(build_env: Callable[[], gym.Env], teacher: SearchCaptain, decisions: int, gamma: float,
          seed: int) -> SearchGames:
     """Whole games with the search on the learner's seat until at least ``decisions`` were recorded."""
-    env = build_env()
-    naval = env.unwrapped
-    if not isinstance(naval, NavalEnv):
-        raise TypeError(f"expert iteration needs a NavalEnv, got {type(naval).__name__}")
-    spec = naval.action_spec
-    observations: list[np.ndarray] = []
-    masks: list[np.ndarray] = []
-    actions: list[np.ndarray] = []
     targets: list[np.ndarray] = []
-    returns: list[float] = []
     simulations = 0
-    games = 0
-    points = 0.0
-    while len(actions) < decisions:
-        observation, info = env.reset(seed=seed + games)
-        teacher.reset(seed + games)
-        rewards: list[float] = []
-        done = False
-        while not done:
-            mask = info["action_mask"]
-            action = teacher.act(Decision(naval.learner, observation, mask, naval.game))
-            assert teacher.last_result is not None
-            simulations += teacher.last_result.simulations
-            observations.append(observation)
-            masks.append(mask)
-            actions.append(np.asarray(action, dtype=np.int64))
-            targets.append(visit_targets(spec, teacher.last_result))
-            observation, reward, terminated, truncated, info = env.step(action)
-            rewards.append(float(reward))
-            done = terminated or truncated
-        returns += discounted(rewards, gamma)
-        games += 1
-        points += learner_points(info)
-    env.close()
-    demos = Demonstrations(np.asarray(observations, dtype=np.float32), np.asarray(masks, dtype=bool),
-                           np.asarray(actions, dtype=np.int64), np.asarray(returns, dtype=np.float32),
-                           games, points / games)
-    return SearchGames(demos, np.asarray(targets, dtype=np.float32), simulations / len(actions))
+
+    def record_search(naval: NavalEnv, captain: Captain) -> None:
+        nonlocal simulations
+        assert teacher.last_result is not None
+        simulations += teacher.last_result.simulations
+        targets.append(visit_targets(naval.action_spec, teacher.last_result))
+
+    demos = record_games(build_env, lambda naval: teacher, decisions, gamma, seed, purpose="expert iteration",
+                         on_decision=record_search)
+    return SearchGames(demos, np.asarray(targets, dtype=np.float32), simulations / len(demos.actions))
 
 
 def join(parts: list[SearchGames]) -> SearchGames:

@@ -18,7 +18,7 @@ import numpy as np
 import torch
 from torch.nn import functional
 
-from agents.base import Decision
+from agents.base import Captain, Decision
 from agents.registry import make_captain
 from naval_env.envs.gym_env import CaptainSpec, NavalEnv, learner_points
 
@@ -50,12 +50,27 @@ def collect(build_env: Callable[[], gym.Env], teacher: CaptainSpec | Mapping[str
             gamma: float, seed: int) -> Demonstrations:
     """Play whole games with the teacher (of the learner's side) on the learner's seat until at least
     ``decisions`` were recorded."""
+    captains: dict[str, Captain] = {}
+
+    def teacher_of(naval: NavalEnv) -> Captain:
+        if not captains:
+            names = teachers_by_side(teacher, naval.game.sides)
+            captains.update({side: make_captain(name, naval.ruleset_id, naval.action_spec)
+                             for side, name in names.items()})
+        return captains[naval.game.side_of(naval.learner)]
+
+    return record_games(build_env, teacher_of, decisions, gamma, seed, purpose="imitation")
+
+
+def record_games(build_env: Callable[[], gym.Env], captain_of: Callable[[NavalEnv], Captain], decisions: int,
+                 gamma: float, seed: int, *, purpose: str,
+                 on_decision: Callable[[NavalEnv, Captain], None] | None = None) -> Demonstrations:
+    """Whole games (seeds ``seed``, ``seed + 1``, ...) with ``captain_of``'s captain on the learner's seat
+    until at least ``decisions`` were recorded; ``on_decision`` hears of every move as it is made."""
     env = build_env()
     naval = env.unwrapped
     if not isinstance(naval, NavalEnv):
-        raise TypeError(f"imitation needs a NavalEnv, got {type(naval).__name__}")
-    names = teachers_by_side(teacher, naval.game.sides)
-    captains = {side: make_captain(name, naval.ruleset_id, naval.action_spec) for side, name in names.items()}
+        raise TypeError(f"{purpose} needs a NavalEnv, got {type(naval).__name__}")
     observations: list[np.ndarray] = []
     masks: list[np.ndarray] = []
     actions: list[np.ndarray] = []
@@ -64,13 +79,15 @@ def collect(build_env: Callable[[], gym.Env], teacher: CaptainSpec | Mapping[str
     points = 0.0
     while len(actions) < decisions:
         observation, info = env.reset(seed=seed + games)
-        captain = captains[naval.game.side_of(naval.learner)]
+        captain = captain_of(naval)
         captain.reset(seed + games)
         rewards: list[float] = []
         done = False
         while not done:
             mask = info["action_mask"]
             action = captain.act(Decision(naval.learner, observation, mask, naval.game))
+            if on_decision is not None:
+                on_decision(naval, captain)
             observations.append(observation)
             masks.append(mask)
             actions.append(np.asarray(action, dtype=np.int64))
