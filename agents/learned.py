@@ -193,43 +193,56 @@ def load_policy(model_path: Path, ruleset_id: str, config: Any = None) -> tuple[
     ``config``: the ruleset config (object or path) of the games it will play; default: the one the
     run trained with. Its observation and action sizes must fit the weights.
     """
-    from naval_env.core.ruleset import get_ruleset
 
     model_path = resolve_model_path(Path(model_path))
     if model_path.suffix == ".pth":  # weights an RLlib run saved itself (agents/learned_rllib.py)
         from agents.learned_rllib import load_rllib_policy
 
         return load_rllib_policy(model_path, ruleset_id, config)
-    run = run_folder_of(model_path)
-    manifest = read_manifest(run)
-    trained_on = manifest.get("ruleset")
-    if trained_on != ruleset_id:
-        raise ModelLoadError(f"{model_path}: trained on ruleset {trained_on!r}, not {ruleset_id!r}")
-    ruleset = get_ruleset(ruleset_id)
+    run, manifest = trained_run(model_path, ruleset_id)
     config_net_arch, run_ruleset_config = _run_settings(run, manifest)
     policy_file = read_policy_file(model_path)
     net_arch = policy_file.net_arch
     if config_net_arch is not None and config_net_arch != net_arch:
         raise ModelLoadError(f"{model_path}: the model's net_arch is {net_arch or 'the SB3 default'}, but "
                              f"{run / RUN_CONFIG} says {config_net_arch}; the file does not belong to this run")
+    policy = policy_with_weights(model_path, ruleset_id, config if config is not None else run_ruleset_config,
+                                 policy_file.state_dict, net_arch)
+    return policy, run
+
+
+def trained_run(model_path: Path, ruleset_id: str) -> tuple[Path, dict[str, Any]]:
+    """The run folder of ``model_path`` and its manifest, refused unless the run trained on ``ruleset_id``."""
+    run = run_folder_of(model_path)
+    manifest = read_manifest(run)
+    trained_on = manifest.get("ruleset")
+    if trained_on != ruleset_id:
+        raise ModelLoadError(f"{model_path}: trained on ruleset {trained_on!r}, not {ruleset_id!r}")
+    return run, manifest
+
+
+def policy_with_weights(model_path: Path, ruleset_id: str, config: Any, state: dict[str, Any],
+                        net_arch: list[int] | None) -> Any:
+    """The policy for ``ruleset_id`` under ``config`` (object or path) holding ``state``, checked to fit."""
+    from naval_env.core.ruleset import get_ruleset
+
+    ruleset = get_ruleset(ruleset_id)
     if config is None or isinstance(config, (str, Path)):
-        source = config if config is not None else run_ruleset_config
         try:
-            config = ruleset.load_config(source)
+            config = ruleset.load_config(config)
         except NavalError as exc:
-            raise ModelLoadError(f"{model_path}: cannot load ruleset config {source!r}: {exc}") from None
+            raise ModelLoadError(f"{model_path}: cannot load ruleset config {config!r}: {exc}") from None
     observation_spec, action_spec = ruleset.observation_spec(config), ruleset.action_spec(config)
-    _check_fits(policy_file.state_dict, observation_spec.size, action_spec.flat_size, model_path,
-                f"{ruleset.id} {ruleset.version}")
+    _check_fits(state, observation_spec.size, action_spec.flat_size, model_path, f"{ruleset.id} {ruleset.version}")
     policy = build_policy(observation_spec, action_spec, net_arch)
     try:
-        policy.load_state_dict(policy_file.state_dict, strict=True)
+        policy.load_state_dict(state, strict=True)
     except RuntimeError as exc:
         detail = " ".join(str(exc).split())[:400]
         raise ModelLoadError(f"{model_path}: the weights do not fit the policy the run describes "
                              f"(net_arch {net_arch or 'default'}): {detail}") from None
     policy.set_training_mode(False)
-    return policy, run
+    return policy
 
 
 # ---------------------------------------------------------------- the captain

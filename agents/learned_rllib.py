@@ -17,13 +17,11 @@ from typing import Any
 from agents.learned import (
     MAX_ENTRY_BYTES,
     ModelLoadError,
-    _check_fits,
     _run_settings,
-    build_policy,
+    policy_with_weights,
     read_manifest,
-    run_folder_of,
+    trained_run,
 )
-from naval_env.core.errors import NavalError
 
 WEIGHTS_SUFFIX = ".pth"
 FINAL_WEIGHTS = "final_policy.pth"
@@ -98,16 +96,11 @@ def load_rllib_policy(weights: Path, ruleset_id: str, config: Any = None) -> tup
 
     ``config``: the ruleset config (object or path) of the games; default: the run's own.
     """
-    from naval_env.core.ruleset import get_ruleset
 
     weights = Path(weights)
     if not weights.is_file():
         raise ModelLoadError(f"{weights}: no such weights file")
-    run = run_folder_of(weights)
-    manifest = read_manifest(run)
-    trained_on = manifest.get("ruleset")
-    if trained_on != ruleset_id:
-        raise ModelLoadError(f"{weights}: trained on ruleset {trained_on!r}, not {ruleset_id!r}")
+    run, manifest = trained_run(weights, ruleset_id)
     meta = _read_metadata(weights)
     config_net_arch, run_ruleset_config = _run_settings(run, manifest)
     net_arch = meta.get("net_arch")
@@ -118,22 +111,6 @@ def load_rllib_policy(weights: Path, ruleset_id: str, config: Any = None) -> tup
     if config_net_arch is not None and config_net_arch != net_arch:
         raise ModelLoadError(f"{weights}: the weights' net_arch is {net_arch}, but {run / 'config.yaml'} says "
                              f"{config_net_arch}; the file does not belong to this run")
-    state = read_weights(weights)
-    ruleset = get_ruleset(ruleset_id)
-    if config is None or isinstance(config, (str, Path)):
-        source = config if config is not None else run_ruleset_config
-        try:
-            config = ruleset.load_config(source)
-        except NavalError as exc:
-            raise ModelLoadError(f"{weights}: cannot load ruleset config {source!r}: {exc}") from None
-    observation_spec, action_spec = ruleset.observation_spec(config), ruleset.action_spec(config)
-    _check_fits(state, observation_spec.size, action_spec.flat_size, weights, f"{ruleset.id} {ruleset.version}")
-    policy = build_policy(observation_spec, action_spec, net_arch)
-    try:
-        policy.load_state_dict(state, strict=True)
-    except RuntimeError as exc:
-        detail = " ".join(str(exc).split())[:400]
-        raise ModelLoadError(f"{weights}: the weights do not fit the policy the run describes "
-                             f"(net_arch {net_arch}): {detail}") from None
-    policy.set_training_mode(False)
+    policy = policy_with_weights(weights, ruleset_id, config if config is not None else run_ruleset_config,
+                                 read_weights(weights), net_arch)
     return policy, run
