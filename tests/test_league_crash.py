@@ -27,8 +27,12 @@ def _new(path: Path) -> None:
 
 
 def _rows(path: Path) -> list[tuple]:  # type: ignore[type-arg]
-    """Every stored game without the time it was played, read through a read-only connection."""
-    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    """Every stored game without the time it was played.
+
+    A plain connection that waits on locks: a read-only URI connection to a WAL file that is being
+    written fails now and then, and a poller seeing no games while play runs interrupts it too late.
+    """
+    conn = sqlite3.connect(path, timeout=10)
     try:
         return [row[:-1] for row in conn.execute("SELECT * FROM games ORDER BY a_id, b_id, seed, swap")]
     finally:
@@ -117,3 +121,16 @@ def test_ctrl_c_exits_cleanly_and_keeps_the_committed_games(tmp_path: Path, refe
         assert from_games == len(kept) and stored == list(standings(league).ratings)
         assert play(league, SEEDS, progress=False).played == TOTAL - len(kept)
         assert _rows(path) == ref_rows and list(standings(league).ratings) == ref_ratings
+
+
+def test_a_write_cut_off_between_its_statements_does_not_block_the_next(tmp_path: Path) -> None:
+    path = tmp_path / "cut.sqlite"
+    _new(path)
+    with open_league(path) as league:
+        league.conn.execute("BEGIN IMMEDIATE")   # what a Ctrl-C landing just after BEGIN leaves open
+        with league.transaction():               # was: "cannot start a transaction within a transaction"
+            pass
+        assert not league.conn.in_transaction
+        with pytest.raises(KeyboardInterrupt), league.transaction():
+            raise KeyboardInterrupt
+        assert not league.conn.in_transaction

@@ -154,14 +154,21 @@ class League:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """One atomic write: committed at the end of the block, rolled back on any exception (Ctrl-C too)."""
+        """One atomic write: committed at the end of the block, rolled back on any exception (Ctrl-C too).
+
+        A Ctrl-C can land between statements (just after BEGIN, or as COMMIT returns), so what is still open
+        is checked through ``in_transaction`` rather than assumed, here and before the next BEGIN.
+        """
+        if self.conn.in_transaction:   # an earlier write interrupted before its ROLLBACK ran
+            self.conn.execute("ROLLBACK")
         self.conn.execute("BEGIN IMMEDIATE")
         try:
             yield self.conn
+            self.conn.execute("COMMIT")
         except BaseException:
-            self.conn.execute("ROLLBACK")
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
             raise
-        self.conn.execute("COMMIT")
 
     # -------------------------------------------------------------------------------- captains
     def captains(self) -> list[Captain]:
