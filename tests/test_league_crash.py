@@ -17,7 +17,9 @@ from agents.league.standings import standings
 
 ROOT = Path(__file__).resolve().parents[1]
 CAPTAINS = ["gunner", "rammer", "random"]
-SEEDS = 150                       # 3 pairings x 150 seeds x 2 sides = 900 games, several seconds of play
+# 3 pairings x 400 seeds x 2 sides = 2,400 games: about 4 s of play with 2 workers after the signal is due, so
+# a poller starved of CPU by a loaded machine (CI runs the suite on 2 cores) still signals mid-run.
+SEEDS = 400
 TOTAL = 3 * SEEDS * 2
 
 
