@@ -19,7 +19,7 @@ import torch
 
 import agents.training.run as run_module
 from agents.distributed.ray_runtime import INSTALL_HINT, ray_session
-from agents.training.backends import RLLIB_MISSING, train_on_backend
+from agents.training.backends import train_on_backend
 from agents.training.config import TrainConfig, load_train_config
 from agents.training.seeds import SUMMARY, SeedsSummary, train_seeds
 from naval_env.core.errors import ConfigError
@@ -147,17 +147,10 @@ def test_bad_seed_and_backend_flags_are_refused(flags: list[str], message: str, 
 def test_missing_ray_is_a_clear_error(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
                                       capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)   # `import ray` now raises ImportError
-    for flags in (["--backend", "ray"], ["--backend", "ray", "--seeds", "0", "1"]):
+    for flags in (["--backend", "ray"], ["--backend", "ray", "--seeds", "0", "1"], ["--backend", "rllib"]):
         assert command.main([*TINY_FLAGS, "--run-dir", str(tmp_path / "runs"), *flags]) == 2
         assert capsys.readouterr().err.strip() == f"train.py: {INSTALL_HINT}"
     assert not (tmp_path / "runs").exists()
-
-
-def test_missing_rllib_module_is_a_clear_error(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setitem(sys.modules, "agents.training.rllib", None)
-    config = tiny_config(tmp_path).model_copy(update={"backend": "rllib"})
-    with pytest.raises(ConfigError, match=RLLIB_MISSING.split("(")[0].rstrip()):
-        train_on_backend(config)
 
 
 def test_backend_is_a_config_key_the_flag_overrides(tmp_path: Path) -> None:

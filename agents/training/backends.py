@@ -7,9 +7,6 @@ from pathlib import Path
 from agents.training.config import TrainConfig
 from naval_env.core.errors import ConfigError
 
-RLLIB_MISSING = ("backend 'rllib' needs agents.training.rllib (RLlib's PPO for these envs), which this "
-                 "installation lacks ({error}); use backend local or ray, or install a version that has it")
-
 
 def check_backend_address(config: TrainConfig, address: str | None) -> None:
     if address is not None and config.backend == "local":
@@ -21,11 +18,9 @@ def train_on_backend(config: TrainConfig, address: str | None = None) -> Path:
     """Train ``config`` where ``config.backend`` says; returns the run folder."""
     check_backend_address(config, address)
     if config.backend == "rllib":
-        try:
-            from agents.training.rllib import train_rllib  # type: ignore[import-not-found,unused-ignore]
-        except ImportError as error:
-            raise ConfigError(RLLIB_MISSING.format(error=error)) from error
-        return Path(train_rllib(config, address=address))
+        from agents.training.rllib import train_rllib
+
+        return train_rllib(config, address=address)
     if config.backend == "ray":
         return _train_on_ray(config, address)
     from agents.training.run import train

@@ -85,7 +85,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         folder = train_on_backend(config, args.address)
-    except (KeyError, ValueError, ConfigError) as error:
+    except (KeyError, ValueError) as error:   # ConfigError is a ValueError
         print(f"train.py: {error.args[0] if isinstance(error, KeyError) else error}", file=sys.stderr)
         return 2
     print(f"run folder: {folder}")

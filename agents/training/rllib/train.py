@@ -20,7 +20,7 @@ import numpy as np
 import torch
 from stable_baselines3.common.utils import set_random_seed
 
-from agents.distributed.ray_runtime import ray_session
+from agents.distributed.ray_runtime import import_ray, ray_session
 from agents.learned import LoadedModel
 from agents.learned_rllib import BEST_WEIGHTS, FINAL_WEIGHTS, load_rllib_policy, save_policy_weights
 from agents.training.config import TrainConfig
@@ -51,6 +51,7 @@ def train_rllib(config: TrainConfig, address: str | None = None) -> Path:
     """Train ``config`` with RLlib on a local Ray (or the cluster at ``address``); returns the run folder."""
     check_rllib(config)
     check_run(config)
+    import_ray()   # a missing Ray is refused here, before a run folder exists
     torch.set_num_threads(config.torch_threads)
     torch.distributions.Distribution.set_default_validate_args(False)
     set_random_seed(config.seed)
