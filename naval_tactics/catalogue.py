@@ -14,12 +14,15 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from agents.base import Captain, RandomCaptain
 from agents.registry import scripted_captains
 from naval_env.core.ruleset import Ruleset, get_ruleset, ruleset_ids
 from naval_env.core.spaces import ActionSpec
+
+if TYPE_CHECKING:
+    from agents.zoo.levels import Level
 
 TIMED_EXPERT_FORM = "expert:Nms"
 CaptainKind = Literal["random", "scripted", "zoo", "level", "exported"]
@@ -156,14 +159,17 @@ def zoo_captains(settings: CatalogueSettings) -> Iterator[CaptainEntry]:
                            f"agents/zoo/captains/{ruleset_id}.md)", partial(_shared, zoo), has_probabilities=True)
         levels = levels_of(ruleset_id)
         for level in LEVELS:
-            share = getattr(levels, level).random_share
-            if getattr(levels, level).base != "zoo":
+            spec = getattr(levels, level)
+            if spec.base != "zoo":
                 continue  # a level built on a scripted captain needs no shipped file; not served here yet
+            searched = f"a search of {spec.search} simulations a decision guided by the zoo captain" \
+                if spec.search else "the zoo captain"
             timed = (f"; ask for {TIMED_EXPERT_FORM} (N from 1 to {settings.max_expert_ms:g}) to have it search "
-                     "N milliseconds a decision, trying this move first") if level == "expert" else ""
+                     "N milliseconds a decision instead") if level == "expert" else ""
             yield CaptainEntry(level, ruleset_id, "level",
-                               f"difficulty {level}: the zoo captain playing {share:.0%} of its decisions at random"
-                               + timed, partial(_level, zoo, share, entry.action_spec, level))
+                               f"difficulty {level}: {searched} playing {spec.random_share:.0%} of its decisions "
+                               "at random" + timed, partial(_level, zoo, spec, entry.action_spec, level),
+                               slow=spec.search is not None)
 
 
 def _timed_expert(zoo: Captain, milliseconds: float, ruleset_id: str, seed: int | None) -> Captain:
@@ -172,10 +178,11 @@ def _timed_expert(zoo: Captain, milliseconds: float, ruleset_id: str, seed: int 
     return make_timed_expert(milliseconds, ruleset_id, seed=seed, guide=zoo)
 
 
-def _level(zoo: Captain, share: float, spec: ActionSpec, name: str, seed: int | None) -> Captain:
-    from agents.zoo.levels import MixedCaptain
+def _level(zoo: Captain, level: Level, spec: ActionSpec, name: str, seed: int | None) -> Captain:
+    from agents.zoo.levels import MixedCaptain, guided_search
 
-    return MixedCaptain(zoo, share, spec, name=name, seed=seed)
+    base = guided_search(zoo, level.search, None, name, seed) if level.search else zoo
+    return MixedCaptain(base, level.random_share, spec, name=name, seed=seed)
 
 
 #: Where captains come from, in order. A name may appear once per ruleset.

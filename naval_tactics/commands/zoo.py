@@ -1,7 +1,8 @@
 """``naval-tactics zoo``: rebuild a ruleset's shipped captain end to end, or re-measure its difficulty ladder.
 
     naval-tactics zoo build --ruleset R [--seed 0] [--run RUN_FOLDER] [--games 400] [--workers 2]
-    naval-tactics zoo ladder --ruleset R [--calibrate] [--games 400] [--workers 2]
+    naval-tactics zoo ladder --ruleset R [--calibrate [--expert-search N] [--target 0.7] [--probe-games 100]]
+                             [--games 400] [--workers 2]
     naval-tactics zoo list
 """
 
@@ -13,6 +14,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from naval_env.core.ruleset import get_ruleset, ruleset_ids
+
+TARGET = 0.70   # agents.zoo.ladder.TARGET, without importing the evaluation stack for --help
 
 
 def make_parser() -> argparse.ArgumentParser:
@@ -29,6 +32,15 @@ def make_parser() -> argparse.ArgumentParser:
     ladder.add_argument("--ruleset", required=True, choices=ruleset_ids())
     ladder.add_argument("--calibrate", action="store_true",
                         help="first search each level's share of random moves (writes agents/zoo/levels.yaml)")
+    ladder.add_argument("--expert-search", type=int, metavar="N",
+                        help="with --calibrate: expert searches N simulations a decision guided by the zoo captain "
+                             "(a level above the zoo captain itself); default: expert is the zoo captain")
+    ladder.add_argument("--target", type=float, default=TARGET,
+                        help=f"with --calibrate: the win rate each level aims for against the one below it, "
+                             f"0.6 to 0.8 (default {TARGET})")
+    ladder.add_argument("--probe-games", type=int, default=100, metavar="SEEDS",
+                        help="with --calibrate: seeds per calibration probe, each played from both sides "
+                             "(default 100)")
     ladder.add_argument("--games", type=int, default=400, help="seeds per pairing, each played from both sides")
     ladder.add_argument("--workers", type=int, default=2)
     commands.add_parser("list", help="the shipped captains and their cards")
@@ -46,6 +58,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.games < 1 or args.workers < 1:
         print("naval-tactics zoo: error: --games and --workers must be at least 1", file=sys.stderr)
         return 2
+    if args.action == "ladder":
+        problem = _ladder_problem(args)
+        if problem:
+            print(f"naval-tactics zoo: error: {problem}", file=sys.stderr)
+            return 2
     if args.action == "build":
         from agents.zoo.build import build_entry
 
@@ -56,8 +73,25 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     scenario = get_ruleset(args.ruleset).load_config().default_scenario
     if args.calibrate:
-        levels, _ = calibrate(args.ruleset, scenario, workers=args.workers)
+        levels, _ = calibrate(args.ruleset, scenario, workers=args.workers, expert_search=args.expert_search,
+                              target=args.target, probe_seeds=args.probe_games)
         write_levels(args.ruleset, levels)
     evaluation = measure_ladder(args.ruleset, scenario, seeds=args.games, workers=args.workers)
     print(f"wrote {record_ladder(args.ruleset, scenario, args.games, evaluation)}")
     return 0
+
+
+def _ladder_problem(args: argparse.Namespace) -> str | None:
+    """What is wrong with the ladder's calibration flags, or None."""
+    given = [flag for flag, value, default in (("--expert-search", args.expert_search, None),
+                                                ("--target", args.target, TARGET),
+                                                ("--probe-games", args.probe_games, 100)) if value != default]
+    if given and not args.calibrate:
+        return f"{', '.join(given)}: needs --calibrate"
+    if args.expert_search is not None and not 1 <= args.expert_search <= 100_000:
+        return f"--expert-search {args.expert_search}: simulations a decision must be 1 to 100000"
+    if not 0.6 <= args.target <= 0.8:
+        return f"--target {args.target}: aim for a win rate from 0.6 to 0.8"
+    if args.probe_games < 1:
+        return "--probe-games must be at least 1"
+    return None

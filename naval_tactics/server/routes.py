@@ -187,9 +187,17 @@ async def game_events(
              summary="A captain's move in a position, nothing kept on the server")
 async def decide(body: DecideRequest, svc: ServicesDep) -> DecideResult:
     arguments = (svc.catalogue, body.ruleset, body.position, body.captain, body.seat, body.seed)
-    if body.captain.startswith("expert:"):   # the search's thinking time, off the event loop
+    if _searches(svc.catalogue, body.ruleset, body.captain):   # the search's thinking time, off the event loop
         proposal = await run_in_threadpool(play.decide, *arguments)
     else:
         proposal = play.decide(*arguments)
     return DecideResult(ruleset=body.ruleset, seat=proposal.seat, captain=body.captain, move=proposal.move,
                         action=proposal.action, probabilities=proposal.probabilities)
+
+
+def _searches(catalogue: Catalogue, ruleset_id: str, captain: str) -> bool:
+    """Whether the captain thinks by searching (a bad name is refused later, by the decision itself)."""
+    try:
+        return catalogue.captain(ruleset_id, captain).slow
+    except UnknownNameError:
+        return False
