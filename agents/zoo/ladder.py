@@ -140,6 +140,7 @@ def record_ladder(ruleset_id: str, scenario: str, seeds: int, evaluation: Evalua
         "scenario": scenario, "seeds": seeds, "seed": LADDER_SEED,
         "command": ladder_command(ruleset_id, scenario, seeds),
         "shares": {name: getattr(levels, name).random_share for name in LEVELS},
+        "searches": {name: getattr(levels, name).search for name in LEVELS if getattr(levels, name).search},
         "pairings": [s.to_dict() for s in evaluation.summaries],
         "ratings": [r.to_dict() for r in evaluation.ratings],
     }
