@@ -112,6 +112,7 @@ def render_card(facts: dict[str, Any]) -> str:
             "",
             *_pairing_rows(ladder["pairings"]),
             "",
+            *([ladder["note"], ""] if ladder.get("note") else []),
             "| level | OpenSkill mu | sigma | ordinal (mu - 3 sigma) |",
             "|---|---|---|---|",
             *[f"| `{r['name']}` | {r['mu']:.1f} | {r['sigma']:.2f} | {r['ordinal']:.1f} |" for r in ladder["ratings"]],
