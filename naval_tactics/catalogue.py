@@ -162,14 +162,19 @@ def zoo_captains(settings: CatalogueSettings) -> Iterator[CaptainEntry]:
             spec = getattr(levels, level)
             if spec.base != "zoo":
                 continue  # a level built on a scripted captain needs no shipped file; not served here yet
-            searched = f"a search of {spec.search} simulations a decision guided by the zoo captain" \
-                if spec.search else "the zoo captain"
             timed = (f"; ask for {TIMED_EXPERT_FORM} (N from 1 to {settings.max_expert_ms:g}) to have it search "
                      "N milliseconds a decision instead") if level == "expert" else ""
-            yield CaptainEntry(level, ruleset_id, "level",
-                               f"difficulty {level}: {searched} playing {spec.random_share:.0%} of its decisions "
-                               "at random" + timed, partial(_level, zoo, spec, entry.action_spec, level),
-                               slow=spec.search is not None)
+            yield CaptainEntry(level, ruleset_id, "level", f"difficulty {level}: {_level_play(spec)}" + timed,
+                               partial(_level, zoo, spec, entry.action_spec, level), slow=spec.search is not None)
+
+
+def _level_play(level: Level) -> str:
+    """How a difficulty level plays, in words."""
+    if level.random_share >= 1.0:
+        return "uniformly random legal moves"
+    player = (f"a search of {level.search} simulations a decision guided by the zoo captain" if level.search
+              else "the zoo captain")
+    return player + (f" playing {level.random_share:.0%} of its decisions at random" if level.random_share else "")
 
 
 def _timed_expert(zoo: Captain, milliseconds: float, ruleset_id: str, seed: int | None) -> Captain:
