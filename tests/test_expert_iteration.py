@@ -107,7 +107,7 @@ def test_rounds_are_deterministic_for_a_seed_and_report_what_they_measured(rollo
     assert expert_iteration(policies[0], make_env(config, rank=0), ExpertIterationSettings(), 0.99, 0.5, 0.5, 0) == {}
 
 
-def test_a_run_with_expert_iteration_records_it_and_exports_without_search(tmp_path):
+def test_a_run_with_expert_iteration_records_it_reports_each_round_and_exports_without_search(tmp_path, capsys):
     from agents.export.__main__ import main as export_main
 
     config = load_train_config(CONFIG, {"run_dir": str(tmp_path), "total_timesteps": 64, "n_envs": 1,
@@ -120,4 +120,7 @@ def test_a_run_with_expert_iteration_records_it_and_exports_without_search(tmp_p
     rounds = manifest["expert_iteration"]["rounds"]
     assert manifest["status"] == "finished" and len(rounds) == 1 and rounds[0]["decisions"] >= 30
     assert manifest["train_config"]["expert_iteration"]["search"] == "search:4"
+    # A round can take minutes: each is reported as it ends, with what the manifest keeps of it.
+    assert (f"expert iteration round 1/1: {rounds[0]['decisions']} decisions in {rounds[0]['games']} games, "
+            f"search scored {rounds[0]['search_score']:.3f}") in capsys.readouterr().err
     assert export_main([str(folder), "--out", str(tmp_path / "exit.onnx"), "--parity", "20"]) == 0

@@ -175,8 +175,10 @@ def _components(distribution: Any) -> list[Any]:
 
 
 def expert_iteration(policy: Any, build_env: Callable[[], gym.Env], settings: ExpertIterationSettings,
-                     gamma: float, vf_coef: float, max_grad_norm: float, seed: int) -> dict[str, Any]:
+                     gamma: float, vf_coef: float, max_grad_norm: float, seed: int,
+                     on_round: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
     """Run ``settings.rounds`` rounds on ``policy`` (a MaskableActorCriticPolicy); what each round measured.
+    ``on_round`` gets each round's measurements as soon as the round ends (a round can take minutes).
 
     Per round: the search's score on the learner's seat, the mean simulations a decision, the
     network's agreement with the search on the round's new decisions before it is fitted to them
@@ -213,6 +215,8 @@ def expert_iteration(policy: Any, build_env: Callable[[], gym.Env], settings: Ex
             "loss": round(loss, 4), **after,
             "seconds": round(time.perf_counter() - round_started, 1),
         })
+        if on_round is not None:
+            on_round(rounds[-1])
     return {"search": settings.search, "proposer": settings.proposer, "rollout": settings.rollout,
             "leaf": settings.leaf,
             "rounds": rounds, "seconds": round(time.perf_counter() - started, 1)}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+import sys
 import time
 from datetime import UTC, datetime
 from importlib import metadata
@@ -174,16 +175,26 @@ def imitate(model: MaskablePPO, config: TrainConfig) -> dict[str, Any]:
     demos = collect(make_env(config, rank=0), settings.teacher, settings.decisions, config.ppo.gamma, seed)
     fit = clone(model.policy, demos, settings.epochs, settings.batch_size, settings.learning_rate,
                 config.ppo.vf_coef, config.ppo.max_grad_norm, settings.held_out, config.seed)
-    return {"teacher": settings.teacher, "decisions": len(demos.actions), "games": demos.games,
-            "teacher_win_rate": round(demos.teacher_win_rate, 4), **fit,
-            "seconds": round(time.perf_counter() - started, 1)}
+    measured = {"teacher": settings.teacher, "decisions": len(demos.actions), "games": demos.games,
+                "teacher_win_rate": round(demos.teacher_win_rate, 4), **fit,
+                "seconds": round(time.perf_counter() - started, 1)}
+    print(f"imitation: {measured['decisions']} decisions in {measured['games']} games, held-out agreement "
+          f"{measured.get('held_out_agreement', 'n/a')}, {measured['seconds']:.0f} s", file=sys.stderr, flush=True)
+    return measured
 
 
 def iterate(model: MaskablePPO, config: TrainConfig) -> dict[str, Any]:
     """Expert iteration on the policy after imitation, before PPO; what it measured, or {} when off."""
     seed = 7_000_000 + config.seed * 100_000  # never a PPO, evaluation or imitation seed
+    rounds = config.expert_iteration.rounds
+
+    def report(measured: dict[str, Any]) -> None:
+        print(f"expert iteration round {measured['round']}/{rounds}: {measured['decisions']} decisions in "
+              f"{measured['games']} games, search scored {measured['search_score']:.3f}, "
+              f"{measured['seconds']:.0f} s", file=sys.stderr, flush=True)
+
     return expert_iteration(model.policy, make_env(config, rank=0), config.expert_iteration, config.ppo.gamma,
-                            config.ppo.vf_coef, config.ppo.max_grad_norm, seed)
+                            config.ppo.vf_coef, config.ppo.max_grad_norm, seed, on_round=report)
 
 
 def learning_rate(ppo: PPOSettings) -> float | LinearSchedule:
