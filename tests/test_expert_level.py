@@ -9,7 +9,6 @@ import pytest
 from fastapi.testclient import TestClient
 
 from agents.base import Decision
-from agents.export.onnx_captain import OnnxCaptain
 from agents.registry import make_captain
 from agents.search import SearchCaptain
 from agents.zoo.levels import levels_of, parse_timed_expert
@@ -34,14 +33,13 @@ def test_the_calibrated_expert_is_unchanged() -> None:
     assert (expert.base, expert.random_share) == ("zoo", 0.0)
 
 
-def test_expert_with_a_time_is_a_search_guided_by_the_zoo_captain_that_thinks_that_long() -> None:
+def test_expert_with_a_time_is_a_search_that_tries_the_zoo_captains_move_and_thinks_that_long() -> None:
     ruleset = get_ruleset("pantheon")
     game = ruleset.new_game(ruleset.load_config(), None, seed=1)
     captain = make_captain("expert:60ms", "pantheon", game.action_spec, seed=0)
     assert isinstance(captain, SearchCaptain) and captain.name == "expert:60ms"
     assert captain.time_budget_ms == 60.0 and captain.simulations is None
-    # The zoo's ONNX policy proposes the first move and plays the rollouts (no separate proposer).
-    assert isinstance(captain.rollout, OnnxCaptain) and captain.proposer is None
+    assert captain.proposer is not None and captain.proposer.needs_observation   # the zoo's ONNX policy
     searched = 0
     while not game.is_over and searched < 3:
         agent = game.current_agent

@@ -1,19 +1,16 @@
-"""Difficulty levels that search, and the ladder's calibration below a searching ``expert``."""
+"""The difficulty ladder: calibration toward a target, the levels file, the measured steps and their flags."""
 
 from __future__ import annotations
 
 import math
 import shutil
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
 
-from agents.base import Decision
-from agents.export.onnx_captain import OnnxCaptain
-from agents.search import SearchCaptain
 from agents.zoo import ladder
-from agents.zoo.levels import LEVELS_FILE, Level, MixedCaptain, levels_of, make_level_captain
-from naval_env.core.ruleset import get_ruleset
+from agents.zoo.levels import LEVELS_FILE, Level, levels_of
 from naval_tactics.catalogue import Catalogue
 from naval_tactics.commands import zoo as zoo_command
 
@@ -25,53 +22,23 @@ def levels_file(tmp_path: Path) -> Path:
     return path
 
 
-def test_a_searching_level_is_the_search_guided_by_its_base_with_its_share_of_random_moves() -> None:
-    ruleset = get_ruleset("broadside")
-    config = ruleset.load_config()
-    game = ruleset.new_game(config, None, seed=3)
-    shipped = levels_of("broadside")
-    levels = shipped.model_copy(update={"hard": Level(base="zoo", random_share=0.25, search=4)})
-    captain = make_level_captain("hard", "broadside", game.action_spec, seed=1, config=config, levels=levels)
-    assert isinstance(captain, MixedCaptain) and captain.random_share == 0.25 and captain.name == "hard"
-    search = captain.base
-    assert isinstance(search, SearchCaptain) and search.simulations == 4 and search.time_budget_ms is None
-    assert isinstance(search.rollout, OnnxCaptain)   # the zoo captain proposes and plays the rollouts
-    captain.reset(7)
-    searched = 0
-    while not game.is_over and searched < 2:
-        agent = game.current_agent
-        mask = game.legal_mask(agent)
-        before = search.last_result
-        action = captain.act(Decision(agent, game.observe(agent), mask, game))
-        game.action_spec.check(action, mask)   # raises on an illegal action
-        if search.last_result is not before and search.last_result.simulations:
-            assert search.last_result.simulations == 4
-            searched += 1
-        game.apply(agent, action)
-    assert searched == 2
-
-
-def test_levels_are_written_with_their_search_and_the_other_rulesets_are_kept(levels_file: Path) -> None:
+def test_levels_are_written_in_place_keeping_the_header_and_the_other_rulesets(levels_file: Path) -> None:
     before = levels_file.read_text(encoding="utf-8")
     levels = levels_of("flotilla", levels_file)
-    searched = levels.model_copy(update={"expert": Level(base="zoo", random_share=0.0, search=16)})
-    ladder.write_levels("flotilla", searched, levels_file)
-    after = levels_file.read_text(encoding="utf-8")
-    assert "  expert: {base: zoo, random_share: 0.0, search: 16}\n" in after
-    assert levels_of("flotilla", levels_file) == searched
+    changed = levels.model_copy(update={"hard": Level(base="zoo", random_share=0.3)})
+    ladder.write_levels("flotilla", changed, levels_file)
+    assert "  hard: {base: zoo, random_share: 0.3}\n" in levels_file.read_text(encoding="utf-8")
+    assert levels_of("flotilla", levels_file) == changed
     assert levels_of("pantheon", levels_file) == levels_of("pantheon")
-    assert [line for line in after.splitlines() if line.startswith("#")] == \
-           [line for line in before.splitlines() if line.startswith("#")]
-    ladder.write_levels("flotilla", levels, levels_file)   # a level without search writes no search key
-    assert levels_of("flotilla", levels_file) == levels and levels_file.read_text(encoding="utf-8") == before
+    ladder.write_levels("flotilla", levels, levels_file)
+    assert levels_file.read_text(encoding="utf-8") == before
 
 
-def _fake_probe(expert_edge: float, calls: list[tuple[str, str]]):
-    """Win rates of a model where a share s of random moves leaves logit strength 3(1 - s) and the
-    searching expert is ``expert_edge`` above the base captain as is."""
+def _fake_probe(calls: list[tuple[str, str]]):
+    """Win rates of a model where a share s of random moves leaves logit strength 3(1 - s)."""
 
     def strength(spec: str) -> float:
-        return 3.0 + expert_edge if spec == "expert" else 3.0 * (1.0 - float(spec.rsplit(":", 1)[1]))
+        return 3.0 * (1.0 - float(spec.rsplit(":", 1)[1]))
 
     def probe(ruleset_id: str, scenario: str | None, upper: str, lower: str, seeds: int, workers: int) -> float:
         calls.append((upper, lower))
@@ -80,29 +47,25 @@ def _fake_probe(expert_edge: float, calls: list[tuple[str, str]]):
     return probe
 
 
-def test_below_a_searching_expert_hard_is_the_base_as_is_when_that_is_already_a_step(
-        levels_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("target", [0.66, 0.70, 0.72])
+def test_calibration_walks_down_from_expert_and_lands_each_step_within_the_tolerance_of_its_target(
+        target: float, monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[tuple[str, str]] = []
-    monkeypatch.setattr(ladder, "probe", _fake_probe(0.8, calls))
-    levels, probes = ladder.calibrate("broadside", workers=1, expert_search=16, path=levels_file)
-    assert calls[0] == ("expert", "mixed:zoo:1.0000")              # the whole range
-    assert calls[1] == ("expert", "mixed:zoo:0.0000")              # hard: the base as is, first
-    assert levels.expert == Level(base="zoo", random_share=0.0, search=16)
-    assert levels.hard.random_share == 0.0 and levels.hard.search is None
-    assert calls[2][0] == "mixed:zoo:0.0000"                       # normal is measured against hard
-    assert 0.0 < levels.normal.random_share < levels.easy.random_share <= 1.0
-    # The expert was written before the probes ran (their worker processes build it from the file).
-    assert levels_of("broadside", levels_file).expert.search == 16
-    assert [p.level for p in probes][:1] == ["hard"]
+    monkeypatch.setattr(ladder, "probe", _fake_probe(calls))
+    levels, probes = ladder.calibrate("broadside", workers=1, target=target)
+    assert calls[0] == ("mixed:zoo:0.0000", "mixed:zoo:1.0000")   # the whole range first
+    shares = [levels.expert.random_share, levels.hard.random_share, levels.normal.random_share,
+              levels.easy.random_share]
+    assert shares[0] == 0.0 and shares == sorted(shares)
+    for upper, lower in pairwise(shares):
+        rate = 1.0 / (1.0 + math.exp(-3.0 * (lower - upper)))
+        assert abs(rate - target) <= ladder.TOLERANCE
+    assert probes[0].level == "hard" and probes[-1].level == "easy"
 
 
-def test_below_a_searching_expert_that_is_not_yet_a_step_up_hard_plays_some_random_moves(
-        levels_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[tuple[str, str]] = []
-    monkeypatch.setattr(ladder, "probe", _fake_probe(0.2, calls))   # expert beats the base only 0.55
-    levels, _ = ladder.calibrate("broadside", workers=1, expert_search=16, path=levels_file)
-    assert calls[1] == ("expert", "mixed:zoo:0.0000") and calls[2] == ("expert", "mixed:zoo:0.5000")
-    assert levels.hard.random_share == 0.25   # logit 0.2 + 0.75 -> 0.72, within 0.70 +- 0.05
+def test_a_range_too_narrow_for_the_target_aims_for_three_equal_steps() -> None:
+    assert ladder.step_target(0.99, target=0.66) == 0.66
+    assert ladder.step_target(0.85, target=0.74) == ladder.step_target(0.85)   # 0.6407: the range decides
 
 
 def test_the_ladder_measures_each_level_against_the_one_below_it() -> None:
@@ -113,9 +76,9 @@ def test_the_ladder_measures_each_level_against_the_one_below_it() -> None:
 def test_calibration_flags_are_checked_before_anything_runs(capsys: pytest.CaptureFixture[str]) -> None:
     assert zoo_command.TARGET == ladder.TARGET
     cases = {
-        ("--expert-search", "16"): "--expert-search: needs --calibrate",
+        ("--target", "0.66"): "--target: needs --calibrate",
+        ("--probe-games", "50"): "--probe-games: needs --calibrate",
         ("--calibrate", "--target", "0.9"): "--target 0.9: aim for a win rate from 0.6 to 0.8",
-        ("--calibrate", "--expert-search", "0"): "--expert-search 0: simulations a decision must be 1 to 100000",
         ("--calibrate", "--probe-games", "0"): "--probe-games must be at least 1",
     }
     for flags, message in cases.items():
@@ -123,11 +86,12 @@ def test_calibration_flags_are_checked_before_anything_runs(capsys: pytest.Captu
         assert message in capsys.readouterr().err
 
 
-def test_the_server_thinks_off_its_event_loop_exactly_for_levels_that_search() -> None:
-    catalogue = Catalogue.load()
-    for ruleset_id in catalogue.rulesets:
-        for level in ("easy", "normal", "hard", "expert"):
-            spec = getattr(levels_of(ruleset_id), level)
-            entry = catalogue.captain(ruleset_id, level)
-            assert entry.slow == (spec.search is not None)
-            assert ("a search of" in entry.description) == (spec.search is not None)
+def test_level_descriptions_say_how_each_level_plays_and_only_searches_are_computed_off_the_event_loop() -> None:
+    catalogue = Catalogue.load(ruleset_filter=["crew_phase", "pantheon"])
+    assert catalogue.captain("crew_phase", "easy").description == "difficulty easy: uniformly random legal moves"
+    hard = levels_of("crew_phase").hard.random_share
+    assert catalogue.captain("crew_phase", "hard").description == \
+        f"difficulty hard: the zoo captain playing {hard:.0%} of its decisions at random"
+    assert catalogue.captain("pantheon", "expert").description.startswith("difficulty expert: the zoo captain; ")
+    assert not any(catalogue.captain("pantheon", level).slow for level in ("easy", "normal", "hard", "expert"))
+    assert catalogue.captain("pantheon", "expert:50ms").slow

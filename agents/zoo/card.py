@@ -94,9 +94,7 @@ def render_card(facts: dict[str, Any]) -> str:
             "## Difficulty ladder",
             "",
             "Each level is the zoo captain playing a share of its decisions uniformly at random "
-            "(`agents/zoo/levels.yaml`); a level with a search is the search captain guided by the zoo captain "
-            "(its move tried first, it plays the rollouts) for that many simulations a decision. The shares are "
-            "calibrated so each level beats the one below it about 65-75% of the time, or, where the range is "
+            "(`agents/zoo/levels.yaml`). The shares are calibrated so each level beats the one below it about 65-75% of the time, or, where the range is "
             "too narrow for three such steps, in three equal steps (`agents/zoo/ladder.py`). "
             f"Scenario `{ladder['scenario']}`; seeds {ladder['seed']}..{ladder['seed'] + ladder['seeds'] - 1}, "
             f"both sides: {2 * ladder['seeds']} games a pairing. Reproduce with:",
@@ -105,10 +103,9 @@ def render_card(facts: dict[str, Any]) -> str:
             ladder["command"],
             "```",
             "",
-            "| level | random share | search (simulations a decision) |",
-            "|---|---|---|",
-            *[f"| `{name}` | {ladder['shares'][name]:.3f} | {ladder.get('searches', {}).get(name) or 'none'} |"
-              for name in LEVELS if name in ladder["shares"]],
+            "| level | random share |",
+            "|---|---|",
+            *[f"| `{name}` | {ladder['shares'][name]:.3f} |" for name in LEVELS if name in ladder["shares"]],
             "",
             *_pairing_rows(ladder["pairings"]),
             "",

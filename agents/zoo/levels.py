@@ -1,15 +1,13 @@
 """Difficulty levels ``easy`` < ``normal`` < ``hard`` < ``expert``: a base captain that plays a share of its
-decisions uniformly at random among the legal ones, optionally searching first.
+decisions uniformly at random among the legal ones.
 
 Each ruleset's levels are data (``levels.yaml`` beside this file), calibrated by measurement
 (``naval-tactics zoo ladder``) so that each level beats the one below it about 70% of the time.
-A level with ``search: N`` is the search captain (``agents/search``) guided by its base: N simulations
-a decision, the base's move tried first and the base playing both sides in the rollouts. Where the
-zoo captain against pure random play leaves too little range for three steps, ``expert`` is that
-search, a level above the zoo captain itself.
 
 ``expert:Nms`` (N milliseconds a decision) is the top level with a thinking time an app sets: the
-same guided search with that time budget instead of a number of simulations.
+search captain (``agents/search``) with that time budget, trying the zoo captain's move first
+where the ruleset ships one (so it refines what ``expert`` would play). ``expert`` itself stays
+the calibrated captain: the ladder measured for it is unchanged.
 """
 
 from __future__ import annotations
@@ -37,9 +35,6 @@ _TIMED_EXPERT = re.compile(r"^expert:(?P<ms>[0-9]+)ms$")
 class Level(StrictModel):
     base: str = Field(description="the captain it is built on: zoo or a scripted captain's name")
     random_share: float = Field(ge=0.0, le=1.0, description="share of decisions played uniformly at random")
-    search: int | None = Field(default=None, ge=1, le=100_000, description=(
-        "simulations a decision of a search guided by base (base's move tried first, base playing the "
-        "rollouts); unset: base plays as is"))
 
 
 class RulesetLevels(StrictModel):
@@ -70,24 +65,17 @@ def parse_timed_expert(name: str, max_ms: float | None = None) -> float:
     return float(found["ms"])
 
 
-def guided_search(guide: Captain | None, simulations: int | None, milliseconds: float | None, name: str,
-                  seed: int | None = None) -> Captain:
-    """The search with ``guide`` trying its move first and playing both sides of the rollouts (None: the
-    search's default rollout captain, the ruleset's strongest scripted one, does both)."""
-    from agents.search import SearchCaptain
-
-    return SearchCaptain(simulations, milliseconds, seed=0 if seed is None else seed, rollout=guide, name=name)
-
-
 def make_timed_expert(milliseconds: float, ruleset_id: str, seed: int | None = None, config: Any = None,
                       guide: Captain | None = None) -> Captain:
-    """``expert:Nms``: search for ``milliseconds`` a decision guided by ``guide`` (default: the shipped zoo
-    captain where there is one, else the search's rollout captain)."""
+    """``expert:Nms``: search for ``milliseconds`` a decision, trying ``guide``'s move first (default: the
+    shipped zoo captain where there is one, else the search's rollout captain)."""
+    from agents.search import SearchCaptain
     from agents.zoo import has_zoo_captain, load_zoo_captain
 
     if guide is None and has_zoo_captain(ruleset_id):
         guide = load_zoo_captain(ruleset_id, config)
-    return guided_search(guide, None, milliseconds, f"expert:{milliseconds:g}ms", seed)
+    return SearchCaptain(None, milliseconds, seed=0 if seed is None else seed, proposer=guide,
+                         name=f"expert:{milliseconds:g}ms")
 
 
 @cache
@@ -144,6 +132,4 @@ def make_level_captain(level: str, ruleset_id: str, action_spec: ActionSpec, see
     if spec.base in LEVELS:
         raise ConfigError(f"difficulty level {level!r} of {ruleset_id} is built on another level ({spec.base!r})")
     base = make_captain(spec.base, ruleset_id, action_spec, seed=seed, config=config)
-    if spec.search is not None:
-        base = guided_search(base, spec.search, None, f"{level} (search:{spec.search} on {spec.base})", seed)
     return MixedCaptain(base, spec.random_share, action_spec, name=level, seed=seed)

@@ -1,7 +1,7 @@
 """``naval-tactics zoo``: rebuild a ruleset's shipped captain end to end, or re-measure its difficulty ladder.
 
     naval-tactics zoo build --ruleset R [--seed 0] [--run RUN_FOLDER] [--games 400] [--workers 2]
-    naval-tactics zoo ladder --ruleset R [--calibrate [--expert-search N] [--target 0.7] [--probe-games 100]]
+    naval-tactics zoo ladder --ruleset R [--calibrate [--target 0.7] [--probe-games 100]]
                              [--games 400] [--workers 2]
     naval-tactics zoo list
 """
@@ -32,9 +32,6 @@ def make_parser() -> argparse.ArgumentParser:
     ladder.add_argument("--ruleset", required=True, choices=ruleset_ids())
     ladder.add_argument("--calibrate", action="store_true",
                         help="first search each level's share of random moves (writes agents/zoo/levels.yaml)")
-    ladder.add_argument("--expert-search", type=int, metavar="N",
-                        help="with --calibrate: expert searches N simulations a decision guided by the zoo captain "
-                             "(a level above the zoo captain itself); default: expert is the zoo captain")
     ladder.add_argument("--target", type=float, default=TARGET,
                         help=f"with --calibrate: the win rate each level aims for against the one below it, "
                              f"0.6 to 0.8 (default {TARGET})")
@@ -73,8 +70,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     scenario = get_ruleset(args.ruleset).load_config().default_scenario
     if args.calibrate:
-        levels, _ = calibrate(args.ruleset, scenario, workers=args.workers, expert_search=args.expert_search,
-                              target=args.target, probe_seeds=args.probe_games)
+        levels, _ = calibrate(args.ruleset, scenario, workers=args.workers, target=args.target,
+                              probe_seeds=args.probe_games)
         write_levels(args.ruleset, levels)
     evaluation = measure_ladder(args.ruleset, scenario, seeds=args.games, workers=args.workers)
     print(f"wrote {record_ladder(args.ruleset, scenario, args.games, evaluation)}")
@@ -83,13 +80,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _ladder_problem(args: argparse.Namespace) -> str | None:
     """What is wrong with the ladder's calibration flags, or None."""
-    given = [flag for flag, value, default in (("--expert-search", args.expert_search, None),
-                                                ("--target", args.target, TARGET),
+    given = [flag for flag, value, default in (("--target", args.target, TARGET),
                                                 ("--probe-games", args.probe_games, 100)) if value != default]
     if given and not args.calibrate:
         return f"{', '.join(given)}: needs --calibrate"
-    if args.expert_search is not None and not 1 <= args.expert_search <= 100_000:
-        return f"--expert-search {args.expert_search}: simulations a decision must be 1 to 100000"
     if not 0.6 <= args.target <= 0.8:
         return f"--target {args.target}: aim for a win rate from 0.6 to 0.8"
     if args.probe_games < 1:
