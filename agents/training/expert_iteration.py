@@ -37,7 +37,7 @@ from agents.learned import LoadedModel, MaskablePPOCaptain
 from agents.search import SearchCaptain, SearchResult, parse_search_name
 from agents.search.evaluators import Evaluator, result_values
 from agents.training.config import ExpertIterationSettings
-from agents.training.imitation import Demonstrations, agreement, record_games
+from agents.training.imitation import Demonstrations, agreement, fit_in_batches, record_games
 from naval_env.core.game import Game
 from naval_env.core.spaces import ActionSpec
 from naval_env.envs.gym_env import NavalEnv
@@ -144,29 +144,19 @@ def distil(policy: Any, data: SearchGames, train_rows: np.ndarray, settings: Exp
     device = policy.device
     obs, masks, targets, returns = (torch.as_tensor(a, device=device) for a in
                                     (data.demos.observations, data.demos.masks, data.targets, data.demos.returns))
-    optimizer = torch.optim.Adam(policy.parameters(), lr=settings.learning_rate)
-    generator = torch.Generator().manual_seed(seed)
-    policy.set_training_mode(True)
-    loss_value = 0.0
-    for _ in range(settings.epochs):
-        shuffled = torch.as_tensor(train_rows)[torch.randperm(len(train_rows), generator=generator)]
-        for start in range(0, len(shuffled), settings.batch_size):
-            batch = shuffled[start:start + settings.batch_size]
-            distribution = policy.get_distribution(obs[batch], action_masks=masks[batch])
-            parts = torch.split(targets[batch], sizes, dim=1)
-            # Cross-entropy to each component's visit distribution. Masked logits are about -1e8 where the
-            # target is 0; the product is 0, so a masked value adds nothing.
-            policy_loss = -sum((part * d.logits).sum(dim=1).mean()
-                               for part, d in zip(parts, _components(distribution)))
-            values = policy.predict_values(obs[batch]).flatten()
-            loss = policy_loss + vf_coef * torch.nn.functional.mse_loss(values, returns[batch])
-            optimizer.zero_grad()
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(policy.parameters(), max_grad_norm)
-            optimizer.step()
-            loss_value = float(loss.item())
-    policy.set_training_mode(False)
-    return loss_value
+
+    def batch_loss(batch: torch.Tensor) -> torch.Tensor:
+        distribution = policy.get_distribution(obs[batch], action_masks=masks[batch])
+        parts = torch.split(targets[batch], sizes, dim=1)
+        # Cross-entropy to each component's visit distribution. Masked logits are about -1e8 where the
+        # target is 0; the product is 0, so a masked value adds nothing.
+        policy_loss = -sum((part * d.logits).sum(dim=1).mean()
+                           for part, d in zip(parts, _components(distribution)))
+        values = policy.predict_values(obs[batch]).flatten()
+        return policy_loss + vf_coef * torch.nn.functional.mse_loss(values, returns[batch])
+
+    return fit_in_batches(policy, train_rows, batch_loss, settings.epochs, settings.batch_size,
+                          settings.learning_rate, max_grad_norm, seed)
 
 
 def _components(distribution: Any) -> list[Any]:

@@ -127,24 +127,36 @@ def clone(policy: Any, demos: Demonstrations, epochs: int, batch_size: int, lear
     device = policy.device
     tensors = [torch.as_tensor(a, device=device) for a in
                (demos.observations, demos.actions, demos.masks, demos.returns)]
+
+    def batch_loss(batch: torch.Tensor) -> torch.Tensor:
+        obs, act, mask, ret = (t[batch] for t in tensors)
+        values, log_prob, _ = policy.evaluate_actions(obs, act, action_masks=mask)
+        return -log_prob.mean() + vf_coef * functional.mse_loss(values.flatten(), ret)
+
+    loss_value = fit_in_batches(policy, train, batch_loss, epochs, batch_size, learning_rate, max_grad_norm, seed)
+    return {"train_loss": round(loss_value, 4), **agreement(policy, demos, test)}
+
+
+def fit_in_batches(policy: Any, rows: np.ndarray, batch_loss: Callable[[torch.Tensor], torch.Tensor], epochs: int,
+                   batch_size: int, learning_rate: float, max_grad_norm: float, seed: int) -> float:
+    """Supervised fitting of ``policy`` with Adam: ``epochs`` passes over ``rows`` in a seeded order, one step
+    per ``batch_size`` rows on ``batch_loss(batch)``, gradients clipped to ``max_grad_norm`` as PPO's are;
+    returns the last batch's loss. Cloning and expert iteration's distillation share it."""
     optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
     generator = torch.Generator().manual_seed(seed)
     policy.set_training_mode(True)
     loss_value = 0.0
     for _ in range(epochs):
-        shuffled = torch.as_tensor(train)[torch.randperm(len(train), generator=generator)]
+        shuffled = torch.as_tensor(rows)[torch.randperm(len(rows), generator=generator)]
         for start in range(0, len(shuffled), batch_size):
-            batch = shuffled[start:start + batch_size]
-            obs, act, mask, ret = (t[batch] for t in tensors)
-            values, log_prob, _ = policy.evaluate_actions(obs, act, action_masks=mask)
-            loss = -log_prob.mean() + vf_coef * functional.mse_loss(values.flatten(), ret)
+            loss = batch_loss(shuffled[start:start + batch_size])
             optimizer.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(policy.parameters(), max_grad_norm)
             optimizer.step()
             loss_value = float(loss.item())
     policy.set_training_mode(False)
-    return {"train_loss": round(loss_value, 4), **agreement(policy, demos, test)}
+    return loss_value
 
 
 def agreement(policy: Any, demos: Demonstrations, rows: np.ndarray) -> dict[str, float]:
