@@ -119,7 +119,6 @@ def _net_arch_of(data: bytes | None, where: Path) -> list[int] | None:
 
 def read_policy_file(path: Path) -> PolicyFile:
     """Weights (``torch.load(weights_only=True)``) and ``net_arch`` of an SB3 zip; nothing is unpickled."""
-    import torch
 
     try:
         with zipfile.ZipFile(path) as archive:
@@ -129,15 +128,23 @@ def read_policy_file(path: Path) -> PolicyFile:
         raise ModelLoadError(f"{path}: not a stable-baselines3 model zip ({exc})") from None
     if weights is None:
         raise ModelLoadError(f"{path}: no '{WEIGHTS}' inside; not a stable-baselines3 model zip")
+    return PolicyFile(read_tensor_state(io.BytesIO(weights), f"{path}: {WEIGHTS}"), net_arch)
+
+
+def read_tensor_state(source: Any, what: str) -> dict[str, Any]:
+    """A state dict of tensors from ``source`` (a path or a binary file; ``what`` names it in errors), read
+    with ``torch.load(weights_only=True)``: a pickle that would build any other object is refused, not run."""
+    import torch
+
     try:
-        state = torch.load(io.BytesIO(weights), map_location="cpu", weights_only=True)
+        state = torch.load(source, map_location="cpu", weights_only=True)
     except Exception as exc:  # noqa: BLE001 - torch raises several types; all mean "not plain weights"
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise ModelLoadError(f"{path}: {WEIGHTS} is not a plain tensor state dict ({first})") from None
+        raise ModelLoadError(f"{what} is not a plain tensor state dict ({first})") from None
     if not isinstance(state, dict) or not all(isinstance(k, str) and isinstance(v, torch.Tensor)
                                               for k, v in state.items()):
-        raise ModelLoadError(f"{path}: {WEIGHTS} holds a {type(state).__name__}, not a state dict of tensors")
-    return PolicyFile(state, net_arch)
+        raise ModelLoadError(f"{what} holds a {type(state).__name__}, not a state dict of tensors")
+    return state
 
 
 # ---------------------------------------------------------------- rebuilding the policy

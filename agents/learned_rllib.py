@@ -20,6 +20,7 @@ from agents.learned import (
     _run_settings,
     policy_with_weights,
     read_manifest,
+    read_tensor_state,
     trained_run,
 )
 
@@ -66,21 +67,11 @@ def _read_metadata(weights: Path) -> dict[str, Any]:
 def read_weights(path: Path) -> dict[str, Any]:
     """The tensor state dict in ``path``, read with ``torch.load(weights_only=True)``: a pickle that would
     build any other object is refused, not run."""
-    import torch
-
     size = path.stat().st_size
     if size > MAX_ENTRY_BYTES:
         raise ModelLoadError(f"{path}: {size} bytes, more than the {MAX_ENTRY_BYTES} a policy of this "
                              "toolkit can need")
-    try:
-        state = torch.load(path, map_location="cpu", weights_only=True)
-    except Exception as exc:  # noqa: BLE001 - torch raises several types; all mean "not plain weights"
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise ModelLoadError(f"{path}: not a plain tensor state dict ({first})") from None
-    if not isinstance(state, dict) or not all(isinstance(k, str) and isinstance(v, torch.Tensor)
-                                              for k, v in state.items()):
-        raise ModelLoadError(f"{path}: holds a {type(state).__name__}, not a state dict of tensors")
-    return state
+    return read_tensor_state(path, str(path))
 
 
 def is_rllib_run(folder: Path) -> bool:
