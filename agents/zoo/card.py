@@ -94,8 +94,9 @@ def render_card(facts: dict[str, Any]) -> str:
             "## Difficulty ladder",
             "",
             "Each level is the zoo captain playing a share of its decisions uniformly at random "
-            "(`agents/zoo/levels.yaml`). The shares are calibrated so each level beats the one below it about 65-75% of the time, or, where the range is "
-            "too narrow for three such steps, in three equal steps (`agents/zoo/ladder.py`). "
+            "(`agents/zoo/levels.yaml`). The shares are calibrated so each level beats the one below it about "
+            "65-75% of the time, or, where the range is too narrow for three such steps, in three equal steps "
+            "(`agents/zoo/ladder.py`). "
             f"Scenario `{ladder['scenario']}`; seeds {ladder['seed']}..{ladder['seed'] + ladder['seeds'] - 1}, "
             f"both sides: {2 * ladder['seeds']} games a pairing. Reproduce with:",
             "",

@@ -93,7 +93,7 @@ def write_levels(ruleset_id: str, levels: RulesetLevels, path: Path = LEVELS_FIL
     data = yaml.safe_load(text) or {}
     data[ruleset_id] = {name: getattr(levels, name).model_dump() for name in LEVELS}
     body = "".join(
-        f"{rid}:\n" + "".join(f"  {name}: {{{', '.join(f'{key}: {value}' for key, value in entry.items())}}}\n"
+        f"{rid}:\n" + "".join(f"  {name}: {{base: {entry['base']}, random_share: {entry['random_share']}}}\n"
                               for name, entry in data[rid].items())
         for rid in data)
     path.write_text(header + body, encoding="utf-8")
