@@ -17,7 +17,9 @@ from __future__ import annotations
 import multiprocessing
 import os
 import re
+import signal
 import sys
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, islice
@@ -312,6 +314,26 @@ def _init_worker(setup: _Setup) -> None:
     _WORKER = _Worker(setup)
 
 
+def _ignore_sigint_then_init(setup: _Setup) -> None:
+    # Ctrl-C reaches the whole process group; only the main process handles it.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _init_worker(setup)
+
+
+def worker_pool(context: Any, workers: int, setup: _Setup) -> Any:
+    """A pool of game workers that ignore SIGINT from their first instruction, so a Ctrl-C stops the main
+    process alone (one clean message, not a traceback a worker): a spawned child inherits an ignored SIGINT
+    across exec (and Python then installs no KeyboardInterrupt handler), which covers a worker still
+    starting; the initializer ignores it again for the workers the pool starts later."""
+    if threading.current_thread() is not threading.main_thread():
+        return context.Pool(workers, initializer=_ignore_sigint_then_init, initargs=(setup,))
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        return context.Pool(workers, initializer=_ignore_sigint_then_init, initargs=(setup,))
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def _play_chunk(tasks: list[GameTask]) -> list[GameResult]:
     assert _WORKER is not None, "worker used before _init_worker"
     return [_WORKER.play(task) for task in tasks]
@@ -389,7 +411,7 @@ def run_tournament(tournament: Tournament, *, workers: int = 1, replay_dir: str 
                 finished([worker.play(task)])
         else:
             context = multiprocessing.get_context(start_method)
-            with context.Pool(workers, initializer=_init_worker, initargs=(setup,)) as pool:
+            with worker_pool(context, workers, setup) as pool:
                 for chunk in pool.imap_unordered(_play_chunk, _chunks(tasks, chunk_size(len(tasks), workers))):
                     finished(chunk)
     finally:

@@ -13,13 +13,10 @@ from __future__ import annotations
 
 import multiprocessing
 import queue
-import signal
 import sys
-import threading
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from tqdm import tqdm
 
@@ -28,12 +25,12 @@ from agents.evaluation.tournament import (
     Entrant,
     GameTask,
     Tournament,
-    _init_worker,
     _play_chunk,
     _Setup,
     _Worker,
     check_workers,
     load_captain,
+    worker_pool,
 )
 from agents.league.db import League, LeagueError
 from agents.league.identity import content_hash, file_hash
@@ -197,26 +194,6 @@ def _check_captains_load(tournament: Tournament, pairs: Sequence[Pair]) -> None:
                      config=match.config)
 
 
-def _ignore_sigint_then_init(setup: _Setup) -> None:
-    # Ctrl-C reaches the whole process group; only the main process handles it (commits, then stops).
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _init_worker(setup)
-
-
-def _workers_deaf_to_ctrl_c(context: Any, workers: int, setup: _Setup) -> Any:
-    """A pool whose workers ignore SIGINT from their first instruction: a spawned child inherits an ignored
-    SIGINT across exec (and Python then installs no KeyboardInterrupt handler), so a Ctrl-C that reaches the
-    group while a worker is still starting prints no traceback. The initializer ignores it again for the
-    workers the pool starts later."""
-    if threading.current_thread() is not threading.main_thread():
-        return context.Pool(workers, initializer=_ignore_sigint_then_init, initargs=(setup,))
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        return context.Pool(workers, initializer=_ignore_sigint_then_init, initargs=(setup,))
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
 def _run(tournament: Tournament, tasks: deque[GameTask], workers: int, cancelled: Callable[[GameTask], bool],
          record: Callable[[GameResult], None], tick: Callable[[int], object]) -> None:
     def next_task() -> GameTask | None:
@@ -235,7 +212,7 @@ def _run(tournament: Tournament, tasks: deque[GameTask], workers: int, cancelled
         return
     finished: queue.Queue[list[GameResult] | BaseException] = queue.Queue()
     context = multiprocessing.get_context("spawn")
-    with _workers_deaf_to_ctrl_c(context, workers, setup) as pool:
+    with worker_pool(context, workers, setup) as pool:
         in_flight = 0
         while True:
             while in_flight < workers * IN_FLIGHT_PER_WORKER and (task := next_task()) is not None:

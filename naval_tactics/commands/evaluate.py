@@ -210,6 +210,11 @@ def main(argv: list[str] | None = None) -> int:
     except (EvaluationInputError, ConfigError) as exc:   # ConfigError: Ray missing or out of reach
         print(f"evaluate.py: error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:   # the workers ignore Ctrl-C, so this is the one message
+        print("evaluate.py: interrupted; the tables and results files are written only when every game has "
+              "been played, so nothing was written (replays of finished games, if asked for, are kept)",
+              file=sys.stderr)
+        return 130
     return 0
 
 
