@@ -188,7 +188,8 @@ class NavalEnv(gym.Env[np.ndarray, np.ndarray]):
         """Flat boolean mask of the learner's current decision (sb3-contrib MaskablePPO hook)."""
         return self._mask
 
-    def render(self) -> str | np.ndarray | None:
+    # Gymnasium types render() with a TypeVar no Env subclass can bind, so the narrower return is flagged.
+    def render(self) -> str | np.ndarray | None:  # type: ignore[override]
         if self.render_mode == "ansi":
             return self.match.game.render_ansi(self._events)
         if self.render_mode == "rgb_array":
