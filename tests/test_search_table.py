@@ -43,3 +43,14 @@ def test_a_deadline_stops_before_the_next_seed_and_the_table_marks_the_cell_part
     table = (tmp_path / "table.md").read_text()
     assert "| pantheon | duel | `search:2` | `gunner` | 2 of 4 (partial) |" in table
     assert json.loads((tmp_path / "table.json").read_text())[0]["games"] == 2
+
+
+def test_the_table_keeps_a_cached_cell_of_a_budget_not_asked_for(tmp_path):
+    assert main(["--rulesets", "pantheon", "--budgets", "3", "--seeds", "1", "--out", str(tmp_path)]) == 0
+    assert main(["--rulesets", "pantheon", "--budgets", "2", "--seeds", "1", "--out", str(tmp_path),
+                 "--table-only"]) == 0
+    rows = [(r["budget"], r["games"]) for r in json.loads((tmp_path / "table.json").read_text())]
+    assert rows == [(2, 0), (3, 2)]        # the asked budget as not run, the cached one with its games
+    table = (tmp_path / "table.md").read_text()
+    assert "| pantheon | duel | `search:2` | `gunner` | 0 of 2 (not run) |" in table
+    assert "| pantheon | duel | `search:3` | `gunner` | 2 |" in table
