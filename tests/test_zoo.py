@@ -53,7 +53,9 @@ def test_a_shipped_captain_is_small_and_its_conformance_vectors_reproduce(rulese
 def test_the_card_gives_the_command_and_the_measured_win_rates(ruleset_id: str) -> None:
     facts = read_facts(ruleset_id)
     assert facts["ruleset_version"] == get_ruleset(ruleset_id).version
-    assert facts["rebuild_command"] == f"naval-tactics zoo build --ruleset {ruleset_id}"
+    rebuild, _, config = facts["rebuild_command"].partition(" --config ")
+    assert rebuild == f"naval-tactics zoo build --ruleset {ruleset_id}"
+    assert f"python train.py --config configs/train/{config or ruleset_id}.yaml " in facts["training"]["command"]
     evaluation = facts["evaluation"]
     assert evaluation["seeds"] >= 400
     rivals = {p["b"] for p in evaluation["pairings"]}

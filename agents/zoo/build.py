@@ -9,7 +9,7 @@ from typing import Any
 from agents.evaluation.tournament import Evaluation, build_tournament, evaluate
 from agents.registry import scripted_names
 from agents.zoo.card import read_facts, write_card
-from agents.zoo.catalogue import CAPTAINS_DIR, rebuild_command, zoo_onnx_path
+from agents.zoo.catalogue import CAPTAINS_DIR, ZooError, rebuild_command, zoo_onnx_path
 
 #: Seeds of the strength table: 400 seeds, each played from both sides.
 EVALUATION_SEED = 1000
@@ -17,14 +17,52 @@ EVALUATION_SEEDS = 400
 ZOO_CONFORMANCE_VECTORS = 100  # keeps each entry near a megabyte; exports default to 300
 
 
-def train_captain(ruleset_id: str, seed: int = 0, run_dir: str = "runs") -> Path:
-    """Train the ruleset's shipped run config (``configs/train/<ruleset>.yaml``) with ``seed``."""
+#: Run-config fields a zoo build may set differently from the config it names (they do not change the model).
+BOOKKEEPING_FIELDS = ("name", "seed", "run_dir", "progress_bar")
+
+
+def load_build_config(ruleset_id: str, config: str, seed: int, run_dir: str = "runs") -> Any:
+    """The run config a zoo build trains (a shipped name such as ``crew_phase_long`` or a YAML path), checked
+    to be for ``ruleset_id``."""
     from agents.training.config import load_train_config
+
+    loaded = load_train_config(config, {"seed": seed, "run_dir": run_dir, "name": f"zoo-{ruleset_id}",
+                                        "progress_bar": False})
+    if loaded.ruleset != ruleset_id:
+        raise ZooError(f"run config {config!r} trains ruleset {loaded.ruleset!r}, not {ruleset_id!r}")
+    return loaded
+
+
+def check_run_matches_config(run_folder: Path, ruleset_id: str, config: str) -> None:
+    """Refuse a run that was not trained by ``config`` (apart from its name, seed and folder), so the card's
+    training command is the one that made the model."""
+    from agents.training.config import load_train_config
+
+    saved = run_folder / "config.yaml"
+    if not saved.is_file():
+        raise ZooError(f"{run_folder} is not a run folder (it has no config.yaml)")
+    ran = load_train_config(saved).model_dump()
+    named = load_build_config(ruleset_id, config, ran["seed"], ran["run_dir"]).model_dump()
+    differs = sorted(k for k in named.keys() | ran.keys()
+                     if k not in BOOKKEEPING_FIELDS and named.get(k) != ran.get(k))
+    if differs:
+        raise ZooError(f"{run_folder} was not trained by run config {config!r}: they differ in "
+                       f"{', '.join(differs)}; name the config it was trained by with --config")
+
+
+def config_command_path(config: str) -> str:
+    """How a training command names ``config``: ``configs/train/<name>.yaml`` for a shipped name, else the path."""
+    given = Path(config)
+    if given.suffix or given.parent != Path(".") or given.exists():
+        return config
+    return f"configs/train/{config}.yaml"
+
+
+def train_captain(ruleset_id: str, seed: int = 0, run_dir: str = "runs", config: str | None = None) -> Path:
+    """Train ``config`` (default the ruleset's shipped run config, ``configs/train/<ruleset>.yaml``) with ``seed``."""
     from agents.training.run import train
 
-    config = load_train_config(ruleset_id, {"seed": seed, "run_dir": run_dir, "name": f"zoo-{ruleset_id}",
-                                            "progress_bar": False})
-    return train(config)
+    return train(load_build_config(ruleset_id, config or ruleset_id, seed, run_dir))
 
 
 def export_captain(ruleset_id: str, run_folder: Path, directory: Path = CAPTAINS_DIR) -> Path:
@@ -53,12 +91,13 @@ def evaluate_captain(ruleset_id: str, scenario: str, seeds: int = EVALUATION_SEE
     return evaluate(tournament, workers=workers, progress=sys.stderr.isatty())
 
 
-def training_facts(run_folder: Path, machine_note: str = "") -> dict[str, Any]:
+def training_facts(run_folder: Path, machine_note: str = "", config: str | None = None) -> dict[str, Any]:
     import json
 
     manifest = json.loads((run_folder / "run.json").read_text(encoding="utf-8"))
+    path = config_command_path(config or manifest["ruleset"])
     return {
-        "command": f"python train.py --config configs/train/{manifest['ruleset']}.yaml --seed {manifest['seed']}",
+        "command": f"python train.py --config {path} --seed {manifest['seed']}",
         "scenario": manifest.get("scenario"),
         "seed": manifest.get("seed"),
         "wall_seconds": manifest.get("wall_seconds", 0.0),
@@ -70,21 +109,25 @@ def training_facts(run_folder: Path, machine_note: str = "") -> dict[str, Any]:
 
 def build_entry(ruleset_id: str, *, seed: int = 0, run_folder: Path | None = None, seeds: int = EVALUATION_SEEDS,
                 workers: int = 2, directory: Path = CAPTAINS_DIR, run_dir: str = "runs",
-                machine_note: str = "") -> Path:
-    """Train (unless ``run_folder`` is given), export, evaluate and write the card; returns the card's path."""
+                machine_note: str = "", config: str | None = None) -> Path:
+    """Train ``config`` (unless ``run_folder`` is given, which must have been trained by it), export, evaluate
+    and write the card; returns the card's path. ``config`` defaults to the ruleset's shipped run config."""
     from naval_env.core.ruleset import get_ruleset
 
     ruleset = get_ruleset(ruleset_id)
-    folder = run_folder if run_folder is not None else train_captain(ruleset_id, seed, run_dir)
+    config = config or ruleset_id
+    if run_folder is not None:
+        check_run_matches_config(run_folder, ruleset_id, config)
+    folder = run_folder if run_folder is not None else train_captain(ruleset_id, seed, run_dir, config)
     export_captain(ruleset_id, folder, directory)
-    training = training_facts(folder, machine_note)
+    training = training_facts(folder, machine_note, config)
     scenario = training["scenario"] or ruleset.load_config().default_scenario
     evaluation = evaluate_captain(ruleset_id, scenario, seeds, EVALUATION_SEED, workers)
     facts = read_facts(ruleset_id, directory)
     facts.update({
         "ruleset": ruleset_id,
         "ruleset_version": ruleset.version,
-        "rebuild_command": rebuild_command(ruleset_id),
+        "rebuild_command": rebuild_command(ruleset_id, config),
         "training": training,
         "evaluation": {
             "scenario": scenario, "seeds": seeds, "seed": EVALUATION_SEED,

@@ -35,8 +35,19 @@ def zoo_rulesets(directory: Path = CAPTAINS_DIR) -> list[str]:
     return sorted(p.stem for p in directory.glob("*.onnx"))
 
 
-def rebuild_command(ruleset_id: str) -> str:
-    return f"naval-tactics zoo build --ruleset {ruleset_id}"
+def rebuild_command(ruleset_id: str, config: str | None = None) -> str:
+    """The command that rebuilds the entry; ``config`` when it was trained by other than the ruleset's own."""
+    extra = f" --config {config}" if config and config != ruleset_id else ""
+    return f"naval-tactics zoo build --ruleset {ruleset_id}{extra}"
+
+
+def recorded_rebuild_command(ruleset_id: str, directory: Path = CAPTAINS_DIR) -> str:
+    """The rebuild command the entry's card records (it names the run config), else the default one."""
+    import json
+
+    facts = directory / f"{ruleset_id}.card.json"
+    recorded = json.loads(facts.read_text(encoding="utf-8")).get("rebuild_command") if facts.is_file() else None
+    return str(recorded or rebuild_command(ruleset_id))
 
 
 def load_zoo_captain(ruleset_id: str, config: Any = None, directory: Path = CAPTAINS_DIR) -> Captain:
@@ -55,6 +66,6 @@ def load_zoo_captain(ruleset_id: str, config: Any = None, directory: Path = CAPT
         captain = OnnxCaptain(path, expected_ruleset=ruleset_id, config=config)
     except ModelLoadError as exc:
         raise ZooError(f"the zoo captain of {ruleset_id} is stale: {exc}; rebuild it with: "
-                       f"{rebuild_command(ruleset_id)}") from None
+                       f"{recorded_rebuild_command(ruleset_id, directory)}") from None
     captain.name = f"zoo:{ruleset_id}"
     return captain

@@ -1,6 +1,7 @@
 """``naval-tactics zoo``: rebuild a ruleset's shipped captain end to end, or re-measure its difficulty ladder.
 
-    naval-tactics zoo build --ruleset R [--seed 0] [--run RUN_FOLDER] [--games 400] [--workers 2]
+    naval-tactics zoo build --ruleset R [--config RUN_CONFIG] [--seed 0] [--run RUN_FOLDER] [--games 400]
+                            [--workers 2]
     naval-tactics zoo ladder --ruleset R [--calibrate [--target 0.7] [--probe-games 100]]
                              [--games 400] [--workers 2]
     naval-tactics zoo list
@@ -25,7 +26,12 @@ def make_parser() -> argparse.ArgumentParser:
                                               "captain and write the model card")
     build.add_argument("--ruleset", required=True, choices=ruleset_ids())
     build.add_argument("--seed", type=int, default=0, help="training seed (default 0)")
-    build.add_argument("--run", type=Path, metavar="RUN_FOLDER", help="skip training: ship this run's final model")
+    build.add_argument("--config", metavar="RUN_CONFIG", default=None,
+                       help="run config to train: a shipped name (crew_phase_long) or a YAML path; with --run, the "
+                            "config the run must have been trained by (default: the ruleset's own, "
+                            "configs/train/<ruleset>.yaml)")
+    build.add_argument("--run", type=Path, metavar="RUN_FOLDER",
+                       help="skip training: ship this run's final model (refused unless trained by the config)")
     build.add_argument("--games", type=int, default=400, help="seeds per pairing, each played from both sides")
     build.add_argument("--workers", type=int, default=2)
     ladder = commands.add_parser("ladder", help="re-measure the difficulty ladder (and recalibrate it)")
@@ -62,8 +68,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
     if args.action == "build":
         from agents.zoo.build import build_entry
+        from agents.zoo.catalogue import ZooError
+        from naval_env.core.errors import ConfigError
 
-        card = build_entry(args.ruleset, seed=args.seed, run_folder=args.run, seeds=args.games, workers=args.workers)
+        try:
+            card = build_entry(args.ruleset, seed=args.seed, run_folder=args.run, seeds=args.games,
+                               workers=args.workers, config=args.config)
+        except (ZooError, ConfigError) as exc:
+            print(f"naval-tactics zoo: error: {exc}", file=sys.stderr)
+            return 2
         print(f"wrote {card}")
         return 0
     from agents.zoo.ladder import calibrate, measure_ladder, record_ladder, write_levels

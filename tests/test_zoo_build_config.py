@@ -1,0 +1,65 @@
+"""`naval-tactics zoo build --config`: which run config a zoo captain is trained by, and that a given run matches it."""
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from agents.zoo.build import check_run_matches_config, config_command_path, load_build_config, training_facts
+from agents.zoo.catalogue import ZooError, rebuild_command, recorded_rebuild_command
+from naval_tactics.commands.zoo import main
+
+
+def _run_folder(tmp_path: Path, config: str, **changes: object) -> Path:
+    """A run folder as train.py leaves it (its config.yaml and run.json), trained by ``config`` with ``changes``."""
+    dumped = load_build_config("crew_phase", config, seed=4).model_dump()
+    dumped.update(name="crew_phase-20261202-000000", run_dir="elsewhere", progress_bar=True, **changes)
+    folder = tmp_path / "run"
+    folder.mkdir()
+    (folder / "config.yaml").write_text(yaml.safe_dump(dumped, sort_keys=False))
+    (folder / "run.json").write_text(json.dumps({"ruleset": "crew_phase", "seed": 4, "scenario": "duel"}))
+    return folder
+
+
+def test_a_run_of_the_named_config_is_accepted_whatever_its_name_seed_and_folder(tmp_path: Path) -> None:
+    check_run_matches_config(_run_folder(tmp_path, "crew_phase"), "crew_phase", "crew_phase")
+
+
+def test_a_run_of_another_config_is_refused_naming_what_differs(tmp_path: Path) -> None:
+    folder = _run_folder(tmp_path, "crew_phase", total_timesteps=1234)
+    with pytest.raises(ZooError, match=r"not trained by run config 'crew_phase': they differ in total_timesteps; "
+                                       r"name the config it was trained by with --config"):
+        check_run_matches_config(folder, "crew_phase", "crew_phase")
+    with pytest.raises(ZooError, match="is not a run folder"):
+        check_run_matches_config(tmp_path, "crew_phase", "crew_phase")
+
+
+def test_a_config_for_another_ruleset_is_refused() -> None:
+    with pytest.raises(ZooError, match="run config 'pantheon' trains ruleset 'pantheon', not 'crew_phase'"):
+        load_build_config("crew_phase", "pantheon", seed=0)
+
+
+def test_the_card_names_the_config_in_its_training_and_rebuild_commands(tmp_path: Path) -> None:
+    folder = _run_folder(tmp_path, "crew_phase_expert")
+    assert training_facts(folder, config="crew_phase_expert")["command"] == \
+        "python train.py --config configs/train/crew_phase_expert.yaml --seed 4"
+    assert training_facts(folder)["command"] == "python train.py --config configs/train/crew_phase.yaml --seed 4"
+    assert config_command_path("my/own.yaml") == "my/own.yaml"
+    assert rebuild_command("crew_phase", "crew_phase_expert") == \
+        "naval-tactics zoo build --ruleset crew_phase --config crew_phase_expert"
+    assert rebuild_command("crew_phase", "crew_phase") == rebuild_command("crew_phase") == \
+        "naval-tactics zoo build --ruleset crew_phase"
+    (tmp_path / "crew_phase.card.json").write_text(json.dumps({"rebuild_command": "naval-tactics zoo build "
+                                                               "--ruleset crew_phase --config x"}))
+    assert recorded_rebuild_command("crew_phase", tmp_path).endswith("--config x")
+    assert recorded_rebuild_command("pursuit", tmp_path) == "naval-tactics zoo build --ruleset pursuit"
+
+
+def test_the_command_refuses_a_mismatched_run_before_it_exports_anything(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    folder = _run_folder(tmp_path, "crew_phase_expert")
+    assert main(["build", "--ruleset", "crew_phase", "--run", str(folder)]) == 2
+    err = capsys.readouterr().err
+    assert "naval-tactics zoo: error:" in err and "name the config it was trained by with --config" in err
+    assert main(["build", "--ruleset", "crew_phase", "--config", "nope", "--run", str(folder)]) == 2
+    assert "no shipped run config of that name" in capsys.readouterr().err
