@@ -95,3 +95,26 @@ def test_level_descriptions_say_how_each_level_plays_and_only_searches_are_compu
     assert catalogue.captain("pantheon", "expert").description.startswith("difficulty expert: the zoo captain; ")
     assert not any(catalogue.captain("pantheon", level).slow for level in ("easy", "normal", "hard", "expert"))
     assert catalogue.captain("pantheon", "expert:50ms").slow
+
+
+def test_re_measuring_keeps_the_cards_note_on_the_shares_only_while_the_shares_are_unchanged(tmp_path: Path) -> None:
+    import json
+
+    from agents.zoo.card import read_facts
+    from agents.zoo.catalogue import CAPTAINS_DIR
+
+    card = tmp_path / "pantheon.card.json"
+    facts = json.loads((CAPTAINS_DIR / "pantheon.card.json").read_text())
+    levels = levels_of("pantheon")
+    facts["ladder"] = {"shares": {name: getattr(levels, name).random_share for name in ladder.LEVELS},
+                       "note": "found by hand"}
+    card.write_text(json.dumps(facts))
+    evaluation = ladder.measure_ladder("pantheon", "duel", seeds=1, workers=1)
+    ladder.record_ladder("pantheon", "duel", 1, evaluation, directory=tmp_path)
+    kept = read_facts("pantheon", tmp_path)["ladder"]
+    assert kept["note"] == "found by hand" and [p["a"] for p in kept["pairings"]] == ["expert", "hard", "normal"]
+    assert "found by hand" in (tmp_path / "pantheon.md").read_text()
+    facts["ladder"]["shares"]["hard"] = 0.5                      # the note described other shares
+    card.write_text(json.dumps(facts))
+    ladder.record_ladder("pantheon", "duel", 1, evaluation, directory=tmp_path)
+    assert "note" not in read_facts("pantheon", tmp_path)["ladder"]

@@ -120,13 +120,19 @@ def measure_ladder(ruleset_id: str, scenario: str, seeds: int = 400, workers: in
 
 def record_ladder(ruleset_id: str, scenario: str, seeds: int, evaluation: Evaluation,
                   directory: Path = CAPTAINS_DIR) -> Path:
+    """Write the measured ladder into the card. The card's note on how the shares were found is kept while
+    the shares are the ones it describes, and dropped when they changed (a calibration wrote new ones)."""
     levels = levels_of(ruleset_id)
     facts = read_facts(ruleset_id, directory)
+    shares = {name: getattr(levels, name).random_share for name in LEVELS}
+    previous = facts.get("ladder", {})
     facts["ladder"] = {
         "scenario": scenario, "seeds": seeds, "seed": LADDER_SEED,
         "command": ladder_command(ruleset_id, scenario, seeds),
-        "shares": {name: getattr(levels, name).random_share for name in LEVELS},
+        "shares": shares,
         "pairings": [s.to_dict() for s in evaluation.summaries],
         "ratings": [r.to_dict() for r in evaluation.ratings],
     }
+    if previous.get("note") and previous.get("shares") == shares:
+        facts["ladder"]["note"] = previous["note"]
     return write_card(ruleset_id, facts, directory)
