@@ -119,7 +119,6 @@ def _net_arch_of(data: bytes | None, where: Path) -> list[int] | None:
 
 def read_policy_file(path: Path) -> PolicyFile:
     """Weights (``torch.load(weights_only=True)``) and ``net_arch`` of an SB3 zip; nothing is unpickled."""
-
     try:
         with zipfile.ZipFile(path) as archive:
             weights = _read_entry(archive, WEIGHTS, path)

@@ -6,8 +6,13 @@ from pathlib import Path
 import pytest
 import yaml
 
-from agents.zoo.build import check_run_matches_config, config_command_path, load_build_config, training_facts
-from agents.zoo.catalogue import ZooError, rebuild_command, recorded_rebuild_command
+from agents.zoo.build import (
+    check_run_matches_config,
+    config_command_path,
+    load_build_config,
+    training_facts,
+)
+from agents.zoo.catalogue import CAPTAINS_DIR, ZooError, rebuild_command, recorded_rebuild_command
 from naval_tactics.commands.zoo import main
 
 
@@ -58,8 +63,10 @@ def test_the_card_names_the_config_in_its_training_and_rebuild_commands(tmp_path
 
 def test_the_command_refuses_a_mismatched_run_before_it_exports_anything(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     folder = _run_folder(tmp_path, "crew_phase_expert")
+    shipped = {p.name: p.read_bytes() for p in CAPTAINS_DIR.glob("crew_phase.*")}
     assert main(["build", "--ruleset", "crew_phase", "--run", str(folder)]) == 2
     err = capsys.readouterr().err
     assert "naval-tactics zoo: error:" in err and "name the config it was trained by with --config" in err
     assert main(["build", "--ruleset", "crew_phase", "--config", "nope", "--run", str(folder)]) == 2
     assert "no shipped run config of that name" in capsys.readouterr().err
+    assert {p.name: p.read_bytes() for p in CAPTAINS_DIR.glob("crew_phase.*")} == shipped

@@ -99,6 +99,12 @@ def cell_path(out: Path, ruleset: str, budget: int) -> Path:
     return out / f"{ruleset}-search{budget}.json"
 
 
+def cached_budgets(out: Path, ruleset: str) -> set[int]:
+    """The budgets of the ruleset's cells cached in ``out`` (the names :func:`cell_path` gives)."""
+    suffixes = (p.stem.rsplit("-search", 1)[1] for p in out.glob(f"{ruleset}-search*.json"))
+    return {int(s) for s in suffixes if s.isdigit()}
+
+
 def load_cell(out: Path, ruleset: str, budget: int, seeds: int) -> Cell:
     """The cell as cached in ``out`` (its games kept, ``seeds`` as now asked), or a new empty one."""
     path = cell_path(out, ruleset, budget)
@@ -179,11 +185,8 @@ def markdown(rows: Sequence[dict[str, Any]]) -> str:
 def write_table(out: Path, rulesets: Sequence[str], budgets: Sequence[int], seeds: int) -> list[dict[str, Any]]:
     """Rewrite ``table.md``/``table.json`` from these rulesets' cells: each asked budget (a row even when not
     run yet) and any other budget whose cell the out folder holds (such as a 256 cell run on its own)."""
-    rows = []
-    for ruleset in rulesets:
-        cached = {int(p.stem.rsplit("-search", 1)[1]) for p in out.glob(f"{ruleset}-search*.json")
-                  if p.stem.rsplit("-search", 1)[1].isdigit()}
-        rows += [load_cell(out, ruleset, b, seeds).summary() for b in sorted(set(budgets) | cached)]
+    rows = [load_cell(out, ruleset, b, seeds).summary()
+            for ruleset in rulesets for b in sorted(set(budgets) | cached_budgets(out, ruleset))]
     out.mkdir(parents=True, exist_ok=True)
     (out / "table.json").write_text(json.dumps(rows, indent=1))
     (out / "table.md").write_text(markdown(rows))

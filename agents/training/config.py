@@ -172,11 +172,17 @@ def shipped_train_configs() -> list[str]:
     return sorted(p.stem for p in (BUNDLED_CONFIGS / "train").glob("*.yaml"))
 
 
+def names_shipped_config(path: str | Path) -> bool:
+    """Whether ``path`` is read as the name of a shipped run config (``pantheon``): a bare name, no such file."""
+    given = Path(path)
+    return not (given.exists() or given.suffix or given.parent != Path("."))
+
+
 def resolve_train_config(path: str | Path) -> Path:
     """A YAML path as given, or the name of a shipped run config (``pantheon``) when no such file exists."""
     given = Path(path)
     shipped = BUNDLED_CONFIGS / "train" / f"{given.name}.yaml"
-    if given.exists() or given.suffix or given.parent != Path("."):
+    if not names_shipped_config(given):
         return given
     if not shipped.is_file():
         raise ConfigError(f"{path}: no such config file, and no shipped run config of that name; "

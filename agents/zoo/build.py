@@ -22,7 +22,7 @@ BOOKKEEPING_FIELDS = ("name", "seed", "run_dir", "progress_bar")
 
 
 def load_build_config(ruleset_id: str, config: str, seed: int, run_dir: str = "runs") -> Any:
-    """The run config a zoo build trains (a shipped name such as ``crew_phase_long`` or a YAML path), checked
+    """The run config a zoo build trains (a shipped name such as ``crew_phase_strong`` or a YAML path), checked
     to be for ``ruleset_id``."""
     from agents.training.config import load_train_config
 
@@ -52,10 +52,9 @@ def check_run_matches_config(run_folder: Path, ruleset_id: str, config: str) -> 
 
 def config_command_path(config: str) -> str:
     """How a training command names ``config``: ``configs/train/<name>.yaml`` for a shipped name, else the path."""
-    given = Path(config)
-    if given.suffix or given.parent != Path(".") or given.exists():
-        return config
-    return f"configs/train/{config}.yaml"
+    from agents.training.config import names_shipped_config
+
+    return f"configs/train/{config}.yaml" if names_shipped_config(config) else config
 
 
 def train_captain(ruleset_id: str, seed: int = 0, run_dir: str = "runs", config: str | None = None) -> Path:

@@ -43,11 +43,9 @@ def rebuild_command(ruleset_id: str, config: str | None = None) -> str:
 
 def recorded_rebuild_command(ruleset_id: str, directory: Path = CAPTAINS_DIR) -> str:
     """The rebuild command the entry's card records (it names the run config), else the default one."""
-    import json
+    from agents.zoo.card import read_facts  # card imports this module
 
-    facts = directory / f"{ruleset_id}.card.json"
-    recorded = json.loads(facts.read_text(encoding="utf-8")).get("rebuild_command") if facts.is_file() else None
-    return str(recorded or rebuild_command(ruleset_id))
+    return str(read_facts(ruleset_id, directory).get("rebuild_command") or rebuild_command(ruleset_id))
 
 
 def load_zoo_captain(ruleset_id: str, config: Any = None, directory: Path = CAPTAINS_DIR) -> Captain:

@@ -27,7 +27,7 @@ def make_parser() -> argparse.ArgumentParser:
     build.add_argument("--ruleset", required=True, choices=ruleset_ids())
     build.add_argument("--seed", type=int, default=0, help="training seed (default 0)")
     build.add_argument("--config", metavar="RUN_CONFIG", default=None,
-                       help="run config to train: a shipped name (crew_phase_long) or a YAML path; with --run, the "
+                       help="run config to train: a shipped name (crew_phase_strong) or a YAML path; with --run, the "
                             "config the run must have been trained by (default: the ruleset's own, "
                             "configs/train/<ruleset>.yaml)")
     build.add_argument("--run", type=Path, metavar="RUN_FOLDER",
