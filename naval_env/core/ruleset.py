@@ -69,7 +69,7 @@ def register(ruleset: Ruleset) -> Ruleset:
     if ruleset.id in _REGISTRY and _REGISTRY[ruleset.id] is not ruleset:
         raise ValueError(f"ruleset {ruleset.id!r} is already registered")
     _REGISTRY[ruleset.id] = ruleset
-    register_position_writer(ruleset.id, ruleset.positions.dump)
+    register_position_writer(ruleset.id, lambda game: ruleset.positions.dump(game))
     return ruleset
 
 
