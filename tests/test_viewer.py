@@ -385,3 +385,16 @@ def test_an_unfinished_game_is_shown_up_to_where_it_stops(tmp_path: Path) -> Non
     assert movie.result == f"unfinished: the record stops in round {match.game.round} after {kept} decisions"
     page = replay_page(movie)
     assert "unfinished" in page
+
+
+@pytest.mark.parametrize("ruleset", ["pantheon", "crew_phase", "flotilla"])
+def test_square_boards_number_their_edges_from_0(ruleset: str) -> None:
+    match = Match(ruleset)
+    match.reset(1)
+    scene = picture_of(match.game)
+    columns = [s for s in scene.find("coordinate") if s.ref.startswith("x")]
+    rows = [s for s in scene.find("coordinate") if s.ref.startswith("y")]
+    assert columns and rows
+    assert [t.text for t in columns][:2] in (["0", "1"], ["0", "2"], ["0", "3"])   # every square, or every k-th
+    edge = scene.find("board-edge")[0]
+    assert all(t.y < edge.y for t in columns) and all(t.x < edge.x for t in rows)  # in the margins
