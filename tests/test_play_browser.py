@@ -257,6 +257,8 @@ def test_hovering_a_maneuver_lays_a_ghost_where_it_ends(browser: Any, server: st
     wait_for(browser, "return document.querySelector('#board svg g.ghost .ship') !== null")
     caption = browser.find_element("id", "preview-caption").text
     assert "ahead 3" in caption and "moves 3/" in caption and "fixed before any die" in caption
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    assert browser.save_screenshot(str(SHOTS / "preview.png"))
     # the ghost stands where the server's preview says the ship ends
     game = game_of_setup(browser, server)
     preview = httpx.post(f"{server}/v1/rulesets/pantheon/preview",

@@ -89,7 +89,8 @@
           Math.ceil(e.needed) + " or more hits at " + Number(e.distance).toFixed(1) + " in: " + e.hits + " hit" +
           (e.hits === 1 ? "" : "s") + ".";
       case "contest":       // flotilla: dice pools against each other
-        return e.roll + ": " + e.a + " rolls " + e.a_dice + " d6 (" + list(e.a_faces) + "), " + e.b + " rolls " +
+        return e.roll + ": " + e.a + " rolls " + e.a_dice + " d6 (" + list(e.a_faces) + "), " +
+          (e.b === null || e.b === undefined ? "the difficulty" : e.b) + " rolls " +
           e.b_dice + " d6 (" + list(e.b_faces) + "): " + String(e.result).replace(/_/g, " ") + ".";
       case "fate":
         return e.ship + "'s " + e.character + " rolls " + e.roll + " for fate: " + e.fate + ".";
