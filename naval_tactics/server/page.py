@@ -7,6 +7,7 @@ the replay viewer (``naval_tactics/viewer/board.js``) is served beside it.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from importlib.resources import files
 
 from fastapi import FastAPI
@@ -36,7 +37,7 @@ def install_play_page(app: FastAPI) -> None:
                           include_in_schema=False)
 
 
-def _asset_route(package: str, path: str, media_type: str):  # type: ignore[no-untyped-def]
+def _asset_route(package: str, path: str, media_type: str) -> Callable[[], Awaitable[Response]]:
     async def asset() -> Response:
         return Response(asset_text(package, path), media_type=media_type,
                         headers={"Cache-Control": "no-cache"})
