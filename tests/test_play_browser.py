@@ -23,6 +23,7 @@ import httpx
 import pytest
 import uvicorn
 
+from agents.evaluation.replay import load_replay, replay_game
 from naval_tactics.server import ServerSettings, create_app
 
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
@@ -68,7 +69,8 @@ def server() -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    downloads = tmp_path_factory.mktemp("downloads")
     missing = [path for path in (CHROMIUM, CHROMEDRIVER) if shutil.which(path) is None]
     if missing:
         pytest.fail(f"{', '.join(missing)} not found: {SETUP}")
@@ -84,8 +86,11 @@ def browser() -> Iterator[Any]:
                      "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"):   # offline but for us
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    options.add_experimental_option("prefs", {"download.default_directory": str(downloads),
+                                              "download.prompt_for_download": False})
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     driver.set_page_load_timeout(60)
+    driver.downloads = downloads
     try:
         yield driver
     finally:
@@ -239,6 +244,8 @@ def test_a_whole_game_is_played_in_the_page(browser: Any, server: str, ruleset: 
         f"{game['winner']} wins" if game["winner"] else "draw")
     log = browser.find_elements("css selector", "#log > li.mine")
     assert len(log) == made
+    dice = [line.text for line in browser.find_elements("css selector", "#log .dice")]
+    assert dice and all(len(line) > 20 and "undefined" not in line and "NaN" not in line for line in dice)
     SHOTS.mkdir(parents=True, exist_ok=True)
     browser.execute_script("window.scrollTo(0, 0)")
     assert browser.save_screenshot(str(SHOTS / f"{ruleset}.png"))
@@ -297,8 +304,16 @@ def test_watch_mode_pauses_steps_and_opens_the_replay_viewer(browser: Any, serve
     choose(browser, "watch-pace", "0")
     browser.find_element("id", "pause").click()
     wait_for(browser, "return !document.getElementById('result').hidden", 90)
-    # the replay the viewer shows is the game the server played
+    # the replay the page downloads and the one the viewer shows are the game the server played
     game = game_of(browser, server)
+    browser.find_element("id", "download-replay").click()
+    saved = browser.downloads / "pursuit-duel-5.jsonl"
+    deadline = time.monotonic() + 30
+    while not saved.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    finished = replay_game(load_replay(saved))
+    assert finished.is_over and (finished.winner, finished.round) == (game["winner"], game["round"])
+    assert load_replay(saved).header.captains == {"red": "gunner", "blue": "easy"}
     browser.find_element("id", "open-viewer").click()
     deadline = time.monotonic() + 30
     while len(browser.window_handles) < 2 and time.monotonic() < deadline:
@@ -316,6 +331,26 @@ def test_watch_mode_pauses_steps_and_opens_the_replay_viewer(browser: Any, serve
     finally:
         browser.close()
         browser.switch_to.window(main)
+
+
+def test_a_fleet_decides_ship_by_ship_with_the_acting_ship_ringed(browser: Any, server: str) -> None:
+    open_play(browser, server)
+    start_game(browser, "pantheon", "squadron", "play", "gunner", 1)
+    seen = set()
+    for _ in range(6):
+        wait_for(browser, "return !document.getElementById('decision').hidden")
+        turn = browser.find_element("id", "turn").text
+        seat = turn.split("your decision: ", 1)[1].split(" ", 1)[0]
+        assert "of the red fleet" in turn
+        ringed = browser.execute_script(
+            "return [...document.querySelectorAll('#board svg .to-move')].map(e => e.getAttribute('data-ref'))")
+        assert ringed == [seat]
+        seen.add(seat)
+        marker = browser.execute_script("return document.getElementById('log').children.length")
+        browser.find_element("id", "submit-move").click()
+        wait_for(browser, f"return document.getElementById('log').children.length > {marker}")
+    assert len(seen) > 1          # more than one ship of the fleet was asked
+    assert errors(browser) == []
 
 
 def test_docs_render_offline(browser: Any, server: str) -> None:

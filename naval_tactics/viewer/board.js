@@ -77,7 +77,8 @@
           " + " + e.defense_pool + " = " + (e.defense_pool + e.defense_roll) + ": " + e.result +
           (e.retest_by ? " (" + e.retest_by + " spends a retest)" : "") + ".";
       case "check":         // crew_phase: d20 + modifier against a DC
-        return "crew " + e.crew + " of " + e.ship + " rolls a d20: " + list(e.rolls) + " " + signed(e.modifier) +
+        return "crew " + e.crew + " of " + e.ship + (e.rolls.length > 1 ? " rolls two d20 (" + list(e.rolls) +
+          "; advantage or disadvantage picks one)," : " rolls a d20: " + list(e.rolls)) + " " + signed(e.modifier) +
           " = " + e.total + ", needing " + e.dc + ": " + (e.success ? "success" : "failure") + ".";
       case "attack":        // crew_phase: d20 + modifier against armour class
         if (e.rolls === undefined) return null;
@@ -102,6 +103,36 @@
         return e.ship + " rolls a d20 for " + e.roll + ": " + e.die + " " + signed(e.modifier) +
           (e.boons ? " " + signed(e.boon_die) + " (" + e.boons + " boons)" : "") + " = " + e.total +
           ", needing " + e.target + ": " + e.result + ".";
+      case "ram":           // crew_phase: d20 + modifier against armour class (broadside's ram rolls none)
+        if (e.rolls === undefined) return null;
+        return e.rammer + " rolls a d20 to ram " + e.target + ": " + list(e.rolls) + " " + signed(e.modifier) +
+          " = " + e.total + " against armour class " + e.ac + ": " + (e.hit ? "a hit" : "a miss") + ".";
+      case "repaired":
+        if (e.roll === undefined) return null;
+        return "the hull die rolls " + e.roll + ": " + e.part + " mended by " + e.amount + ".";
+      case "initiative":    // pantheon: scores; flotilla: each ship's throw
+        if (e.throws) {
+          return "initiative throws: " + e.order.map(function (s, k) {
+            return s + " rolls " + list(e.throws[k]);
+          }).join(", ") + "; the first named acts first.";
+        }
+        return "initiative: " + e.order.map(function (s, k) { return s + " " + e.scores[k]; }).join(", ") +
+          "; the highest acts first.";
+      case "ship_phase":
+        return "initiative: " + e.order.map(function (s, k) { return s + " " + e.initiative[k]; }).join(", ") +
+          "; the highest acts first.";
+      case "boarding":      // broadside: attackers' dice against the defenders'
+        if (e.unopposed || !e.attacker_rolls) return null;
+        return "boarders roll " + list(e.attacker_rolls) + " against the defenders' " + list(e.defender_dice) +
+          ": " + e.boarded + " get aboard, " + e.thrown_back + " are thrown back.";
+      case "melee":
+        return "the defenders of " + e.ship + " roll " + list(e.defender_dice) + ", the boarders " +
+          list(e.attacker_rolls) + ": " + e.defenders_lost + " defender(s) and " + e.attackers_lost +
+          " boarder(s) fall.";
+      case "collateral":
+        return "a die for collateral damage on " + e.target + ": " + e.roll + ", " + e.effect + " " + e.amount + ".";
+      case "mishap":
+        return e.ship + " rolls " + e.roll + " on the mishap table: " + e.mishap + ".";
       default:
         return null;
     }
