@@ -175,6 +175,12 @@ def banner_for(game: dict[str, Any], you: str | None, captains: dict[str, str]) 
     return f"Game over: {who} wins in round {game['round']}."
 
 
+def click(driver: Any, element: Any) -> None:
+    """Click as a person does: scrolled to the middle of its list first (the options scroll in their box)."""
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    element.click()
+
+
 def play_by_clicks(driver: Any, rng: random.Random) -> int:
     """Make every decision by clicking: one option per part of the move, then 'Make move'."""
     decisions = 0
@@ -186,7 +192,7 @@ def play_by_clicks(driver: Any, rng: random.Random) -> int:
         assert "your decision" in state
         for part in driver.find_elements("css selector", "#components .component"):
             options = part.find_elements("css selector", ".option")
-            rng.choice(options).click()
+            click(driver, rng.choice(options))
         marker = driver.execute_script("return document.getElementById('log').children.length")
         driver.find_element("id", "submit-move").click()
         wait_for(driver, f"return document.getElementById('log').children.length > {marker} || "
@@ -257,6 +263,9 @@ def test_hovering_a_maneuver_lays_a_ghost_where_it_ends(browser: Any, server: st
     from selenium.webdriver.common.action_chains import ActionChains
 
     open_play(browser, server)
+    wait_for(browser, "return document.querySelector('#setup-board svg') !== null")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    assert browser.save_screenshot(str(SHOTS / "setup.png"))
     start_game(browser, "pantheon", "duel", "play", "gunner", 4)
     wait_for(browser, "return !document.getElementById('decision').hidden")
     ahead = browser.find_element("css selector", '#components .option[data-label="ahead 3"]')

@@ -85,6 +85,8 @@
     // the sides of a scenario: from a game made and dropped at once (the catalogue does not list them)
     const probe = await api("POST", "/v1/games", {ruleset: $("ruleset").value, scenario: $("scenario").value, seed: 0});
     await api("DELETE", "/v1/games/" + probe.id);
+    const svg = await api("POST", "/v1/rulesets/" + probe.ruleset + "/picture", {position: probe.position}, "text");
+    NavalBoard.show($("setup-board"), svg);
     const ships = {};
     probe.seats.forEach(function (s) { ships[s.side] = (ships[s.side] || 0) + 1; });
     fillSelect($("side"), probe.sides.map(function (side, k) {
