@@ -12,8 +12,6 @@ from __future__ import annotations
 import json
 import random
 import shutil
-import socket
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,10 +19,10 @@ from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 
 from agents.evaluation.replay import load_replay, replay_game
 from naval_tactics.server import ServerSettings, create_app
+from naval_tactics.testing import serve_in_thread
 
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 SETUP = ("the browser test needs Debian's chromium and chromium-driver (apt-get install chromium "
@@ -44,28 +42,8 @@ MAX_DECISIONS = 400
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    config = uvicorn.Config(create_app(ServerSettings()), host="127.0.0.1", port=port, log_level="warning")
-    running = uvicorn.Server(config)
-    thread = threading.Thread(target=running.run, daemon=True)
-    thread.start()
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{url}/v1/health", timeout=2).status_code == 200:
-                break
-        except httpx.HTTPError:
-            time.sleep(0.2)
-    else:
-        pytest.fail("the captain server did not start within 60 s")
-    try:
+    with serve_in_thread(create_app(ServerSettings()), timeout=60) as url:
         yield url
-    finally:
-        running.should_exit = True
-        thread.join(timeout=10)
 
 
 @pytest.fixture(scope="module")
