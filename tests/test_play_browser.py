@@ -47,8 +47,13 @@ def server() -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    downloads = tmp_path_factory.mktemp("downloads")
+def downloads(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the browser saves what the page downloads."""
+    return tmp_path_factory.mktemp("downloads")
+
+
+@pytest.fixture(scope="module")
+def browser(downloads: Path) -> Iterator[Any]:
     missing = [path for path in (CHROMIUM, CHROMEDRIVER) if shutil.which(path) is None]
     if missing:
         pytest.fail(f"{', '.join(missing)} not found: {SETUP}")
@@ -68,7 +73,6 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
                                               "download.prompt_for_download": False})
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     driver.set_page_load_timeout(60)
-    driver.downloads = downloads
     try:
         yield driver
     finally:
@@ -274,7 +278,7 @@ def game_of_setup(driver: Any, url: str) -> dict[str, Any]:
     return dict(httpx.get(f"{url}/v1/games/{ids[-1]}").json())
 
 
-def test_watch_mode_pauses_steps_and_opens_the_replay_viewer(browser: Any, server: str) -> None:
+def test_watch_mode_pauses_steps_and_opens_the_replay_viewer(browser: Any, server: str, downloads: Path) -> None:
     open_play(browser, server)
     start_game(browser, "pursuit", "duel", "watch", "gunner", 5)
     choose(browser, "watch-pace", "300")
@@ -294,7 +298,7 @@ def test_watch_mode_pauses_steps_and_opens_the_replay_viewer(browser: Any, serve
     # the replay the page downloads and the one the viewer shows are the game the server played
     game = game_of(browser, server)
     browser.find_element("id", "download-replay").click()
-    saved = browser.downloads / "pursuit-duel-5.jsonl"
+    saved = downloads / "pursuit-duel-5.jsonl"
     deadline = time.monotonic() + 30
     while not saved.exists() and time.monotonic() < deadline:
         time.sleep(0.1)

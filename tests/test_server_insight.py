@@ -74,6 +74,10 @@ def test_the_picture_of_a_position_is_svg(client: TestClient) -> None:
     answer = client.post("/v1/rulesets/flotilla/picture", json={"position": game["position"]})
     assert answer.status_code == 200 and answer.headers["content-type"].startswith("image/svg+xml")
     assert answer.text.startswith("<svg") and 'class="coordinate"' in answer.text
+    broken = {**game["position"], "ships": [{**game["position"]["ships"][0], "x": "far"}]}
+    refused = client.post("/v1/rulesets/flotilla/picture", json={"position": broken})
+    assert refused.status_code == 422 and refused.json()["error"]["code"] == "invalid_position"
+    assert refused.json()["error"]["problems"][0]["path"].startswith("position.ships.0")
 
 
 def played(client: TestClient, ruleset: str, seed: int, moves: int | None = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:

@@ -28,7 +28,7 @@ from naval_tactics.play import GameRecorder
 from naval_tactics.protocol import ErrorResponse, Labels, Problem, Seed
 from naval_tactics.server import play
 from naval_tactics.server.errors import ApiError
-from naval_tactics.server.routes import ServicesDep
+from naval_tactics.server.routes import Services, ServicesDep
 from naval_tactics.viewer.frames import replay_movie
 from naval_tactics.viewer.html import replay_page
 
@@ -209,7 +209,7 @@ async def replay_viewer(body: ReplayRequest, svc: ServicesDep) -> HTMLResponse:
     return HTMLResponse(replay_page(replay_movie(records)))
 
 
-def _replayed(svc: Any, body: ReplayRequest) -> str:
+def _replayed(svc: Services, body: ReplayRequest) -> str:
     """Re-play the game from its seed and moves; a move the rules refuse is named by its index."""
     entry = play.ruleset_entry(svc.catalogue, body.ruleset)
     scenario = body.scenario if body.scenario is not None else entry.default_scenario
