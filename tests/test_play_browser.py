@@ -288,6 +288,8 @@ def test_watch_mode_pauses_steps_and_opens_the_replay_viewer(browser: Any, serve
     paused = browser.execute_script("return document.querySelectorAll('#log > li').length")
     time.sleep(1.0)
     assert browser.execute_script("return document.querySelectorAll('#log > li').length") == paused
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    assert browser.save_screenshot(str(SHOTS / "watch.png"))
     browser.find_element("id", "step").click()
     wait_for(browser, f"return document.querySelectorAll('#log > li').length === {paused + 1}")
     time.sleep(0.8)

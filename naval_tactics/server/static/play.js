@@ -18,6 +18,7 @@
   let decisions = [];           // [{seat, action}] for the replay
   let pending = null;           // the person's decision being made: {seat, options, selected, active}
   let paused = false, stepOnce = false, timer = null, generation = 0;
+  let busy = false;             // a captain's move is on its way: pause, play and step wait for it
   const previews = new Map();   // preview cache of this decision: move JSON -> Preview
 
   // ------------------------------------------------------------------ HTTP
@@ -167,8 +168,12 @@
     turnLine(seat, captain);
     if (captain === "you") return askPerson(seat);
     const pace = setup.watching ? Number($("watch-pace").value) : setup.pace;
-    if (setup.watching && paused && !stepOnce) return;
+    if (setup.watching && paused && !stepOnce) {
+      $("turn").textContent = "Round " + game.round + " \u00b7 paused; next: " + seat + " (" + captain + ")";
+      return;
+    }
     stepOnce = false;
+    clearTimeout(timer);        // one timer at a time, however often play and step were pressed
     timer = setTimeout(function () {
       captainMove(run, seat, captain).catch(fail);
     }, pace);
@@ -177,7 +182,13 @@
   async function captainMove(run, seat, captain) {
     if (run !== generation) return;
     const legal = game.legal;
-    const result = await api("POST", "/v1/games/" + game.id + "/captain-moves", {captain: captain, seat: seat});
+    busy = true;
+    let result;
+    try {
+      result = await api("POST", "/v1/games/" + game.id + "/captain-moves", {captain: captain, seat: seat});
+    } finally {
+      busy = false;
+    }
     if (run !== generation) return;
     record(seat, legal, result, captain);
     await advance(run);
@@ -479,11 +490,11 @@
     paused = !paused;
     $("pause").textContent = paused ? "\u25b6 play" : "\u23f8 pause";
     $("step").disabled = !paused || game.over;
-    if (!paused && !game.over) advance(generation).catch(fail);
+    if (!paused && !game.over && !busy) advance(generation).catch(fail);
   }
 
   function step() {
-    if (!paused || game.over) return;
+    if (!paused || game.over || busy) return;
     stepOnce = true;
     advance(generation).catch(fail);
   }
