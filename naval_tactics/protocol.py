@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, Strict, model_validator
 
-#: Seeds an app in any language can hold exactly (JSON numbers are doubles in JavaScript).
-Seed = Annotated[int, Field(ge=0, le=2**53 - 1)]
+#: Seeds an app in any language can hold exactly (JSON numbers are doubles in JavaScript); strict, so
+#: ``false`` or ``"1"`` is refused rather than read as a number.
+Seed = Annotated[int, Strict(), Field(ge=0, le=2**53 - 1)]
 Labels = dict[str, str]
 Probabilities = dict[str, dict[str, float]]
 

@@ -15,7 +15,7 @@ import re
 from typing import Annotated, Any, Literal, get_args
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import Field, field_validator
 
 from naval_env.core.dice import Dice
 from naval_env.core.game import Game
@@ -28,6 +28,7 @@ from naval_env.core.position import (
     Problems,
     scenario_of,
 )
+from naval_env.core.position_fields import Key, Name, PositionPart, Round
 from naval_env.rulesets.crew_phase.config import (
     ARCS,
     SIZES,
@@ -55,18 +56,30 @@ RULESET_ID: Literal["crew_phase"] = "crew_phase"
 PhaseName = Literal["crew", "move", "attack"]
 StatusName = Literal["afloat", "sinking", "sunk"]
 _SHIP_ID = re.compile(r"^([a-z][a-z0-9]*)_(0|[1-9][0-9]*)$")
+#: Ships a position may list: two sides of at most house_rules.max_ships_per_side (at most 4 in any config).
+MAX_SHIPS = 8
+#: Largest board side, in squares.
+MAX_BOARD = 64
+#: Crew members, weapon mounts and navigation sections a ship may have: house_rules.max_crew,
+#: max_weapons and max_sections are at most 10, 8 and 8 in any config.
+MAX_CREW, MAX_WEAPONS, MAX_SECTIONS = 10, 8, 8
+#: Most hull points: a vessel's hull_points is at most 1000 in any config.
+MAX_HULL = 1000
+#: Feet of speed a ship may gain or have left in a round: each crew member's Navigate adds the speed unit
+#: (at most 100 ft).
+MAX_FEET = MAX_CREW * 100
+#: Grapples at once: one a grappling weapon, and one a pair of enemy ships tangled by a ram.
+MAX_GRAPPLES = MAX_SHIPS * MAX_WEAPONS + (MAX_SHIPS // 2) ** 2
+#: Ship initiative: fixed initiative (-10 to 40) plus house_rules.command_bonus (at most 5) per Command
+#: success (at most 10 a round).
+MIN_INITIATIVE, MAX_INITIATIVE = -10, 40 + 5 * 10
+CrewSlot = Annotated[int, Field(ge=0, le=MAX_CREW - 1)]
 
 
-class _Part(BaseModel):
-    """A part of a position: unknown keys are errors, and each attribute's docstring documents its field."""
-
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
-
-
-class CrewMemberPosition(_Part):
+class CrewMemberPosition(PositionPart):
     """One crew member (a 5e-style creature; ability values are modifiers). Left out: the profile's value."""
 
-    role: str
+    role: Name
     """Crew profile (`crew_profiles` of the config), e.g. "sailor"."""
     hp: Annotated[int | None, Field(ge=0, le=200)] = None
     """Hit points; 0 is incapacitated. Default: the maximum."""
@@ -94,14 +107,14 @@ class CrewMemberPosition(_Part):
     """Healing uses left this battle. Default: the profile's `heals`."""
     prone: bool = False
     """Knocked prone by a ram this Ship Phase (stands up when the next Character Phase begins)."""
-    action: str = "none"
+    action: Name = "none"
     """The crew action chosen this round, as a `crew_i` label ("navigate@s0", "operate@w1", ...)."""
 
 
-class WeaponPosition(_Part):
+class WeaponPosition(PositionPart):
     """One weapon mount (a part with its own hit points). Left out: the weapon catalogue's value."""
 
-    weapon: str
+    weapon: Name
     """Weapon name (`weapons` of the config), e.g. "ballista"."""
     arc: Arc
     """Arc it fires into: bow, starboard, stern, port (90 degrees each) or all."""
@@ -109,7 +122,7 @@ class WeaponPosition(_Part):
     """Ability its operator attacks with."""
     attack_bonus: Annotated[int | None, Field(ge=-5, le=10)] = None
     """Bonus to its attack rolls."""
-    damage: str | None = None
+    damage: Annotated[str | None, Field(max_length=16)] = None
     """Damage dice, e.g. "3d10" or "2d4+2"."""
     range: Annotated[int | None, Field(ge=5, le=1000)] = None
     """Normal range, feet."""
@@ -125,9 +138,9 @@ class WeaponPosition(_Part):
     """Shots left."""
     grapples: bool | None = None
     """A hit on a ship grapples it (a harpoon)."""
-    operator: Annotated[int | None, Field(ge=0)] = None
+    operator: CrewSlot | None = None
     """Crew slot that Operated it this round (it fires on the ship's turn); null: nobody."""
-    readied_by: Annotated[int | None, Field(ge=0)] = None
+    readied_by: CrewSlot | None = None
     """Crew slot that readied it this round (it fires on the trigger); null: nobody."""
 
     @field_validator("damage")
@@ -138,24 +151,24 @@ class WeaponPosition(_Part):
         return value
 
 
-class ShipPosition(_Part):
+class ShipPosition(PositionPart):
     """One ship. Left out: the vessel catalogue's value, or the scenario's for that ship id."""
 
-    id: str
+    id: Name
     """Agent id "<side>_<i>", numbered from 0 within each side."""
-    side: str | None = None
+    side: Name | None = None
     """Side it fights for. Default: the side in its id."""
-    vessel: str
+    vessel: Name
     """Vessel type (`vessels` of the config), e.g. "sailing_ship"."""
-    x: int
+    x: int = Field(ge=0, le=MAX_BOARD - 1)
     """Column of its square, from 0 at the west edge."""
-    y: int
+    y: int = Field(ge=0, le=MAX_BOARD - 1)
     """Row of its square, from 0 at the north edge (y grows southward)."""
     facing: Direction | None = None
     """Compass facing. Default: the scenario's for this ship, else its side's."""
-    hull: int | None = None
+    hull: int | None = Field(default=None, ge=-(MAX_HULL // 2), le=MAX_HULL)
     """Hull points, down to minus half the maximum (sinking at 0 or below, sunk at the floor). Default: the maximum."""
-    max_hull: Annotated[int | None, Field(ge=2, le=1000)] = None
+    max_hull: Annotated[int | None, Field(ge=2, le=MAX_HULL)] = None
     """Maximum hull points."""
     status: StatusName | None = None
     """afloat, sinking or sunk; it follows from the hull. Default: the status the hull gives."""
@@ -163,7 +176,7 @@ class ShipPosition(_Part):
     """Size class."""
     speed_unit: Annotated[int | None, Field(ge=5, le=100)] = None
     """Feet gained per successful Navigate."""
-    sections: Annotated[int | None, Field(ge=0, le=8)] = None
+    sections: Annotated[int | None, Field(ge=0, le=MAX_SECTIONS)] = None
     """Navigation sections."""
     self_steering: bool | None = None
     """Its propulsion sets its direction (a rowboat): turns need no helm."""
@@ -181,15 +194,16 @@ class ShipPosition(_Part):
     """Hull dice it carries."""
     hull_dice_left: Annotated[int | None, Field(ge=0, le=30)] = None
     """Hull dice not yet spent. Default: all of them."""
-    crew: list[CrewMemberPosition] | None = None
+    crew: list[CrewMemberPosition] | None = Field(default=None, max_length=MAX_CREW)
     """Crew members in slot order. Default: the scenario's crew sheet for this ship, else the vessel's crew."""
-    weapons: list[WeaponPosition] | None = None
+    weapons: list[WeaponPosition] | None = Field(default=None, max_length=MAX_WEAPONS)
     """Weapon mounts in slot order. Default: the vessel's mounts."""
-    speed_gained: Annotated[int, Field(ge=0)] = 0
+    speed_gained: Annotated[int, Field(ge=0, le=MAX_FEET)] = 0
     """Feet of speed its crew gained with Navigate this round."""
-    sections_navigated: list[Annotated[int, Field(ge=0)]] = Field(default_factory=list)
+    sections_navigated: list[Annotated[int, Field(ge=0, le=MAX_SECTIONS - 1)]] = Field(
+        default_factory=list, max_length=MAX_SECTIONS)
     """Navigation sections worked this round (each takes one crew member)."""
-    helmsman: Annotated[int | None, Field(ge=0)] = None
+    helmsman: CrewSlot | None = None
     """Crew slot that took Steer this round; null: nobody."""
     helm_working: bool | None = None
     """The helm works this round (rough weather needs a passed check). Default: a helmsman in calm weather."""
@@ -197,66 +211,66 @@ class ShipPosition(_Part):
     """Successful Command checks this round (each adds `command_bonus` to the Ship Phase initiative)."""
     cut_lines: bool = False
     """A crew member took axes to the grappling lines this round (they part at its Ship Phase turn)."""
-    movement_left: Annotated[int | None, Field(ge=0)] = None
+    movement_left: Annotated[int | None, Field(ge=0, le=MAX_FEET)] = None
     """Feet of movement left in its Ship Phase turn. Default: its whole allowance when it is the ship to
     move in a move or attack decision, else 0."""
     rammed: bool = False
     """It has rammed this turn."""
 
 
-class GrapplePosition(_Part):
+class GrapplePosition(PositionPart):
     """``holder`` holds ``held``: with its grappling weapon, or both ways after a ram (``weapon`` null)."""
 
-    holder: str
+    holder: Name
     """Ship id of the holder."""
-    held: str
+    held: Name
     """Ship id of the ship held."""
-    weapon: Annotated[int | None, Field(ge=0)] = None
+    weapon: Annotated[int | None, Field(ge=0, le=MAX_WEAPONS - 1)] = None
     """Weapon slot of the holder's grappling weapon; null for the mutual grapple a ram leaves."""
 
 
 class CrewPhasePosition(PositionModel):
     """A `crew_phase` battle: ships, weather, round, phase and whose decision it is."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
-
     ruleset: Literal["crew_phase"]
     """Always "crew_phase"."""
-    version: str | None = None
+    version: Name | None = None
     """The ruleset version the position was written for; when given it must be the engine's."""
-    scenario: str | None = None
+    scenario: Name | None = None
     """Scenario whose board, weather and set-up defaults apply. Default: the config's default scenario."""
-    board: tuple[Annotated[int, Field(ge=4, le=64)], Annotated[int, Field(ge=4, le=64)]] | None = None
+    board: tuple[Annotated[int, Field(ge=4, le=MAX_BOARD)], Annotated[int, Field(ge=4, le=MAX_BOARD)]] | None = (
+        Field(default=None, strict=False))
     """Board width and height in squares (one square is `square_feet`). Default: the scenario's."""
     weather: Literal["calm", "rough"] | None = None
     """Rough weather asks a check of the helmsman. Default: the scenario's."""
-    round: Annotated[int, Field(ge=1)] = 1
+    round: Round = 1
     """Round number, from 1 (at most `max_rounds`)."""
     phase: PhaseName = "crew"
     """Decision now: crew (Character Phase: crew actions), move (Ship Phase: the maneuver) or attack
     (Ship Phase: ram and weapon targets)."""
     ship_phase: bool | None = None
     """In the Ship Phase (else the Character Phase). Default: whether `phase` is move or attack."""
-    order: list[str] | None = None
+    order: list[Name] | None = Field(default=None, max_length=MAX_SHIPS)
     """Ship ids in the order they act in this phase. Default: the fixed ship initiative in the Character
     Phase, `initiative` in the Ship Phase (ties to the ship listed first), ships on the board only."""
-    turn: Annotated[int | None, Field(ge=0)] = None
+    turn: Annotated[int | None, Field(ge=0, le=MAX_SHIPS)] = None
     """Index in `order` of the ship whose turn it is (earlier ones have acted). Default: `to_move`'s."""
-    to_move: str | None = None
+    to_move: Name | None = None
     """Ship id whose captain decides now; null once the game is over. Default: the first ship in `order`
     that can decide."""
-    initiative: dict[str, int] | None = None
+    initiative: dict[Key, Annotated[int, Field(ge=MIN_INITIATIVE, le=MAX_INITIATIVE)]] | None = Field(
+        default=None, max_length=MAX_SHIPS)
     """Ship initiative of this Ship Phase (fixed initiative plus Command). Default: worked out from the
     ships in the Ship Phase; none in the Character Phase."""
-    grapples: list[GrapplePosition] = Field(default_factory=list)
+    grapples: list[GrapplePosition] = Field(default_factory=list, max_length=MAX_GRAPPLES)
     """Grapples in the order they were made."""
-    ships: list[ShipPosition]
+    ships: list[ShipPosition] = Field(max_length=MAX_SHIPS)
     """Every ship in agent order: the first side's ships by number, then the second side's."""
     ended: bool = False
     """The battle is over."""
-    winner: str | None = None
+    winner: Name | None = None
     """Winning side once over; null for a draw or while playing."""
-    end_reason: str | None = None
+    end_reason: Name | None = None
     """Why the battle ended; null while playing."""
 
 

@@ -10,9 +10,9 @@ map, the deploy order, a mage squad's full strength) are rebuilt, not asked for.
 
 from __future__ import annotations
 
-from typing import Literal, cast, get_args
+from typing import Annotated, Literal, cast, get_args
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from naval_env.core.dice import Dice
 from naval_env.core.grid import Compass
@@ -24,6 +24,7 @@ from naval_env.core.position import (
     scenario_of,
     side_of,
 )
+from naval_env.core.position_fields import MAX_ROUND, Name, PositionPart
 from naval_env.rulesets.flotilla.combat import can_counter
 from naval_env.rulesets.flotilla.config import (
     Direction,
@@ -58,29 +59,35 @@ EndReason = Literal["last side afloat", "no ship afloat", "round_limit"]
 #: The on/off traits in the order a dump lists them.
 TRAITS: tuple[str, ...] = get_args(Trait)
 _UNITS: dict[str, Unit] = {"ship": SHIP, "mages": MAGES}
+#: Ships a position may list: two sides of at most house_rules.max_ships_per_side (at most 8 in any config).
+MAX_SHIPS = 16
+#: Largest map: house_rules.map_size is at most 40 in any config.
+MAX_MAP = 40
+#: Most cohesion a ship (or a mage squad) may have: a class's cohesion is at most 30 in any config.
+MAX_COHESION = 30
+#: Highest upgrade level (ASSUMPTION: the shipped price lists stop at 3; the builder checks each against the
+#: config's own list).
+MAX_UPGRADE_LEVEL = 10
 
 
-class _Part(BaseModel):
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
-
-
-class ShipPosition(_Part):
+class ShipPosition(PositionPart):
     """One ship. Only ``id``, ``ship_class``, ``x`` and ``y`` are required; the rest defaults."""
 
-    id: str
+    id: Name
     """``<side>_<i>``, numbered from 0 per side (also the captain's agent id)."""
-    side: str | None = None
+    side: Name | None = None
     """The ship's side, one of the scenario's two. Default: the prefix of ``id``."""
-    ship_class: str
+    ship_class: Name
     """Ship class, a key of the config's ship_classes (cutter, galley, brig, frigate, galleon)."""
-    x: int
+    x: int = Field(ge=0, le=MAX_MAP - 1)
     """Bow square, west to east, from 0. A sunk ship keeps the squares it sank on."""
-    y: int
+    y: int = Field(ge=0, le=MAX_MAP - 1)
     """Bow square, north to south, from 0."""
     facing: Direction | None = None
     """Compass facing of the bow (N is y decreasing); the ship takes its ``size`` squares in a line from the
     bow astern. Default: the scenario's facing for this ship id, else its side's."""
-    upgrades: dict[Upgrade, int] | None = Field(default=None, exclude=True)
+    upgrades: dict[Upgrade, Annotated[int, Field(ge=0, le=MAX_UPGRADE_LEVEL)]] | None = Field(default=None,
+                                                                                           exclude=True)
     """Short form only: upgrades (name: level) used to default the stats below. Default: the scenario's for
     this ship id when it is the same class, else none. Not part of the state: a dump gives the stats."""
     captain_perception: int | None = Field(default=None, ge=1, le=6, exclude=True)
@@ -96,13 +103,13 @@ class ShipPosition(_Part):
     Default: the class's (or ``captain_perception``) + 1 per veteran captain level."""
     captain_alive: bool | None = None
     """Whether the captain lives (a dead captain's ship moves no more, or drifts). Default: ``steering`` > 0."""
-    crew_hits: int = Field(default=0, ge=0)
-    """Crew hits taken: one penalty die each on every steering roll."""
-    propulsion_hits: int = Field(default=0, ge=0)
-    """Propulsion hits taken: one square less movement each."""
-    max_cohesion: int | None = Field(default=None, ge=1, le=30)
+    crew_hits: int = Field(default=0, ge=0, le=MAX_COHESION)
+    """Crew hits taken: one penalty die each on every steering roll (a hit takes cohesion)."""
+    propulsion_hits: int = Field(default=0, ge=0, le=MAX_COHESION)
+    """Propulsion hits taken: one square less movement each (a hit takes cohesion)."""
+    max_cohesion: int | None = Field(default=None, ge=1, le=MAX_COHESION)
     """Cohesion the ship starts with. Default: the class's."""
-    cohesion: int | None = Field(default=None, ge=0)
+    cohesion: int | None = Field(default=None, ge=0, le=MAX_COHESION)
     """Cohesion now, 0 to ``max_cohesion``; at 0 the ship has sunk. Default: ``max_cohesion``."""
     combat: int | None = Field(default=None, ge=1, le=12)
     """Combat Roll dice. Default: the class's + 1 with better artillery."""
@@ -113,21 +120,21 @@ class ShipPosition(_Part):
     house_rules.max_boarding_dice."""
     movement: int | None = Field(default=None, ge=0, le=8)
     """Squares of the base move before propulsion hits and the wind. Default: the class's."""
-    traits: list[Trait] | None = None
+    traits: list[Trait] | None = Field(default=None, max_length=len(TRAITS))
     """On/off traits: armour, ram, bow_guns, broadside_guns, mage_squad, sails. Default: the class's and
     the upgrades'."""
-    mages: int | None = Field(default=None, ge=0)
+    mages: int | None = Field(default=None, ge=0, le=MAX_COHESION)
     """Mage squad cohesion now (0: none or lost); at most house_rules.mage_cohesion, with the mage_squad
     trait only. Default: house_rules.mage_cohesion with the trait, else 0."""
     status: StatusName | None = None
     """afloat or sunk; sunk exactly at cohesion 0. Default: from ``cohesion``."""
-    grappled_with: str | None = None
+    grappled_with: Name | None = None
     """The enemy ship this one is grappled with (both stop moving); the other ship's side of the grapple
     defaults from this one."""
-    grappled_round: int = Field(default=0, ge=0)
+    grappled_round: int = Field(default=0, ge=0, le=MAX_ROUND)
     """Round the latest grapple was made (breaking free is allowed from the next round)."""
-    break_failures: int = Field(default=0, ge=0)
-    """Failed attempts to break free of the current grapple: one penalty die each on the next."""
+    break_failures: int = Field(default=0, ge=0, le=MAX_ROUND)
+    """Failed attempts to break free of the current grapple: one penalty die each on the next (one a round)."""
     stuck: bool = False
     """Loses its next movement (after a collision)."""
     moved: bool | None = None
@@ -140,24 +147,24 @@ class ShipPosition(_Part):
     the attack phase (and the attacker of a reaction), else false."""
 
 
-class AttackPosition(_Part):
+class AttackPosition(PositionPart):
     """One attack declared and not yet resolved: ``unit`` of ``attacker`` fires at ``target_unit`` of
     ``target``."""
 
-    attacker: str
+    attacker: Name
     """The attacking ship's id."""
     unit: UnitName
     """What attacks: the ship's guns or its mage squad."""
-    target: str
+    target: Name
     """The enemy ship's id."""
     target_unit: UnitName
     """What is attacked: the ship (its cohesion) or its mage squad."""
 
 
-class Result(_Part):
+class Result(PositionPart):
     """How the battle ended."""
 
-    winner: str | None
+    winner: Name | None
     """The winning side; null for a draw."""
     reason: EndReason
     """Why it ended: one side afloat, none, or the round limit (a draw)."""
@@ -166,48 +173,48 @@ class Result(_Part):
 class FlotillaPosition(PositionModel):
     """A `flotilla` battle at one decision: the map, the wind, the fleets and whose decision it is."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
-
     ruleset: Literal["flotilla"]
     """Always ``flotilla``."""
-    version: str | None = None
+    version: Name | None = None
     """The ruleset version the position was written for; when given it must be the engine's."""
-    scenario: str | None = None
+    scenario: Name | None = None
     """The scenario whose sides, roles, situations (wind, current) and ship set-ups apply. Default: the
     config's default."""
-    map_size: int | None = Field(default=None, ge=1)
+    map_size: int | None = Field(default=None, ge=1, le=MAX_MAP)
     """Squares a side of the square map; x grows east, y south, from 0. Must be the config's
     house_rules.map_size. Default: that."""
-    attacker: str | None = None
+    attacker: Name | None = None
     """The attacking side (the other defends and deploys first). Default: the scenario's."""
     wind: WindName | None = None
     """Direction the wind blows toward, or calm. Default: calm in the deploy phase (not yet rolled); else the
     scenario's fixed wind; else rolled with the game's dice on the set-up table (round 1, or a scenario
     whose wind is not rolled each round) or on the round table."""
-    round: int | None = Field(default=None, ge=0)
+    round: int | None = Field(default=None, ge=0, le=MAX_ROUND)
     """Round number, from 1; 0 in the deploy phase. Default: 0 in the deploy phase, else 1."""
     phase: PhaseName | None = None
     """Decision of ``to_move``: deploy (choose a facing before the battle), move (the movement step),
     attack (the attack step) or reaction (dodge or counter the ``pending`` attack). Default: reaction with a
     pending attack, else move."""
-    to_move: str | None = None
-    """The ship id (agent) whose decision it is; null once the game is over. Default: the ship at ``turn``
-    (in a reaction: the pending attack's target), else the first ship afloat in ``order`` (in the deploy
-    phase: the first in the deploy order, the defender's ships first)."""
-    order: list[str] | None = None
+    to_move: Name | None = None
+    """The ship id (agent) whose decision it is; null once the game is over (or left to its default while it
+    goes on). Default: the ship at ``turn`` (in a reaction: the pending attack's target), else the first
+    ship afloat in ``order`` (in the deploy phase: the first in the deploy order, the defender's ships
+    first)."""
+    order: list[Name] | None = Field(default=None, max_length=MAX_SHIPS)
     """This round's initiative order, best first: every ship afloat at the start of the round. Empty in the
     deploy phase. Default: rolled as a round's start rolls it (opposed steering rolls, with the game's
     dice)."""
-    turn: int | None = Field(default=None, ge=0)
+    turn: int | None = Field(default=None, ge=0, le=MAX_SHIPS)
     """Index in ``order`` (in the deploy phase: in the deploy order) of the ship whose step it is (or was,
     once over); in a reaction, the attacker's. Default: ``to_move``'s index (the attacker's in a reaction)."""
     pending: AttackPosition | None = None
     """The attack the reaction answers; null outside the reaction phase."""
-    queue: list[AttackPosition] = Field(default_factory=list)
-    """Attacks declared at the same attack step, resolved after ``pending``; empty outside a reaction."""
+    queue: list[AttackPosition] = Field(default_factory=list, max_length=2)
+    """Attacks declared at the same attack step, resolved after ``pending`` (a ship's guns and its mage
+    squad each attack once a step); empty outside a reaction."""
     result: Result | None = None
     """Null while the battle goes on."""
-    ships: list[ShipPosition]
+    ships: list[ShipPosition] = Field(max_length=MAX_SHIPS)
     """Every ship in agent order: the scenario's first side, then the second, each numbered from 0."""
 
 
@@ -490,8 +497,6 @@ class _Builder:
             if self.round > self.rules.max_rounds:
                 add("round", f"{self.round} is past house_rules.max_rounds = {self.rules.max_rounds} while the "
                              "battle goes on")
-            if "to_move" in p.model_fields_set and p.to_move is None:
-                add("to_move", "null only once the game is over (give result); otherwise a ship id")
         if p.to_move is not None and p.to_move not in ships:
             add("to_move", f"{p.to_move!r} is not a ship here; ships: {list(ships)}")
         elif p.to_move is not None and p.result is None and not ships[p.to_move].afloat:
@@ -580,7 +585,7 @@ class _Builder:
         if step not in order:
             add("to_move" if step == p.to_move else "pending.attacker",
                 f"{step} is not in this round's order: {order}")
-        elif p.turn is not None and order[p.turn] != step:
+        elif p.turn is not None and p.turn < len(order) and order[p.turn] != step:
             add("turn", f"order[{p.turn}] is {order[p.turn]}, not {step}")
 
     # --------------------------------------------------------- the decision
