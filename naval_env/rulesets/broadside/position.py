@@ -11,7 +11,6 @@ new games only, and a position's hulls are where it says.
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Literal
 
 from pydantic import Field
@@ -19,6 +18,7 @@ from pydantic import Field
 from naval_env.core.dice import Dice
 from naval_env.core.game import Game
 from naval_env.core.position import PositionCodec, PositionModel, Problems, scenario_of
+from naval_env.core.position_checks import AgentOrder, check_ending
 from naval_env.core.position_fields import Name, PositionPart, Round
 from naval_env.rulesets.broadside.config import PEOPLE, BroadsideConfig, Scenario
 from naval_env.rulesets.broadside.engine import (
@@ -44,7 +44,6 @@ RULESET_ID: Literal["broadside"] = "broadside"
 PhaseName = Literal["maneuver", "gunnery", "collision_board", "boarding", "melee"]
 StageName = Literal["activations", "boarding", "melee"]
 StatusName = Literal["afloat", "sunk", "prize", "fled"]
-_SHIP_ID = re.compile(r"^([a-z][a-z0-9]*)_(0|[1-9][0-9]*)$")
 #: Overlap tolerance, inches: the engine's own invariant check allows this much (hulls left touching).
 _TOUCHING = 1e-6
 #: Ships a side may have (house_rules.max_ships_per_side is at most 5 in any config) and in all.
@@ -201,8 +200,6 @@ class BroadsidePosition(PositionModel):
 
     ruleset: Literal["broadside"]
     """Always "broadside"."""
-    version: Name | None = None
-    """The ruleset version the position was written for; when given it must be the engine's."""
     scenario: Name | None = None
     """Scenario whose board, wind, icebergs and set-up defaults apply. Default: the config's default scenario."""
     board: tuple[Annotated[float, Field(ge=12, le=MAX_TABLE)], Annotated[float, Field(ge=12, le=MAX_TABLE)]] | None = (
@@ -364,29 +361,15 @@ def _icebergs(config: BroadsideConfig, scenario: Scenario, position: BroadsidePo
 def _ships(config: BroadsideConfig, scenario: Scenario, position: BroadsidePosition, board: tuple[float, float],
            icebergs: list[Iceberg], problems: Problems) -> dict[str, Ship]:
     """Every well-formed ship of ``position`` by id, in agent order; each fault becomes a problem."""
-    sides = [side.name for side in scenario.sides]
-    counts = dict.fromkeys(sides, 0)
+    agents = AgentOrder([side.name for side in scenario.sides])
     rules = config.house_rules
     ships: dict[str, Ship] = {}
     bodies: list[tuple[str, Hull]] = [(b.id, b.shape) for b in icebergs]
-    listing = 0  # index in ``sides`` of the side being listed
     for i, given in enumerate(position.ships):
         where = f"ships.{i}"
-        match = _SHIP_ID.match(given.id)
-        side = match[1] if match else None
-        if side is None or side not in counts:
-            problems.add(f"{where}.id", f"{given.id!r} is not a ship id '<side>_<number>' of this scenario's "
-                                        f"sides {sides}")
+        side = agents.side(where, given.id, given.side, problems)
+        if side is None:
             continue
-        listing = max(listing, sides.index(side))
-        expected = f"{side}_{counts[side]}"
-        if given.id != expected or sides.index(side) < listing:
-            problems.add(f"{where}.id", f"expected {expected!r}: ships come in agent order, every {sides[0]} ship "
-                                        f"before the {sides[1]} ones, numbered from 0 within each side")
-            continue
-        counts[side] += 1
-        if given.side is not None and given.side != side:
-            problems.add(f"{where}.side", f"{given.id} fights for {side!r} (its id says so), not {given.side!r}")
         ship = _ship(config, scenario, given, side, where, problems)
         if ship is None:
             continue
@@ -397,12 +380,7 @@ def _ships(config: BroadsideConfig, scenario: Scenario, position: BroadsidePosit
                     problems.add(where, f"its hull overlaps {other_id}'s; hulls on the table never overlap")
             bodies.append((ship.id, ship.shape))
         ships[ship.id] = ship
-    for side in sides:
-        if counts[side] > rules.max_ships_per_side:
-            problems.add("ships", f"{counts[side]} {side} ships; at most house_rules.max_ships_per_side = "
-                                  f"{rules.max_ships_per_side}")
-        if counts[side] == 0:
-            problems.add("ships", f"no {side} ship; each side of the scenario ({', '.join(sides)}) needs at least one")
+    agents.check_counts(rules.max_ships_per_side, problems)
     return ships
 
 
@@ -527,12 +505,8 @@ def _flow(config: BroadsideConfig, position: BroadsidePosition, scenario: Scenar
                               f"{rules.max_rounds}")
     if not ended and stage != _STAGE_OF[phase]:
         problems.add("stage", f"a {position.phase} decision comes in the {_STAGE_OF[phase]} stage, not {stage}")
-    if position.winner is not None and position.winner not in sides:
-        problems.add("winner", f"{position.winner!r} is not a side; choose one of {list(sides)} or null (a draw)")
+    check_ending(sides, position.ended, position.winner, position.end_reason, problems)
     if not ended:
-        for name in ("winner", "end_reason"):
-            if getattr(position, name) is not None:
-                problems.add(name, "only a finished battle has one: set ended to true, or give null")
         beaten = [side for side in sides if any(s.side == side for s in ships.values())
                   and not any(s.side == side and s.status.fighting for s in ships.values())]
         if beaten and len(ships) == len(listed):  # (a faulty ship was not built)

@@ -11,8 +11,7 @@ of a position is left to chance.
 
 from __future__ import annotations
 
-import re
-from typing import Annotated, Any, Literal, get_args
+from typing import Annotated, Literal, get_args
 
 import numpy as np
 from pydantic import Field, field_validator
@@ -28,6 +27,7 @@ from naval_env.core.position import (
     Problems,
     scenario_of,
 )
+from naval_env.core.position_checks import AgentOrder, check_ending, given_or
 from naval_env.core.position_fields import Key, Name, PositionPart, Round
 from naval_env.rulesets.crew_phase.config import (
     ARCS,
@@ -55,7 +55,6 @@ from naval_env.rulesets.crew_phase.state import (
 RULESET_ID: Literal["crew_phase"] = "crew_phase"
 PhaseName = Literal["crew", "move", "attack"]
 StatusName = Literal["afloat", "sinking", "sunk"]
-_SHIP_ID = re.compile(r"^([a-z][a-z0-9]*)_(0|[1-9][0-9]*)$")
 #: Ships a position may list: two sides of at most house_rules.max_ships_per_side (at most 4 in any config).
 MAX_SHIPS = 8
 #: Largest board side, in squares.
@@ -234,8 +233,6 @@ class CrewPhasePosition(PositionModel):
 
     ruleset: Literal["crew_phase"]
     """Always "crew_phase"."""
-    version: Name | None = None
-    """The ruleset version the position was written for; when given it must be the engine's."""
     scenario: Name | None = None
     """Scenario whose board, weather and set-up defaults apply. Default: the config's default scenario."""
     board: tuple[Annotated[int, Field(ge=4, le=MAX_BOARD)], Annotated[int, Field(ge=4, le=MAX_BOARD)]] | None = (
@@ -394,30 +391,16 @@ def _state(config: CrewPhaseConfig, position: CrewPhasePosition) -> tuple[GameSt
 def _ships(config: CrewPhaseConfig, scenario: Scenario, position: CrewPhasePosition, board: tuple[int, int],
            rough: bool, problems: Problems) -> dict[str, Ship]:
     """Every well-formed ship of ``position`` by id, in agent order; each fault becomes a problem."""
-    sides = [side.name for side in scenario.sides]
-    counts = dict.fromkeys(sides, 0)
+    agents = AgentOrder([side.name for side in scenario.sides])
     rules = config.house_rules
     labels = {label: code for code, label in enumerate(_crew_labels(config))}
     ships: dict[str, Ship] = {}
     squares: dict[tuple[int, int], str] = {}
-    listing = 0  # index in ``sides`` of the side being listed
     for i, given in enumerate(position.ships):
         where = f"ships.{i}"
-        match = _SHIP_ID.match(given.id)
-        side = match[1] if match else None
-        if side is None or side not in counts:
-            problems.add(f"{where}.id", f"{given.id!r} is not a ship id '<side>_<number>' of this scenario's "
-                                        f"sides {sides}")
+        side = agents.side(where, given.id, given.side, problems)
+        if side is None:
             continue
-        listing = max(listing, sides.index(side))
-        expected = f"{side}_{counts[side]}"
-        if given.id != expected or sides.index(side) < listing:
-            problems.add(f"{where}.id", f"expected {expected!r}: ships come in agent order, every {sides[0]} ship "
-                                        f"before the {sides[1]} ones, numbered from 0 within each side")
-            continue
-        counts[side] += 1
-        if given.side is not None and given.side != side:
-            problems.add(f"{where}.side", f"{given.id} fights for {side!r} (its id says so), not {given.side!r}")
         width, height = board
         for axis, value, size in (("x", given.x, width), ("y", given.y, height)):
             if not 0 <= value < size:
@@ -432,12 +415,7 @@ def _ships(config: CrewPhaseConfig, scenario: Scenario, position: CrewPhasePosit
                 problems.add(where, f"on ({ship.x}, {ship.y}) with {other}; two ships on the board never share "
                                     f"a square")
         ships[ship.id] = ship
-    for side in sides:
-        if counts[side] > rules.max_ships_per_side:
-            problems.add("ships", f"{counts[side]} {side} ships; at most house_rules.max_ships_per_side = "
-                                  f"{rules.max_ships_per_side}")
-        if counts[side] == 0:
-            problems.add("ships", f"no {side} ship; each side of the scenario ({', '.join(sides)}) needs at least one")
+    agents.check_counts(rules.max_ships_per_side, problems)
     return ships
 
 
@@ -464,12 +442,12 @@ def _ship(config: CrewPhaseConfig, scenario: Scenario, given: ShipPosition, side
     if len(mounts) > rules.max_weapons:
         problems.add(f"{where}.weapons", f"{len(mounts)} weapons; at most house_rules.max_weapons = "
                                          f"{rules.max_weapons}")
-    sections = _or(given.sections, vessel.sections)
+    sections = given_or(given.sections, vessel.sections)
     if sections > rules.max_sections:
         problems.add(f"{where}.sections", f"{sections} sections; at most house_rules.max_sections = "
                                           f"{rules.max_sections}")
-    max_hull = _or(given.max_hull, vessel.hull_points)
-    hull = _or(given.hull, max_hull)
+    max_hull = given_or(given.max_hull, vessel.hull_points)
+    hull = given_or(given.hull, max_hull)
     floor = -(max_hull // 2)
     if not floor <= hull <= max_hull:
         problems.add(f"{where}.hull", f"{hull} hull points; allowed from {floor} (minus half the maximum: sunk) "
@@ -479,8 +457,8 @@ def _ship(config: CrewPhaseConfig, scenario: Scenario, given: ShipPosition, side
         problems.add(f"{where}.status", f"{given.status!r} does not follow from {hull} hull points: a ship is "
                                         f"afloat above 0, sinking from 0 to {floor + 1}, sunk at {floor}; "
                                         f"here {status.value!r}")
-    hull_dice = _or(given.hull_dice, vessel.hull_dice.count)
-    hull_dice_left = _or(given.hull_dice_left, hull_dice)
+    hull_dice = given_or(given.hull_dice, vessel.hull_dice.count)
+    hull_dice_left = given_or(given.hull_dice_left, hull_dice)
     if hull_dice_left > hull_dice:
         problems.add(f"{where}.hull_dice_left", f"{hull_dice_left} hull dice left; at most the {hull_dice} it carries")
     manned = 0
@@ -499,12 +477,12 @@ def _ship(config: CrewPhaseConfig, scenario: Scenario, given: ShipPosition, side
     if any(m is None for m in crew) or any(w is None for w in weapons):
         return None
     return Ship(
-        id=given.id, side=side, vessel=given.vessel, slot=slot, size=SIZES.index(_or(given.size, vessel.size)),
-        speed_unit=_or(given.speed_unit, vessel.speed_unit), sections=sections,
-        self_steering=_or(given.self_steering, vessel.self_steering), agile=_or(given.agile, vessel.agile),
-        rails=_or(given.rails, vessel.rails), ac=_or(given.ac, vessel.ac),
-        base_initiative=_or(given.initiative, vessel.initiative), max_hp=max_hull, hp=hull,
-        hull_die=_or(given.hull_die, vessel.hull_dice.sides), hull_dice_max=hull_dice, hull_dice_left=hull_dice_left,
+        id=given.id, side=side, vessel=given.vessel, slot=slot, size=SIZES.index(given_or(given.size, vessel.size)),
+        speed_unit=given_or(given.speed_unit, vessel.speed_unit), sections=sections,
+        self_steering=given_or(given.self_steering, vessel.self_steering), agile=given_or(given.agile, vessel.agile),
+        rails=given_or(given.rails, vessel.rails), ac=given_or(given.ac, vessel.ac),
+        base_initiative=given_or(given.initiative, vessel.initiative), max_hp=max_hull, hp=hull,
+        hull_die=given_or(given.hull_die, vessel.hull_dice.sides), hull_dice_max=hull_dice, hull_dice_left=hull_dice_left,
         x=given.x, y=given.y, facing=int(Compass.parse(facing)),
         crew=[m for m in crew if m is not None], weapons=[w for w in weapons if w is not None], status=status,
         speed_ft=given.speed_gained, sections_manned=manned, helmsman=given.helmsman, steer_ok=helm_working,
@@ -522,20 +500,20 @@ def _member(config: CrewPhaseConfig, index: int, given: CrewMemberPosition, labe
         problems.add(f"{where}.role", f"unknown crew profile {given.role!r}; choose one of "
                                       f"{sorted(config.crew_profiles)}")
         return None
-    max_hp = _or(given.max_hp, profile.hp)
-    hp = _or(given.hp, max_hp)
+    max_hp = given_or(given.max_hp, profile.hp)
+    hp = given_or(given.hp, max_hp)
     if hp > max_hp:
         problems.add(f"{where}.hp", f"{hp} hit points; from 0 to the maximum {max_hp}")
-    dexterity = _or(given.dexterity, profile.dexterity)
+    dexterity = given_or(given.dexterity, profile.dexterity)
     dex_save = given.dex_save if given.dex_save is not None else (
         profile.dex_save if profile.dex_save is not None else dexterity)
     return CrewMember(
-        index=index, role=given.role, strength=_or(given.strength, profile.strength), dexterity=dexterity,
-        intelligence=_or(given.intelligence, profile.intelligence), charisma=_or(given.charisma, profile.charisma),
-        proficiency=_or(given.proficiency, profile.proficiency),
-        water_vehicles=_or(given.water_vehicles, profile.water_vehicles),
-        siege_weapons=_or(given.siege_weapons, profile.siege_weapons), dex_save=dex_save,
-        ac=_or(given.ac, profile.ac), max_hp=max_hp, hp=hp, heals_left=_or(given.heals_left, profile.heals),
+        index=index, role=given.role, strength=given_or(given.strength, profile.strength), dexterity=dexterity,
+        intelligence=given_or(given.intelligence, profile.intelligence), charisma=given_or(given.charisma, profile.charisma),
+        proficiency=given_or(given.proficiency, profile.proficiency),
+        water_vehicles=given_or(given.water_vehicles, profile.water_vehicles),
+        siege_weapons=given_or(given.siege_weapons, profile.siege_weapons), dex_save=dex_save,
+        ac=given_or(given.ac, profile.ac), max_hp=max_hp, hp=hp, heals_left=given_or(given.heals_left, profile.heals),
         prone=given.prone, action=labels.get(given.action, 0),
     )
 
@@ -552,19 +530,19 @@ def _weapon(config: CrewPhaseConfig, index: int, given: WeaponPosition, crew: in
     if stats is None:
         problems.add(f"{where}.weapon", f"unknown weapon {given.weapon!r}; choose one of {sorted(config.weapons)}")
         return None
-    max_hp = _or(given.max_hp, stats.hp)
-    hp = _or(given.hp, max_hp)
+    max_hp = given_or(given.max_hp, stats.hp)
+    hp = given_or(given.hp, max_hp)
     if hp > max_hp:
         problems.add(f"{where}.hp", f"{hp} hit points; from 0 to the maximum {max_hp}")
-    long_range = _or(given.long_range, stats.long_range)
-    short_range = _or(given.range, stats.range)
+    long_range = given_or(given.long_range, stats.long_range)
+    short_range = given_or(given.range, stats.range)
     if long_range < short_range:
         problems.add(f"{where}.long_range", f"{long_range} ft is shorter than its range {short_range} ft")
     return WeaponState(
-        index=index, name=given.weapon, arc=ARCS.index(given.arc), ability=_or(given.ability, stats.ability),
-        attack_bonus=_or(given.attack_bonus, stats.attack_bonus), dice=parse_dice(_or(given.damage, stats.damage)),
-        range_ft=short_range, long_range_ft=long_range, max_hp=max_hp, hp=hp, ac=_or(given.ac, stats.ac),
-        ammo=_or(given.ammo, stats.ammo), grapples=_or(given.grapples, stats.grapples),
+        index=index, name=given.weapon, arc=ARCS.index(given.arc), ability=given_or(given.ability, stats.ability),
+        attack_bonus=given_or(given.attack_bonus, stats.attack_bonus), dice=parse_dice(given_or(given.damage, stats.damage)),
+        range_ft=short_range, long_range_ft=long_range, max_hp=max_hp, hp=hp, ac=given_or(given.ac, stats.ac),
+        ammo=given_or(given.ammo, stats.ammo), grapples=given_or(given.grapples, stats.grapples),
         operator=given.operator, readied_by=given.readied_by,
     )
 
@@ -623,12 +601,7 @@ def _flow(config: CrewPhaseConfig, position: CrewPhasePosition, sides: tuple[str
         problems.add("ship_phase", f"the {position.phase} decision comes in the "
                                    f"{'Character' if phase is Phase.CREW else 'Ship'} Phase; ship_phase must be "
                                    f"{phase is not Phase.CREW} (or left out)")
-    if position.winner is not None and position.winner not in sides:
-        problems.add("winner", f"{position.winner!r} is not a side; choose one of {list(sides)} or null (a draw)")
-    if not position.ended:
-        for name in ("winner", "end_reason"):
-            if getattr(position, name) is not None:
-                problems.add(name, "only a finished battle has one: set ended to true, or give null")
+    check_ending(sides, position.ended, position.winner, position.end_reason, problems)
     afloat = [s for s in ships.values() if s.status is not Status.SUNK]
     beaten = [side for side in sides if not any(s.side == side for s in afloat)
               and any(s.side == side for s in ships.values())]
@@ -704,8 +677,3 @@ def _crew_labels(config: CrewPhaseConfig) -> tuple[str, ...]:
     from naval_env.rulesets.crew_phase import _specs  # the package imports this module
 
     return _specs(config)[0].crew.labels
-
-
-def _or(value: Any, default: Any) -> Any:
-    """``value`` unless it was left out (None)."""
-    return default if value is None else value

@@ -24,6 +24,7 @@ from naval_env.core.position import (
     scenario_of,
     side_of,
 )
+from naval_env.core.position_checks import check_result, given_or, setup_of
 from naval_env.core.position_fields import MAX_ROUND, Name, PositionPart
 from naval_env.rulesets.flotilla.combat import can_counter
 from naval_env.rulesets.flotilla.config import (
@@ -175,8 +176,6 @@ class FlotillaPosition(PositionModel):
 
     ruleset: Literal["flotilla"]
     """Always ``flotilla``."""
-    version: Name | None = None
-    """The ruleset version the position was written for; when given it must be the engine's."""
     scenario: Name | None = None
     """The scenario whose sides, roles, situations (wind, current) and ship set-ups apply. Default: the
     config's default."""
@@ -351,14 +350,6 @@ class _Builder:
         return table[dice.d(len(table), "wind") - 1]
 
     # ------------------------------------------------------------------ ships
-    def _setup(self, ship_id: str) -> ShipSetup | None:
-        """The scenario's set-up of ``ship_id`` (``<side>_<i>``), if it has one."""
-        side_name, index = ship_id.rsplit("_", 1)
-        for side in self.scenario.sides:
-            if side.name == side_name and int(index) < len(side.ships):
-                return side.ships[int(index)]
-        return None
-
     def _ship(self, k: int, given: ShipPosition) -> Ship | None:
         """The ship with every default filled in (as ``FlotillaGame._set_up`` would), or None."""
         where, add, rules = f"ships.{k}", self.problems.add, self.rules
@@ -369,7 +360,7 @@ class _Builder:
         side_name = side_of(given.id)
         if side_name not in self.sides:
             return None
-        setup = self._setup(given.id)
+        setup: ShipSetup | None = setup_of(self.scenario, given.id)
         same = setup if setup is not None and setup.ship == given.ship_class else None
         upgrades = given.upgrades if given.upgrades is not None else dict(same.upgrades if same else {})
         perception = given.captain_perception if given.captain_perception is not None else (
@@ -382,21 +373,21 @@ class _Builder:
         facing = given.facing or (setup.facing if setup and setup.facing else None) or side.facing
         traits = set(given.traits) if given.traits is not None else set(build.traits)
         max_mages = rules.mage_cohesion if "mage_squad" in traits else 0
-        max_cohesion = _given(given.max_cohesion, build.cohesion)
-        cohesion = _given(given.cohesion, max_cohesion)
-        steering = _given(given.steering, build.steering)
+        max_cohesion = given_or(given.max_cohesion, build.cohesion)
+        cohesion = given_or(given.cohesion, max_cohesion)
+        steering = given_or(given.steering, build.steering)
         ship = Ship(
             id=given.id, side=side_name, ship_class=given.ship_class, x=given.x, y=given.y,
-            facing=int(Compass.parse(facing)), size=_given(given.size, build.size), max_cohesion=max_cohesion,
+            facing=int(Compass.parse(facing)), size=given_or(given.size, build.size), max_cohesion=max_cohesion,
             cohesion=cohesion, captain_dice=steering,
             captain_alive=given.captain_alive if given.captain_alive is not None else steering > 0,
-            crew_hits=given.crew_hits, combat=_given(given.combat, build.combat),
-            range=_given(given.range, build.range), boarding=_given(given.boarding, build.boarding),
-            base_movement=_given(given.movement, build.movement), propulsion_hits=given.propulsion_hits,
+            crew_hits=given.crew_hits, combat=given_or(given.combat, build.combat),
+            range=given_or(given.range, build.range), boarding=given_or(given.boarding, build.boarding),
+            base_movement=given_or(given.movement, build.movement), propulsion_hits=given.propulsion_hits,
             armour="armour" in traits, ram="ram" in traits, bow_guns="bow_guns" in traits,
             broadside_guns="broadside_guns" in traits, sails="sails" in traits,
             hero=given.hero if given.hero is not None else bool(setup and setup.hero),
-            mages=_given(given.mages, max_mages), max_mages=max_mages,
+            mages=given_or(given.mages, max_mages), max_mages=max_mages,
             afloat=given.status == "afloat" if given.status is not None else cohesion > 0,
             grappled_with=given.grappled_with, grappled_round=given.grappled_round,
             break_failures=given.break_failures, stuck=given.stuck, moved=bool(given.moved),
@@ -485,12 +476,8 @@ class _Builder:
     def _check_turn(self, ships: dict[str, Ship]) -> None:
         """The turn fields checked before any die is rolled (the decision itself in :meth:`settle`)."""
         p, add = self.position, self.problems.add
-        if p.result is not None:
-            if p.result.winner is not None and p.result.winner not in self.sides:
-                add("result.winner", f"{p.result.winner!r} is not a side; sides: {list(self.sides)} (null: a draw)")
-            if p.to_move is not None:
-                add("to_move", "the game is over (result is given): to_move must be null")
-        else:
+        check_result(self.sides, p.result, p.to_move, self.problems)
+        if p.result is None:
             lost = [side for side in self.sides if not any(s.afloat for s in ships.values() if s.side == side)]
             if lost:
                 add("result", f"side(s) {lost} have no ship afloat: the battle is over; give its result")
@@ -655,7 +642,3 @@ def _attack(attack: AttackPosition) -> Attack:
 
 def _status(ship: Ship) -> str:
     return "afloat" if ship.afloat else "sunk"
-
-
-def _given(value: int | None, default: int) -> int:
-    return default if value is None else value

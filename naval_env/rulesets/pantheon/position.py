@@ -22,6 +22,7 @@ from naval_env.core.position import (
     scenario_of,
     side_of,
 )
+from naval_env.core.position_checks import given_or, setup_of
 from naval_env.core.position_fields import MAX_ROUND, Name, PositionPart, Round
 from naval_env.rulesets.pantheon.config import (
     CaptainStats,
@@ -165,8 +166,6 @@ class PantheonPosition(PositionModel):
 
     ruleset: Literal["pantheon"]
     """Always ``pantheon``."""
-    version: Name | None = None
-    """The ruleset version the position was written for; when given it must be the engine's."""
     scenario: Name | None = None
     """The scenario whose board, sides and ship set-ups give the defaults. Default: the config's default."""
     board: Board | None = None
@@ -294,14 +293,6 @@ class _Builder:
         return None if self.problems.found else state
 
     # ------------------------------------------------------------------ ships
-    def _setup(self, ship_id: str) -> ShipSetup | None:
-        """The scenario's set-up of ``ship_id`` (``<side>_<i>``), if it has one."""
-        side_name, index = ship_id.rsplit("_", 1)
-        for side in self.scenario.sides:
-            if side.name == side_name and int(index) < len(side.ships):
-                return side.ships[int(index)]
-        return None
-
     def _ship(self, k: int, given: ShipPosition) -> Ship | None:
         """The ship with every default filled in (as ``PantheonGame._set_up`` would), or None."""
         rules, where = self.rules, f"ships.{k}"
@@ -312,7 +303,7 @@ class _Builder:
             return None
         if side_of(given.id) not in self.sides:
             return None
-        setup = self._setup(given.id)
+        setup: ShipSetup | None = setup_of(self.scenario, given.id)
         same = setup if setup is not None and setup.vessel == given.vessel else None
         ups = given.enhancements if given.enhancements is not None else list(same.enhancements if same else [])
         if len(ups) > rules.max_enhancements or ups.count("range") > 1:
@@ -320,26 +311,26 @@ class _Builder:
                                                        f"{rules.max_enhancements} upgrades, and 'range' once")
         sheet = given.captain if given.captain is not None else (setup.captain if setup else CaptainStats())
         captain = CaptainSheet(**sheet.model_dump())
-        max_health = _given(given.max_health, vessel.health + rules.armor_enhancement * ups.count("armor"))
-        health = _given(given.health, max_health)
+        max_health = given_or(given.max_health, vessel.health + rules.armor_enhancement * ups.count("armor"))
+        health = given_or(given.health, max_health)
         default_crew = vessel.pc_capacity if same is None or same.crew is None else min(same.crew, vessel.pc_capacity)
         ship = Ship(
             id=given.id, side=side_of(given.id) or "", vessel=given.vessel, captain=captain,
             x=given.x, y=given.y, facing=int(Compass.parse(given.facing)), max_health=max_health, health=health,
-            speed=_given(given.speed, vessel.speed + ups.count("speed")),
-            damage=_given(given.damage, vessel.damage),
-            maneuverability=_given(given.maneuverability, vessel.maneuverability),
-            crew_slots=_given(given.crew, default_crew),
-            shipwright=_given(given.shipwright, same.shipwright if same else 0),
-            fire_range=_given(given.fire_range, rules.range_enhancement if "range" in ups else rules.fire_range),
-            initiative=_given(given.initiative, captain.wits + captain.seamanship + vessel.maneuverability
+            speed=given_or(given.speed, vessel.speed + ups.count("speed")),
+            damage=given_or(given.damage, vessel.damage),
+            maneuverability=given_or(given.maneuverability, vessel.maneuverability),
+            crew_slots=given_or(given.crew, default_crew),
+            shipwright=given_or(given.shipwright, same.shipwright if same else 0),
+            fire_range=given_or(given.fire_range, rules.range_enhancement if "range" in ups else rules.fire_range),
+            initiative=given_or(given.initiative, captain.wits + captain.seamanship + vessel.maneuverability
                               + rules.initiative_enhancement * ups.count("initiative")),
-            retests=_given(given.retests, captain.seamanship),
+            retests=given_or(given.retests, captain.seamanship),
             status=given.status if given.status is not None else _status_of(health, max_health),
             sinking_turns=given.sinking_turns, crew_repair_used=given.crew_repair_used,
             buffs=tuple(CREW_LABELS.index(label) for label in given.buffs),
             retest_on_failure=given.retest_on_failure, retest_when_hit=given.retest_when_hit,
-            moved_forward=given.moved_forward, speed_this_turn=_given(given.allowance, 0),
+            moved_forward=given.moved_forward, speed_this_turn=given_or(given.allowance, 0),
             started_at_edge=(given.started_at_edge if given.started_at_edge is not None
                              else self._at_edge(given.x, given.y)),
             boarding=given.boarding, targeted_at=given.last_targeted,
@@ -512,7 +503,3 @@ def _status_of(health: int, max_health: int) -> Status:
     if health <= -max_health:
         return Status.SINKING
     return Status.WRECKED if health <= 0 else Status.AFLOAT
-
-
-def _given(value: int | None, default: int) -> int:
-    return default if value is None else value

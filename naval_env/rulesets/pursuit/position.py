@@ -23,6 +23,7 @@ from naval_env.core.position import (
     scenario_of,
     side_of,
 )
+from naval_env.core.position_checks import check_result, given_or, setup_of
 from naval_env.core.position_fields import MAX_ROUND, Key, Name, PositionPart, Round
 from naval_env.rulesets.pursuit.config import (
     Controller as ControllerSetup,
@@ -244,8 +245,6 @@ class PursuitPosition(PositionModel):
 
     ruleset: Literal["pursuit"]
     """Always ``pursuit``."""
-    version: Name | None = None
-    """The ruleset version the position was written for; when given it must be the engine's."""
     scenario: Name | None = None
     """The scenario whose shoals, escape rule and ship set-ups apply. Default: the config's default."""
     wind: WindPosition | None = None
@@ -388,14 +387,6 @@ class _Builder:
         )
 
     # ------------------------------------------------------------------ ships
-    def _setup(self, ship_id: str) -> ShipSetup | None:
-        """The scenario's set-up of ``ship_id`` (``<side>_<i>``), if it has one."""
-        side_name, index = ship_id.rsplit("_", 1)
-        for side in self.scenario.sides:
-            if side.name == side_name and int(index) < len(side.ships):
-                return side.ships[int(index)]
-        return None
-
     def _ship(self, k: int, given: ShipPosition) -> Ship | None:
         """The ship with every default filled in (as ``PursuitGame._set_up`` would), or None."""
         where, add = f"ships.{k}", self.problems.add
@@ -406,13 +397,13 @@ class _Builder:
             return None
         if side_of(given.id) not in self.sides:
             return None
-        setup = self._setup(given.id)
+        setup: ShipSetup | None = setup_of(self.scenario, given.id)
         same = setup if setup is not None and setup.ship == given.ship_class else None
         controller = given.controller or (setup.controller if setup else ControllerSetup())
         crew_setup = same.crew if same else CrewStats()
         crew = given.crew or CrewPosition()
-        at_start = _given(crew.at_start, crew_setup.count if crew_setup.count is not None else cls.crew)
-        health = _given(given.health, cls.health)
+        at_start = given_or(crew.at_start, crew_setup.count if crew_setup.count is not None else cls.crew)
+        health = given_or(given.health, cls.health)
         propulsion = given.propulsion or (same.propulsion if same and same.propulsion else None) or (
             "sails" if cls.sails else "oars")
         ship = Ship(
@@ -422,9 +413,9 @@ class _Builder:
             x=float(given.x), y=float(given.y), health=health, size=cls.size, radius=cls.radius, draft=cls.draft,
             maneuverability=cls.maneuverability, seaworthiness=cls.seaworthiness, oars=cls.oars, sails=cls.sails,
             rowers=cls.rowers, sail_crew=cls.sail_crew, deck_spots=cls.deck_spots,
-            crew=_given(crew.aboard, at_start), crew_max=at_start,
-            crew_agility=_given(crew.agility, crew_setup.agility), crew_strength=_given(crew.strength, crew_setup.strength),
-            crew_will=_given(crew.will, crew_setup.will), crew_health=_given(crew.health, crew_setup.health),
+            crew=given_or(crew.aboard, at_start), crew_max=at_start,
+            crew_agility=given_or(crew.agility, crew_setup.agility), crew_strength=given_or(crew.strength, crew_setup.strength),
+            crew_will=given_or(crew.will, crew_setup.will), crew_health=given_or(crew.health, crew_setup.health),
             propulsion=Propulsion(propulsion), machines=self._machines(where, given, same, cls),
             damage=given.damage, scuttled=2 * given.damage >= health,
             status=given.status if given.status is not None else (
@@ -469,8 +460,8 @@ class _Builder:
             if ammunition == "stone" and not machine_class.stone:
                 add(f"{here}.ammunition", f"a {m.kind} cannot fire a round stone; standard only")
             machine = Machine(
-                kind=m.kind, spot=j, gunners=_given(m.gunners, mount.gunners or machine_class.crew),
-                gunner_intellect=_given(m.gunner_intellect, mount.gunner_intellect), stone=ammunition == "stone",
+                kind=m.kind, spot=j, gunners=given_or(m.gunners, mount.gunners or machine_class.crew),
+                gunner_intellect=given_or(m.gunner_intellect, mount.gunner_intellect), stone=ammunition == "stone",
                 health=machine_class.health, damage=m.damage, destroyed=m.damage >= machine_class.health,
                 load_progress=m.load_progress, loaded=m.loaded, aim_target=m.aim_target,
                 aim_progress=m.aim_progress, aim_point=_point(m.aim_point), last_point=_point(m.last_point),
@@ -543,11 +534,8 @@ class _Builder:
         p, add = self.position, self.problems.add
         if p.turn is not None and p.turn >= len(ships):
             add("turn", f"{p.turn} is past the last ship of the round order (0 to {len(ships) - 1})")
+        check_result(self.sides, p.result, p.to_move, self.problems)
         if p.result is not None:
-            if p.result.winner is not None and p.result.winner not in self.sides:
-                add("result.winner", f"{p.result.winner!r} is not a side; sides: {list(self.sides)} (null: a draw)")
-            if p.to_move is not None:
-                add("to_move", "the game is over (result is given): to_move must be null")
             return
         lost = [side for side in self.sides if not any(s.status is Status.AFLOAT for s in ships.values()
                                                         if s.side == side)]
@@ -591,7 +579,3 @@ class _Builder:
 
 def _point(point: Point | None) -> tuple[float, float] | None:
     return None if point is None else (float(point[0]), float(point[1]))
-
-
-def _given(value: int | None, default: int) -> int:
-    return default if value is None else value
