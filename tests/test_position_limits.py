@@ -243,3 +243,26 @@ def test_a_huge_position_is_refused_with_a_small_answer(client: TestClient) -> N
     response = client.post("/v1/decide", json={"ruleset": "broadside", "position": position, "captain": "random"})
     error_of(response, 422, "invalid_position")
     assert len(response.content) < 2_000
+
+
+@pytest.mark.parametrize(("route", "body", "path"), [
+    ("/v1/decide", {"ruleset": "pantheon", "captain": "\ud800"}, "captain"),
+    ("/v1/decide", {"ruleset": "\ud800", "captain": "random"}, "ruleset"),
+    ("/v1/decide", {"ruleset": "pantheon", "captain": "random", "seat": "\ud800"}, "seat"),
+    ("/v1/games", {"ruleset": "pantheon", "scenario": "\ud800"}, "scenario"),
+])
+def test_a_lone_surrogate_in_any_request_name_is_a_422_naming_it(client: TestClient, route: str,
+                                                                 body: dict[str, Any], path: str) -> None:
+    if route == "/v1/decide":
+        body = {"position": start("pantheon"), **body}
+    response = client.post(route, content=json.dumps(body), headers={"content-type": "application/json"})
+    assert [p["path"] for p in error_of(response, 422, "invalid_request")["problems"]] == [path]
+
+
+def test_a_lone_surrogate_in_a_move_is_a_422(client: TestClient) -> None:
+    game = client.post("/v1/games", json={"ruleset": "pantheon", "seed": 1}).json()
+    for move in ({"\ud800": "none"}, {"crew_0": "\ud800"}):
+        body = json.dumps({"seat": game["to_move"], "move": move})
+        response = client.post(f"/v1/games/{game['id']}/moves", content=body,
+                               headers={"content-type": "application/json"})
+        error_of(response, 422, "invalid_request")
