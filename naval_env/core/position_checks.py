@@ -8,7 +8,7 @@ is here once, with the same messages everywhere.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
 from naval_env.core.position import Problems
@@ -17,6 +17,15 @@ T = TypeVar("T")
 
 #: A ship id: ``<side>_<i>``, the side a lowercase name, ``i`` numbered from 0 per side without leading zeros.
 AGENT_ID = re.compile(r"^([a-z][a-z0-9]*)_(0|[1-9][0-9]*)$")
+
+
+def known(catalogue: Mapping[str, T], name: str, path: str, what: str, problems: Problems) -> T | None:
+    """The entry of the config's ``catalogue`` named ``name``, or None with the problem noted at ``path``
+    (naming the known names)."""
+    entry = catalogue.get(name)
+    if entry is None:
+        problems.add(path, f"unknown {what} {name!r}; known: {sorted(catalogue)}")
+    return entry
 
 
 def given_or(value: T | None, default: T) -> T:
@@ -110,3 +119,14 @@ def check_result(sides: Sequence[str], result: _Result | None, to_move: str | No
         problems.add("result.winner", f"{result.winner!r} is not a side; sides: {list(sides)} (null: a draw)")
     if to_move is not None:
         problems.add("to_move", "the game is over (result is given): to_move must be null")
+
+
+def check_going_on(sides: Sequence[str], fighting: set[str], in_battle: str, round_: int, max_rounds: int,
+                   problems: Problems) -> None:
+    """A battle with no ``result`` still has a ship ``in_battle`` (afloat, ...) on every side (``fighting``:
+    the sides that have one), and has not run past ``house_rules.max_rounds``."""
+    lost = [side for side in sides if side not in fighting]
+    if lost:
+        problems.add("result", f"side(s) {lost} have no ship {in_battle}: the battle is over; give its result")
+    if round_ > max_rounds:
+        problems.add("round", f"{round_} is past house_rules.max_rounds = {max_rounds} while the battle goes on")

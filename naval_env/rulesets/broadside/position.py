@@ -18,7 +18,7 @@ from pydantic import Field
 from naval_env.core.dice import Dice
 from naval_env.core.game import Game
 from naval_env.core.position import PositionCodec, PositionModel, Problems, scenario_of
-from naval_env.core.position_checks import AgentOrder, check_ending
+from naval_env.core.position_checks import AgentOrder, check_ending, known
 from naval_env.core.position_fields import Name, PositionPart, Round
 from naval_env.rulesets.broadside.config import PEOPLE, BroadsideConfig, Scenario
 from naval_env.rulesets.broadside.engine import (
@@ -386,9 +386,8 @@ def _ships(config: BroadsideConfig, scenario: Scenario, position: BroadsidePosit
 
 def _ship(config: BroadsideConfig, scenario: Scenario, given: ShipPosition, side: str, where: str,
           problems: Problems) -> Ship | None:
-    vessel = config.vessels.get(given.vessel)
+    vessel = known(config.vessels, given.vessel, f"{where}.vessel", "vessel", problems)
     if vessel is None:
-        problems.add(f"{where}.vessel", f"unknown vessel {given.vessel!r}; choose one of {sorted(config.vessels)}")
         return None
     setup_side = next(s for s in scenario.sides if s.name == side)
     number = int(given.id.rsplit("_", 1)[1])

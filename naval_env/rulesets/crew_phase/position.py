@@ -27,7 +27,7 @@ from naval_env.core.position import (
     Problems,
     scenario_of,
 )
-from naval_env.core.position_checks import AgentOrder, check_ending, given_or
+from naval_env.core.position_checks import AgentOrder, check_ending, given_or, known
 from naval_env.core.position_fields import Key, Name, PositionPart, Round
 from naval_env.rulesets.crew_phase.config import (
     ARCS,
@@ -421,9 +421,8 @@ def _ships(config: CrewPhaseConfig, scenario: Scenario, position: CrewPhasePosit
 
 def _ship(config: CrewPhaseConfig, scenario: Scenario, given: ShipPosition, side: str, slot: int, rough: bool,
           labels: dict[str, int], where: str, problems: Problems) -> Ship | None:
-    vessel = config.vessels.get(given.vessel)
+    vessel = known(config.vessels, given.vessel, f"{where}.vessel", "vessel", problems)
     if vessel is None:
-        problems.add(f"{where}.vessel", f"unknown vessel {given.vessel!r}; choose one of {sorted(config.vessels)}")
         return None
     rules = config.house_rules
     setup_side = next(s for s in scenario.sides if s.name == side)
@@ -493,12 +492,10 @@ def _ship(config: CrewPhaseConfig, scenario: Scenario, given: ShipPosition, side
 
 def _member(config: CrewPhaseConfig, index: int, given: CrewMemberPosition, labels: dict[str, int], where: str,
             problems: Problems) -> CrewMember | None:
-    profile = config.crew_profiles.get(given.role)
     if given.action not in labels:
         problems.add(f"{where}.action", f"unknown crew action {given.action!r}; choose one of {list(labels)}")
+    profile = known(config.crew_profiles, given.role, f"{where}.role", "crew profile", problems)
     if profile is None:
-        problems.add(f"{where}.role", f"unknown crew profile {given.role!r}; choose one of "
-                                      f"{sorted(config.crew_profiles)}")
         return None
     max_hp = given_or(given.max_hp, profile.hp)
     hp = given_or(given.hp, max_hp)
@@ -526,9 +523,8 @@ def _weapon(config: CrewPhaseConfig, index: int, given: WeaponPosition, crew: in
             problems.add(f"{where}.{name}", f"crew slot {slot}; the ship has crew slots 0 to {crew - 1}")
     if given.operator is not None and given.readied_by is not None:
         problems.add(f"{where}.readied_by", "a weapon is either operated or readied this round, not both")
-    stats = config.weapons.get(given.weapon)
+    stats = known(config.weapons, given.weapon, f"{where}.weapon", "weapon", problems)
     if stats is None:
-        problems.add(f"{where}.weapon", f"unknown weapon {given.weapon!r}; choose one of {sorted(config.weapons)}")
         return None
     max_hp = given_or(given.max_hp, stats.hp)
     hp = given_or(given.hp, max_hp)

@@ -24,7 +24,7 @@ from naval_env.core.position import (
     scenario_of,
     side_of,
 )
-from naval_env.core.position_checks import check_result, given_or, setup_of
+from naval_env.core.position_checks import check_going_on, check_result, given_or, known, setup_of
 from naval_env.core.position_fields import MAX_ROUND, Name, PositionPart
 from naval_env.rulesets.flotilla.combat import can_counter
 from naval_env.rulesets.flotilla.config import (
@@ -353,9 +353,8 @@ class _Builder:
     def _ship(self, k: int, given: ShipPosition) -> Ship | None:
         """The ship with every default filled in (as ``FlotillaGame._set_up`` would), or None."""
         where, add, rules = f"ships.{k}", self.problems.add, self.rules
-        if given.ship_class not in self.config.ship_classes:
-            add(f"{where}.ship_class", f"unknown ship class {given.ship_class!r}; known: "
-                                       f"{sorted(self.config.ship_classes)}")
+        if known(self.config.ship_classes, given.ship_class, f"{where}.ship_class", "ship class",
+                 self.problems) is None:
             return None
         side_name = side_of(given.id)
         if side_name not in self.sides:
@@ -478,12 +477,8 @@ class _Builder:
         p, add = self.position, self.problems.add
         check_result(self.sides, p.result, p.to_move, self.problems)
         if p.result is None:
-            lost = [side for side in self.sides if not any(s.afloat for s in ships.values() if s.side == side)]
-            if lost:
-                add("result", f"side(s) {lost} have no ship afloat: the battle is over; give its result")
-            if self.round > self.rules.max_rounds:
-                add("round", f"{self.round} is past house_rules.max_rounds = {self.rules.max_rounds} while the "
-                             "battle goes on")
+            fighting = {s.side for s in ships.values() if s.afloat}
+            check_going_on(self.sides, fighting, "afloat", self.round, self.rules.max_rounds, self.problems)
         if p.to_move is not None and p.to_move not in ships:
             add("to_move", f"{p.to_move!r} is not a ship here; ships: {list(ships)}")
         elif p.to_move is not None and p.result is None and not ships[p.to_move].afloat:

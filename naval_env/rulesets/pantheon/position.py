@@ -22,7 +22,7 @@ from naval_env.core.position import (
     scenario_of,
     side_of,
 )
-from naval_env.core.position_checks import given_or, setup_of
+from naval_env.core.position_checks import check_going_on, given_or, known, setup_of
 from naval_env.core.position_fields import MAX_ROUND, Name, PositionPart, Round
 from naval_env.rulesets.pantheon.config import (
     CaptainStats,
@@ -296,10 +296,8 @@ class _Builder:
     def _ship(self, k: int, given: ShipPosition) -> Ship | None:
         """The ship with every default filled in (as ``PantheonGame._set_up`` would), or None."""
         rules, where = self.rules, f"ships.{k}"
-        vessel = self.config.vessels.get(given.vessel)
+        vessel = known(self.config.vessels, given.vessel, f"{where}.vessel", "vessel", self.problems)
         if vessel is None:
-            self.problems.add(f"{where}.vessel", f"unknown vessel {given.vessel!r}; known: "
-                                                 f"{sorted(self.config.vessels)}")
             return None
         if side_of(given.id) not in self.sides:
             return None
@@ -423,12 +421,8 @@ class _Builder:
             if p.to_move is not None:
                 add("to_move", "the game is over (result is given): to_move must be null")
             return
-        lost = [side for side in self.sides if not any(s.status.fighting for s in ships.values() if s.side == side)]
-        if lost:
-            add("result", f"side(s) {lost} have no ship afloat or wrecked: the battle is over; give its result")
-        if p.round > self.rules.max_rounds:
-            add("round", f"{p.round} is past house_rules.max_rounds = {self.rules.max_rounds} while the battle "
-                         "goes on")
+        fighting = {s.side for s in ships.values() if s.status.fighting}
+        check_going_on(self.sides, fighting, "afloat or wrecked", p.round, self.rules.max_rounds, self.problems)
         if p.to_move is not None and p.to_move not in ships:
             add("to_move", f"{p.to_move!r} is not a ship here; ships: {list(ships)}")
 

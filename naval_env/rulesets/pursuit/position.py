@@ -23,7 +23,7 @@ from naval_env.core.position import (
     scenario_of,
     side_of,
 )
-from naval_env.core.position_checks import check_result, given_or, setup_of
+from naval_env.core.position_checks import check_going_on, check_result, given_or, known, setup_of
 from naval_env.core.position_fields import MAX_ROUND, Key, Name, PositionPart, Round
 from naval_env.rulesets.pursuit.config import (
     Controller as ControllerSetup,
@@ -389,11 +389,9 @@ class _Builder:
     # ------------------------------------------------------------------ ships
     def _ship(self, k: int, given: ShipPosition) -> Ship | None:
         """The ship with every default filled in (as ``PursuitGame._set_up`` would), or None."""
-        where, add = f"ships.{k}", self.problems.add
-        cls = self.config.ship_classes.get(given.ship_class)
+        where = f"ships.{k}"
+        cls = known(self.config.ship_classes, given.ship_class, f"{where}.ship_class", "ship class", self.problems)
         if cls is None:
-            add(f"{where}.ship_class", f"unknown ship class {given.ship_class!r}; known: "
-                                       f"{sorted(self.config.ship_classes)}")
             return None
         if side_of(given.id) not in self.sides:
             return None
@@ -451,9 +449,9 @@ class _Builder:
             add(f"{where}.machines", f"{len(wanted)} war machines; a {given.ship_class} carries at most {limit}")
         machines = []
         for j, m in enumerate(wanted):
-            here, machine_class = f"{where}.machines.{j}", catalogue.get(m.kind)
+            here = f"{where}.machines.{j}"
+            machine_class = known(catalogue, m.kind, f"{here}.kind", "war machine", self.problems)
             if machine_class is None:
-                add(f"{here}.kind", f"unknown war machine {m.kind!r}; known: {sorted(catalogue)}")
                 continue
             mount = mounts[j] if j < len(mounts) and mounts[j].machine == m.kind else MountSetup(machine=m.kind)
             ammunition = m.ammunition or mount.ammunition
@@ -537,13 +535,8 @@ class _Builder:
         check_result(self.sides, p.result, p.to_move, self.problems)
         if p.result is not None:
             return
-        lost = [side for side in self.sides if not any(s.status is Status.AFLOAT for s in ships.values()
-                                                        if s.side == side)]
-        if lost:
-            add("result", f"side(s) {lost} have no ship afloat: the battle is over; give its result")
-        if p.round > self.rules.max_rounds:
-            add("round", f"{p.round} is past house_rules.max_rounds = {self.rules.max_rounds} while the battle "
-                         "goes on")
+        fighting = {s.side for s in ships.values() if s.status is Status.AFLOAT}
+        check_going_on(self.sides, fighting, "afloat", p.round, self.rules.max_rounds, self.problems)
         if p.to_move is not None and p.to_move not in ships:
             add("to_move", f"{p.to_move!r} is not a ship here; ships: {list(ships)}")
         elif p.to_move is not None and ships[p.to_move].status is not Status.AFLOAT:
