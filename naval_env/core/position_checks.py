@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
-from naval_env.core.position import Problems
+from naval_env.core.position import Problems, check_ship_ids
 
 T = TypeVar("T")
+ShipT = TypeVar("ShipT")
 
 #: A ship id: ``<side>_<i>``, the side a lowercase name, ``i`` numbered from 0 per side without leading zeros.
 AGENT_ID = re.compile(r"^([a-z][a-z0-9]*)_(0|[1-9][0-9]*)$")
@@ -130,3 +131,28 @@ def check_going_on(sides: Sequence[str], fighting: set[str], in_battle: str, rou
         problems.add("result", f"side(s) {lost} have no ship {in_battle}: the battle is over; give its result")
     if round_ > max_rounds:
         problems.add("round", f"{round_} is past house_rules.max_rounds = {max_rounds} while the battle goes on")
+
+
+class ShipsBuilder(Generic[ShipT]):
+    """The start every ``<side>_<i>`` position builder shares: the config, its house rules, the scenario, the
+    position and its problems, the scenario's sides, and the ships built one by one (:meth:`build_ship`, the
+    ruleset's own) after their ids are checked in agent order."""
+
+    def __init__(self, config: Any, scenario: Any, position: Any, problems: Problems) -> None:
+        self.config, self.rules, self.scenario = config, config.house_rules, scenario
+        self.position, self.problems = position, problems
+        self.sides: tuple[str, ...] = tuple(side.name for side in scenario.sides)
+
+    def ships(self) -> dict[str, ShipT]:
+        """Every listed ship that could be built, by id (each fault noted in :attr:`problems`)."""
+        check_ship_ids(self.problems, self.position.ships, self.sides, self.rules.max_ships_per_side)
+        ships: dict[str, ShipT] = {}
+        for k, given in enumerate(self.position.ships):
+            ship = self.build_ship(k, given)
+            if ship is not None:
+                ships[given.id] = ship
+        return ships
+
+    def build_ship(self, k: int, given: Any) -> ShipT | None:
+        """Ship ``k`` of the position with its defaults filled in, or None with its problems noted."""
+        raise NotImplementedError

@@ -20,11 +20,17 @@ from naval_env.core.position import (
     PositionCodec,
     PositionModel,
     Problems,
-    check_ship_ids,
     scenario_of,
     side_of,
 )
-from naval_env.core.position_checks import check_going_on, check_result, given_or, known, setup_of
+from naval_env.core.position_checks import (
+    ShipsBuilder,
+    check_going_on,
+    check_result,
+    given_or,
+    known,
+    setup_of,
+)
 from naval_env.core.position_fields import MAX_ROUND, Name, PositionPart
 from naval_env.rulesets.flotilla.combat import can_counter
 from naval_env.rulesets.flotilla.config import (
@@ -282,14 +288,16 @@ def _dump_ship(ship: Ship) -> ShipPosition:
     )
 
 
-class _Builder:
+class _Builder(ShipsBuilder[Ship]):
     """Checks a position against the config, scenario and rules, noting every problem, and builds its state."""
+
+    config: FlotillaConfig
+    scenario: Scenario
+    position: FlotillaPosition
 
     def __init__(self, config: FlotillaConfig, scenario: Scenario, position: FlotillaPosition,
                  problems: Problems) -> None:
-        self.config, self.rules, self.scenario = config, config.house_rules, scenario
-        self.position, self.problems = position, problems
-        self.sides = tuple(side.name for side in scenario.sides)
+        super().__init__(config, scenario, position, problems)
         self.size = self.rules.map_size
         p = position
         self.phase = Phase[p.phase.upper()] if p.phase else (REACTION if p.pending is not None else MOVE)
@@ -305,12 +313,7 @@ class _Builder:
                             "(load a config with another map_size to play on another map)")
         if self.attacker not in self.sides:
             add("attacker", f"{self.attacker!r} is not a side; sides: {list(self.sides)}")
-        check_ship_ids(self.problems, p.ships, self.sides, self.rules.max_ships_per_side)
-        ships = {}
-        for k, given in enumerate(p.ships):
-            ship = self._ship(k, given)
-            if ship is not None:
-                ships[ship.id] = ship
+        ships = self.ships()
         if self.problems.found:
             return None
         self._check_between(ships)
@@ -350,7 +353,7 @@ class _Builder:
         return table[dice.d(len(table), "wind") - 1]
 
     # ------------------------------------------------------------------ ships
-    def _ship(self, k: int, given: ShipPosition) -> Ship | None:
+    def build_ship(self, k: int, given: ShipPosition) -> Ship | None:
         """The ship with every default filled in (as ``FlotillaGame._set_up`` would), or None."""
         where, add, rules = f"ships.{k}", self.problems.add, self.rules
         if known(self.config.ship_classes, given.ship_class, f"{where}.ship_class", "ship class",

@@ -18,11 +18,10 @@ from naval_env.core.position import (
     PositionCodec,
     PositionModel,
     Problems,
-    check_ship_ids,
     scenario_of,
     side_of,
 )
-from naval_env.core.position_checks import check_going_on, given_or, known, setup_of
+from naval_env.core.position_checks import ShipsBuilder, check_going_on, given_or, known, setup_of
 from naval_env.core.position_fields import MAX_ROUND, Name, PositionPart, Round
 from naval_env.rulesets.pantheon.config import (
     CaptainStats,
@@ -254,14 +253,16 @@ def _dump_ship(ship: Ship) -> ShipPosition:
     )
 
 
-class _Builder:
+class _Builder(ShipsBuilder[Ship]):
     """Checks a position against the config, scenario and rules, noting every problem, and builds its state."""
+
+    config: PantheonConfig
+    scenario: Scenario
+    position: PantheonPosition
 
     def __init__(self, config: PantheonConfig, scenario: Scenario, position: PantheonPosition,
                  problems: Problems) -> None:
-        self.config, self.rules, self.scenario = config, config.house_rules, scenario
-        self.position, self.problems = position, problems
-        self.sides = tuple(side.name for side in scenario.sides)
+        super().__init__(config, scenario, position, problems)
         board = position.board or Board(width=scenario.board[0], height=scenario.board[1])
         self.width, self.height = board.width, board.height
 
@@ -269,12 +270,7 @@ class _Builder:
         """The state, or None with the problems noted. Dice are rolled (an initiative order not given)
         only once every other field has passed, so a refused position rolls nothing."""
         p, add = self.position, self.problems.add
-        check_ship_ids(self.problems, self.position.ships, self.sides, self.rules.max_ships_per_side)
-        ships = {}
-        for k, given in enumerate(p.ships):
-            ship = self._ship(k, given)
-            if ship is not None:
-                ships[ship.id] = ship
+        ships = self.ships()
         if p.result is not None and p.result.winner is not None and p.result.winner not in self.sides:
             add("result.winner", f"{p.result.winner!r} is not a side; sides: {list(self.sides)} (null: a draw)")
         if self.problems.found:
@@ -293,7 +289,7 @@ class _Builder:
         return None if self.problems.found else state
 
     # ------------------------------------------------------------------ ships
-    def _ship(self, k: int, given: ShipPosition) -> Ship | None:
+    def build_ship(self, k: int, given: ShipPosition) -> Ship | None:
         """The ship with every default filled in (as ``PantheonGame._set_up`` would), or None."""
         rules, where = self.rules, f"ships.{k}"
         vessel = known(self.config.vessels, given.vessel, f"{where}.vessel", "vessel", self.problems)

@@ -19,11 +19,17 @@ from naval_env.core.position import (
     PositionCodec,
     PositionModel,
     Problems,
-    check_ship_ids,
     scenario_of,
     side_of,
 )
-from naval_env.core.position_checks import check_going_on, check_result, given_or, known, setup_of
+from naval_env.core.position_checks import (
+    ShipsBuilder,
+    check_going_on,
+    check_result,
+    given_or,
+    known,
+    setup_of,
+)
 from naval_env.core.position_fields import MAX_ROUND, Key, Name, PositionPart, Round
 from naval_env.rulesets.pursuit.config import (
     Controller as ControllerSetup,
@@ -349,24 +355,17 @@ def _dump_machine(m: Machine) -> MachinePosition:
     )
 
 
-class _Builder:
+class _Builder(ShipsBuilder[Ship]):
     """Checks a position against the config, scenario and rules, noting every problem, and builds its state."""
 
-    def __init__(self, config: PursuitConfig, scenario: Scenario, position: PursuitPosition,
-                 problems: Problems) -> None:
-        self.config, self.rules, self.scenario = config, config.house_rules, scenario
-        self.position, self.problems = position, problems
-        self.sides = tuple(side.name for side in scenario.sides)
+    config: PursuitConfig
+    scenario: Scenario
+    position: PursuitPosition
 
     def state(self) -> GameState | None:
         """The state with every field but the turn's defaults (:meth:`settle`), or None with problems noted."""
         p = self.position
-        check_ship_ids(self.problems, self.position.ships, self.sides, self.rules.max_ships_per_side)
-        ships = {}
-        for k, given in enumerate(p.ships):
-            ship = self._ship(k, given)
-            if ship is not None:
-                ships[ship.id] = ship
+        ships = self.ships()
         if self.problems.found:
             return None
         self._check_between(ships)
@@ -387,7 +386,7 @@ class _Builder:
         )
 
     # ------------------------------------------------------------------ ships
-    def _ship(self, k: int, given: ShipPosition) -> Ship | None:
+    def build_ship(self, k: int, given: ShipPosition) -> Ship | None:
         """The ship with every default filled in (as ``PursuitGame._set_up`` would), or None."""
         where = f"ships.{k}"
         cls = known(self.config.ship_classes, given.ship_class, f"{where}.ship_class", "ship class", self.problems)
