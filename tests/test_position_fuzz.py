@@ -43,6 +43,7 @@ def base_positions(ruleset_id: str) -> list[dict[str, Any]]:
             if game.is_over:
                 break
             agent = game.current_agent
+            assert agent is not None
             game.apply(agent, game.action_spec.sample(game.legal_mask(agent), rng))
     required = set(ruleset.positions.model.model_json_schema()["$defs"]["ShipPosition"]["required"])
     shorts = [{**{k: v for k, v in p.items() if k in ("ruleset", "scenario", "round", "phase", "order")},

@@ -166,7 +166,7 @@ def test_every_schema_default_sent_explicitly_is_accepted(ruleset_id: str) -> No
     short form with every field the model knows filled in with its default loads as the short form does."""
     ruleset = get_ruleset(ruleset_id)
     position = start(ruleset_id)
-    short = {key: position[key] for key in ("ruleset", "scenario", "round", "phase", "order") if key in position}
+    short: dict[str, Any] = {key: position[key] for key in ("ruleset", "scenario", "round", "phase", "order") if key in position}
     short["ships"] = [{key: ship[key] for key in ship if key in _REQUIRED[ruleset_id]} for ship in position["ships"]]
     filled = ruleset.positions.model.model_validate(short).model_dump(mode="json")
     assert ruleset.load_position(filled, seed=1).position() == ruleset.load_position(short, seed=1).position()

@@ -46,9 +46,9 @@ class PositionError(NavalError):
     :data:`MAX_PROBLEMS`, then one that counts the rest)."""
 
     def __init__(self, problems: Iterable[PositionProblem], more: int = 0) -> None:
-        listed = list(problems)
-        more += max(0, len(listed) - MAX_PROBLEMS)
-        self.problems = listed[:MAX_PROBLEMS]
+        given = list(problems)
+        more += max(0, len(given) - MAX_PROBLEMS)
+        self.problems = given[:MAX_PROBLEMS]
         if more:
             self.problems.append(PositionProblem("", f"{more} more problem(s) not listed; fix these first"))
         listed = "; ".join(f"{p.path or '<position>'}: {p.message}" for p in self.problems)
