@@ -80,7 +80,12 @@ def test_a_typed_short_position_without_last_turn_began_is_decided(generated: An
     fills in ``last_turn_began`` itself (the schema once declared -1, which the typed client sent and the
     server refused)."""
     from naval_client.api.decide import decide
-    from naval_client.models import DecideRequest, PantheonPosition, PantheonShipPosition, PantheonShipPositionFacing
+    from naval_client.models import (
+        DecideRequest,
+        PantheonPosition,
+        PantheonShipPosition,
+        PantheonShipPositionFacing,
+    )
 
     position = PantheonPosition(ruleset="pantheon", scenario="duel", order=["red_0", "blue_0"], ships=[
         PantheonShipPosition(id="red_0", vessel="trireme", x=4, y=5, facing=PantheonShipPositionFacing.E),
