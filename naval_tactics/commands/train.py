@@ -33,6 +33,10 @@ RUN_FLAGS = ("config", "seeds", "workers", "address")
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    return make_parser().parse_args(argv)
+
+
+def make_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=invoked_as("train"), description="Train a MaskablePPO captain.")
     seeds = parser.add_mutually_exclusive_group()
     parser.add_argument("--config", help="run config: a shipped one by name (pantheon, crew_phase_strong, ...) "
@@ -69,7 +73,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                         help="no progress bar (for logs and CI)")
     add_ray_arguments(parser, backends=TRAIN_BACKENDS, default="local")
     parser.set_defaults(backend=None)   # not given: the config's backend (local unless it says otherwise)
-    return parser.parse_args(argv)
+    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -101,7 +105,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     print(f"run folder: {folder}")
     print(f"evaluate it: {shlex.join(evaluate_command(config, folder))}")
+    for line in run_summary(folder):
+        print(line)
     return 0
+
+
+def run_summary(folder: Path) -> list[str]:
+    """The last lines of a run: each opponent's final quick evaluation (the final model's, else the last one
+    played) with its interval, and the learning curve's path."""
+    from agents.training.plots import LEARNING_CURVE, load_learning_curve
+
+    lines = []
+    for opponent, points in load_learning_curve(folder).evals.items():
+        last = next((p for p in reversed(points) if p.final), points[-1])
+        which = "final model" if last.final else f"last quick evaluation (at {last.timesteps:,} timesteps)"
+        lines.append(f"{which} vs {opponent}: {last.win_rate:.2f} [{last.low:.2f}, {last.high:.2f}] over "
+                     f"{last.games} games (a quick check; judge a captain with evaluate over a few hundred)")
+    plot = folder / LEARNING_CURVE
+    lines.append(f"learning curve: {plot}" if plot.is_file() else "learning curve: not drawn (nothing recorded)")
+    return lines
 
 
 def train_several(config: TrainConfig, seeds: list[int], workers: int | None, address: str | None) -> int:
