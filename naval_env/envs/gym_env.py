@@ -116,8 +116,9 @@ class NavalEnv(gym.Env[np.ndarray, np.ndarray]):
         self.observation_spec = self.match.observation_spec
         self.action_space = action_space(self.action_spec, mask_source=self.action_masks)
         self.mask_in_obs = mask_in_obs
-        self.observation_space = (masked_observation_space(self.observation_spec, self.action_spec) if mask_in_obs
-                                  else observation_box(self.observation_spec))
+        self.observation_space: gym.Space[Any] = (  # type: ignore[assignment]  # a Dict with mask_in_obs
+            masked_observation_space(self.observation_spec, self.action_spec) if mask_in_obs
+            else observation_box(self.observation_spec))
         self.render_mode = render_mode
         agents = self.match.agents
         if learner == "random":

@@ -109,4 +109,5 @@ def masked_observation_space(observation: ObservationSpec, actions: ActionSpec) 
     """The Gymnasium env's ``mask_in_obs`` observation: the observation with the flat action mask beside it, as
     in the PettingZoo envs but boolean, the mask type TorchRL's ``ActionMask`` and torch's masking take."""
     return spaces.Dict({"observation": observation_box(observation),
-                        "action_mask": spaces.Box(0, 1, shape=(actions.flat_size,), dtype=np.bool_)})
+                        # gymnasium takes a bool Box at run time; its stubs name only numeric dtypes
+                        "action_mask": spaces.Box(0, 1, shape=(actions.flat_size,), dtype=np.bool_)})  # type: ignore[arg-type]
