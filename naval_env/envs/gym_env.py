@@ -9,12 +9,10 @@ from typing import Any, SupportsFloat
 import gymnasium as gym
 import numpy as np
 
-from agents.base import Captain
-from agents.registry import default_opponent, make_captain
+from naval_env.core.captain import Captain
 from naval_env.envs.match import Match
+from naval_env.envs.opponents import CaptainSpec, default_opponent, make_captain
 from naval_env.envs.spaces import action_space, masked_observation_space, observation_box
-
-CaptainSpec = str | Captain
 
 #: Games a reset may start before one gives the learner a decision (see ``reset``).
 MAX_GAMES_PER_RESET = 100
@@ -81,7 +79,8 @@ class NavalEnv(gym.Env[np.ndarray, np.ndarray]):
     - ``learner``: agent id (``"red_0"``), ``"random"`` to draw a first-ship
       captain of either side at each reset, so a learner plays both sides, or a list of
       agent ids drawn from at each reset (repeat one to weight its seat).
-    - ``opponent``: captain name (``"rammer"``, ``"random"``...), Captain object, or a
+    - ``opponent``: captain name (``"rammer"``, ``"random"``...; names are resolved by the installed
+      captain package, see :mod:`naval_env.envs.opponents`), Captain object, or a
       list of them to draw from at each reset (default: the ruleset's first scripted captain); ``ally``: captain for the learner's
       own other ships (default: the same as the opponent).
     - ``render_mode``: ``"ansi"`` (board and the step's events) or ``"rgb_array"`` (the board
