@@ -117,6 +117,9 @@ def run_serve(args: argparse.Namespace) -> int:
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         print(f"warning: binding {args.host}: anyone who can reach it can use this server (no authentication)",
               file=sys.stderr)
+    shown = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"play in the browser: http://{shown}:{args.port}/play · the API: http://{shown}:{args.port}/docs",
+          file=sys.stderr)
     try:
         serve(settings, host=args.host, port=args.port, log_level=args.log_level)
     except CatalogueError as exc:

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
+from fastapi_offline import FastAPIOffline
 
 from naval_tactics import __version__
 from naval_tactics.catalogue import Catalogue
 from naval_tactics.server.errors import install_error_handlers
+from naval_tactics.server.insight import router as insight_router
 from naval_tactics.server.limits import BodySizeLimit
 from naval_tactics.server.openapi import openapi_with_positions, operation_id
+from naval_tactics.server.page import install_play_page
 from naval_tactics.server.routes import Services, router
 from naval_tactics.server.settings import ServerSettings
 from naval_tactics.server.store import Clock, GameStore
@@ -41,8 +44,9 @@ def create_app(settings: ServerSettings | None = None, *, clock: Clock | None = 
     every ruleset with ``random``, the scripted captains and the exports in ``settings.captains_dir``."""
     settings = settings or ServerSettings()
     catalogue = catalogue or Catalogue.load(settings.captains_dir, settings.rulesets, settings.max_expert_ms)
-    app = FastAPI(title="naval-tactics captain server", version=__version__, description=DESCRIPTION,
-                  openapi_tags=TAGS, generate_unique_id_function=operation_id)
+    app = FastAPIOffline(title="naval-tactics captain server", version=__version__, description=DESCRIPTION,
+                         openapi_tags=TAGS, swagger_ui_parameters={"validatorUrl": None},  # /docs from the package
+                         generate_unique_id_function=operation_id)
     app.state.settings = settings
     app.state.services = Services(settings, catalogue, GameStore(settings.max_games, settings.idle_seconds,
                                                                  settings.remembered_ids, clock))
@@ -52,6 +56,8 @@ def create_app(settings: ServerSettings | None = None, *, clock: Clock | None = 
                            allow_headers=["*"], expose_headers=["Location", "Retry-After"])
     install_error_handlers(app)
     app.include_router(router, prefix="/v1")
+    app.include_router(insight_router, prefix="/v1")
+    install_play_page(app)
     app.openapi = lambda: openapi_with_positions(app, catalogue)  # type: ignore[method-assign]
     return app
 
