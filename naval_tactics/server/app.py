@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI
@@ -15,8 +18,10 @@ from naval_tactics.catalogue import Catalogue
 from naval_tactics.server.errors import install_error_handlers
 from naval_tactics.server.limits import BodySizeLimit
 from naval_tactics.server.routes import Services, router
+from naval_tactics.server.searches import SearchPool
 from naval_tactics.server.settings import ServerSettings
-from naval_tactics.server.store import Clock, GameStore
+from naval_tactics.server.sqlite_store import SqliteGameStore
+from naval_tactics.server.store import Clock, GameStore, Store
 
 DESCRIPTION = """
 Opponents for other apps. Create a game from a scenario or from your own position, read whose turn
@@ -45,11 +50,22 @@ def create_app(settings: ServerSettings | None = None, *, clock: Clock | None = 
     every ruleset with ``random``, the scripted captains and the exports in ``settings.captains_dir``."""
     settings = settings or ServerSettings()
     catalogue = catalogue or Catalogue.load(settings.captains_dir, settings.rulesets, settings.max_expert_ms)
+    services = Services(settings, catalogue, open_store(settings, catalogue, clock), SearchPool(settings))
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        if settings.warm_searches:
+            services.searches.warm()
+        try:
+            yield
+        finally:
+            services.searches.close()
+            services.store.close()
+
     app = FastAPI(title="naval-tactics captain server", version=__version__, description=DESCRIPTION,
-                  openapi_tags=TAGS)
+                  openapi_tags=TAGS, lifespan=lifespan)
     app.state.settings = settings
-    app.state.services = Services(settings, catalogue, GameStore(settings.max_games, settings.idle_seconds,
-                                                                 settings.remembered_ids, clock))
+    app.state.services = services
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
     if settings.cors_origins:  # added last, so outermost: refusals (413 included) carry the CORS headers too
         app.add_middleware(CORSMiddleware, allow_origins=list(settings.cors_origins), allow_methods=["*"],
@@ -58,6 +74,14 @@ def create_app(settings: ServerSettings | None = None, *, clock: Clock | None = 
     app.include_router(router, prefix="/v1")
     app.openapi = lambda: _openapi_with_positions(app, catalogue)  # type: ignore[method-assign]
     return app
+
+
+def open_store(settings: ServerSettings, catalogue: Catalogue, clock: Clock | None = None) -> Store:
+    """The games' store the settings name: this process's memory, or an SQLite file."""
+    if not isinstance(settings.store, Path):
+        return GameStore(settings.max_games, settings.idle_seconds, settings.remembered_ids, clock)
+    return SqliteGameStore(settings.store, catalogue, settings.max_games, settings.idle_seconds,
+                           settings.remembered_ids, clock)
 
 
 #: The protocol's fields that hold a position; the OpenAPI page shows each ruleset's schema there.

@@ -25,12 +25,15 @@ from naval_tactics.protocol import ErrorBody, ErrorResponse, Problem
 #: Every code, with the status it comes with (the protocol page lists them with their meaning).
 CODES: dict[str, int] = {
     "invalid_json": 400,
+    "invalid_http": 400,
     "not_found": 404,
     "game_not_found": 404,
     "game_expired": 404,
     "method_not_allowed": 405,
     "not_your_turn": 409,
     "game_over": 409,
+    "game_changed": 409,
+    "game_not_replayable": 410,
     "body_too_large": 413,
     "unsupported_media_type": 415,
     "invalid_request": 422,
@@ -42,6 +45,8 @@ CODES: dict[str, int] = {
     "illegal_move": 422,
     "too_many_games": 429,
     "internal_error": 500,
+    "server_busy": 503,
+    "decision_timeout": 503,
 }
 
 
