@@ -19,7 +19,8 @@ import math
 import multiprocessing
 import os
 from collections.abc import Mapping, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
@@ -55,11 +56,11 @@ class SearchPool:
                 initargs=(s.captains_dir, s.rulesets, s.max_expert_ms))
         return self._executor
 
-    def warm(self) -> None:
-        """Start the workers now (loading the captains takes a few seconds), not on the first search."""
+    def warm(self) -> list[Future[bool]]:
+        """Start the workers now (loading the captains takes seconds), not on the first search; the
+        futures are done once each has started."""
         executor = self.executor()
-        for _ in range(self.settings.search_workers):
-            executor.submit(_ready)
+        return [executor.submit(_ready) for _ in range(self.settings.search_workers)]
 
     def close(self) -> None:
         if self._executor is not None:
@@ -98,6 +99,9 @@ class SearchPool:
                            headers={"Retry-After": str(max(1, math.ceil(s.max_expert_ms / 1000)))}) from None
         except SearchFailedError as exc:
             raise RuntimeError(f"search worker failed: {exc}") from None
+        except BrokenProcessPool:   # a worker died (killed, out of memory): start afresh on the next search
+            self.close()
+            raise
         return result
 
     def _finished(self, _future: asyncio.Future[Any]) -> None:
