@@ -166,10 +166,11 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def start(store: Path, port: int) -> subprocess.Popen[bytes]:
+def start(store: Path, port: int, workers: int = 1) -> subprocess.Popen[bytes]:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     process = subprocess.Popen([sys.executable, "-m", "naval_tactics", "serve", "--port", str(port), "--store",
-                                str(store), "--log-level", "warning", "--search-workers", "1"], env=env,
+                                str(store), "--log-level", "warning", "--search-workers", "1",
+                                "--workers", str(workers)], env=env,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 120
     while True:
@@ -229,3 +230,31 @@ def test_sigkill_in_the_middle_of_games_loses_nothing(tmp_path: Path, reference:
     finally:
         server.send_signal(signal.SIGKILL)
         server.wait(30)
+
+
+def test_two_worker_processes_serve_every_game_from_the_one_store(tmp_path: Path, reference: Any) -> None:
+    """``serve --workers 2``: each request on a new connection, so the kernel spreads them over both workers."""
+    store, port = tmp_path / "games.sqlite3", free_port()
+    server = start(store, port, workers=2)
+    try:
+        time.sleep(2)   # the second worker up too (health answers once the first is)
+        url = f"http://127.0.0.1:{port}"
+        for ruleset, captain, seed in GAMES[:3]:
+            game = httpx.post(f"{url}/v1/games", json={"ruleset": ruleset, "seed": seed}, timeout=30).json()
+            while not game["over"]:
+                with httpx.Client(base_url=url, timeout=30) as fresh:
+                    game = step(fresh, game, captain, seed)
+            events = httpx.get(f"{url}/v1/games/{game['id']}/events", timeout=30).json()["events"]
+            same_result(game, events, reference[seed])
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(60)
+
+
+def test_serve_refuses_workers_without_a_store_file_and_a_file_that_is_not_a_store(tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    for flags, message in ((["--workers", "2", "--store", "memory"], "workers > 1 needs a store file"),
+                           (["--store", str(tmp_path)], "not a file")):
+        done = subprocess.run([sys.executable, "-m", "naval_tactics", "serve", "--port", str(free_port()), *flags],
+                              check=False, env=env, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr, done.stderr
