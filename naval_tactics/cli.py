@@ -115,6 +115,14 @@ def add_serve(subparsers: Subparsers) -> None:
     parser.set_defaults(run=run_serve)
 
 
+#: Settings whose flag is not the field's name with dashes.
+_FLAGS = {"decision_timeout_s": "--decision-timeout", "cors_origins": "--cors-origin"}
+
+
+def _flag_of(field: str) -> str:
+    return _FLAGS.get(field, "--" + field.replace("_", "-"))
+
+
 def run_serve(args: argparse.Namespace) -> int:
     from pydantic import ValidationError
 
@@ -132,9 +140,8 @@ def run_serve(args: argparse.Namespace) -> int:
                                   max_searches=args.max_searches, decision_timeout_s=args.decision_timeout,
                                   warm_searches=True)
     except ValidationError as exc:
-        raise CommandError("; ".join(f"--{'-'.join(map(str, e['loc'])).replace('_', '-')}: {e['msg']}"
-                                     if e["loc"] else e["msg"].removeprefix("Value error, ")
-                                     for e in exc.errors())) from None
+        raise CommandError("; ".join(f"{_flag_of(str(e['loc'][0]))}: {e['msg']}" if e["loc"]
+                                     else e["msg"].removeprefix("Value error, ") for e in exc.errors())) from None
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         print(f"warning: binding {args.host}: anyone who can reach it can use this server (no authentication)",
               file=sys.stderr)

@@ -182,6 +182,18 @@ def start(store: Path, port: int, workers: int = 1) -> subprocess.Popen[bytes]:
             time.sleep(0.2)
 
 
+def children(pid: int) -> list[int]:
+    return [int(child) for task in Path(f"/proc/{pid}/task").iterdir()
+            for child in (task / "children").read_text().split()]
+
+
+def alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
 def test_sigkill_in_the_middle_of_games_loses_nothing(tmp_path: Path, reference: Any) -> None:
     """Clients keep playing while the server is killed with SIGKILL and restarted on the same store; each
     client re-reads its game after a failed request and goes on. Every game ends as the uninterrupted one."""
@@ -216,9 +228,15 @@ def test_sigkill_in_the_middle_of_games_loses_nothing(tmp_path: Path, reference:
         for thread in threads:
             thread.start()
         time.sleep(1.5)
+        helpers = children(server.pid)   # its search process (and multiprocessing's resource tracker)
+        assert helpers
         server.send_signal(signal.SIGKILL)   # while games are under way
         server.wait(30)
         server = start(store, port)
+        deadline = time.monotonic() + 30
+        while any(alive(pid) for pid in helpers) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not any(alive(pid) for pid in helpers), "a search process outlived the killed server"
         for thread in threads:
             thread.join(300)
         assert failures == []

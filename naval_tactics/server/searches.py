@@ -18,6 +18,8 @@ import asyncio
 import math
 import multiprocessing
 import os
+import threading
+import time
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -53,7 +55,7 @@ class SearchPool:
             s = self.settings
             self._executor = ProcessPoolExecutor(
                 s.search_workers, mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker,
-                initargs=(s.captains_dir, s.rulesets, s.max_expert_ms))
+                initargs=(os.getpid(), s.captains_dir, s.rulesets, s.max_expert_ms))
         return self._executor
 
     def warm(self) -> list[Future[bool]]:
@@ -112,13 +114,26 @@ class SearchPool:
 _catalogue: Catalogue | None = None
 
 
-def _start_worker(captains_dir: Path | None, rulesets: Sequence[str] | None, max_expert_ms: float) -> None:
+def _start_worker(server: int, captains_dir: Path | None, rulesets: Sequence[str] | None,
+                  max_expert_ms: float) -> None:
     global _catalogue
+    _exit_with_parent(server)   # its pid from the server itself: it may be gone before this worker has started
     try:
         os.nice(WORKER_NICENESS)
     except OSError:  # not permitted here: the searches then compete with the server on equal terms
         pass
     _catalogue = Catalogue.load(captains_dir, rulesets, max_expert_ms)
+
+
+def _exit_with_parent(parent: int, every_s: float = 1.0) -> None:
+    """End this worker once the server that started it is gone: a pool's workers otherwise outlive a
+    server killed with SIGKILL (or any exit without its shutdown), waiting for work that never comes."""
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(every_s)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
 def _ready() -> bool:
