@@ -1,7 +1,9 @@
 """The captain server's cost, in one run: ``decide`` over loopback next to the same call in process,
-decisions/s with 16 concurrent clients, and the server's memory over 10,000 games.
+decisions/s with 16 concurrent clients, the server's memory over 10,000 games, plain decides while
+searches run, and whole games with 16 clients on 1 and 2 worker processes side by side.
 
-The server runs as ``python -m naval_tactics serve`` in its own process (one uvicorn worker), on
+The server runs as ``python -m naval_tactics serve`` in its own process (one uvicorn worker unless
+said, games kept in an SQLite store file in a temp folder, the default), on
 127.0.0.1, with a throwaway ONNX captain exported into a temp folder (an untrained 32x32
 MaskablePPO: a real graph and sidecar, the size of a small trained captain). Requests carry real positions: every decision of random
 ``pantheon`` games, in their full form.
@@ -16,13 +18,24 @@ MaskablePPO: a real graph and sidecar, the size of a small trained captain). Req
    each created, moved a few times by a captain and then deleted (half) or abandoned to the idle
    limit (half, dropped when room is needed). Target: flat (the kept games are bounded; the table
    of dropped ids, kept to say why a game is gone, is bounded at 10,000 ids, about 1.5 MB).
+4. Searches: a plain ``decide`` (gunner)'s p50 alone, then while 8 clients each keep asking
+   ``expert:2000ms``. The searches run in the server's search processes, at low CPU priority.
+   Target: p50 under searches within 2x of alone (in the server's thread pool it was about 8x).
+5. Workers: whole games (create, the app's moves by label, ``gunner``'s captain-moves, delete) by 16
+   client threads (in 4 client processes, so the clients' own GIL is not the limit) for a fixed time,
+   against ``serve --store memory`` (the old single process, for reference), then ``--workers 1`` and
+   ``--workers 2`` over one store file, one after the other.
+   Targets: 2 workers >= 1.5x one worker's decisions/s, p99 <= 50 ms, zero errors. The load average
+   is printed before each: other jobs on the machine take cores from both.
 
     python bench/server_latency.py [--decisions 1000] [--games 10000] [--clients 16]
+                                   [--sections latency,throughput,memory,searches,workers]
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import random
 import socket
@@ -72,11 +85,13 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def start_server(captains_dir: Path, port: int, idle_seconds: float, max_games: int) -> subprocess.Popen[bytes]:
+def start_server(captains_dir: Path, port: int, idle_seconds: float, max_games: int, store: Path | str,
+                 workers: int = 1) -> subprocess.Popen[bytes]:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     process = subprocess.Popen(
         [sys.executable, "-m", "naval_tactics", "serve", "--port", str(port), "--captains-dir", str(captains_dir),
-         "--idle-seconds", str(idle_seconds), "--max-games", str(max_games), "--log-level", "warning"], env=env)
+         "--idle-seconds", str(idle_seconds), "--max-games", str(max_games), "--log-level", "warning",
+         "--store", str(store), "--workers", str(workers)], env=env)
     deadline = time.monotonic() + 120
     while True:
         try:
@@ -204,13 +219,142 @@ def churn(url: str, games: int, workers: int, pid: int) -> list[tuple[int, float
     return marks
 
 
+# ------------------------------------------------------------------ 4. searches
+def under_searches(url: str, bodies: list[dict[str, Any]], searchers: int, think_ms: int,
+                   decides: int) -> tuple[list[float], list[float], int, int]:
+    """Plain ``decide`` milliseconds alone, then while ``searchers`` clients keep asking ``expert:<think_ms>ms``;
+    and the searches answered and refused meanwhile."""
+    def timed(http: httpx.Client) -> list[float]:
+        samples = []
+        for body in bodies[:decides]:
+            start = time.perf_counter()
+            http.post("/v1/decide", json={**body, "captain": "gunner"}).raise_for_status()
+            samples.append((time.perf_counter() - start) * 1000)
+        return samples
+
+    stop = threading.Event()
+    answered, refused = [0], [0]
+
+    def searcher(index: int) -> None:
+        with httpx.Client(base_url=url, timeout=120) as http:
+            while not stop.is_set():
+                body = bodies[index % len(bodies)]
+                answer = http.post("/v1/decide", json={**body, "captain": f"expert:{think_ms}ms"})
+                if answer.status_code == 200:
+                    answered[0] += 1
+                else:
+                    refused[0] += 1
+                    time.sleep(float(answer.headers.get("retry-after", "1")))
+
+    with httpx.Client(base_url=url, timeout=60) as http:
+        timed(http)   # warm
+        alone = timed(http)
+        threads = [threading.Thread(target=searcher, args=(i,)) for i in range(searchers)]
+        for thread in threads:
+            thread.start()
+        time.sleep(1.0)   # every searcher has asked
+        loaded = timed(http)
+        stop.set()
+    for thread in threads:
+        thread.join()
+    return alone, loaded, answered[0], refused[0]
+
+
+# ------------------------------------------------------------------ 5. workers
+def _game_player(url: str, seed: int, until: float, out: list[tuple[int, int, list[float]]]) -> None:
+    """Whole pantheon games until ``until``: (decisions, errors, request milliseconds)."""
+    rng = random.Random(seed)
+    decisions = errors = 0
+    samples: list[float] = []
+
+    def call(http: httpx.Client, method: str, path: str, body: dict[str, Any] | None = None) -> dict[str, Any] | None:
+        nonlocal errors
+        start = time.perf_counter()
+        try:
+            answer = http.request(method, path, json=body)
+        except httpx.HTTPError:
+            errors += 1
+            return None
+        samples.append((time.perf_counter() - start) * 1000)
+        if answer.status_code >= 300:
+            errors += 1
+            return None
+        return dict(answer.json()) if answer.content else {}
+
+    with httpx.Client(base_url=url, timeout=60) as http:
+        while time.monotonic() < until:
+            game = call(http, "POST", "/v1/games", {"ruleset": RULESET, "seed": rng.randrange(2**31)})
+            if game is None:
+                continue
+            while game is not None and not game["over"] and time.monotonic() < until:
+                seat = game["to_move"]
+                if seat.startswith(game["sides"][0]):
+                    move = {c: rng.choice(labels) for c, labels in game["legal"].items()}
+                    answer = call(http, "POST", f"/v1/games/{game['id']}/moves", {"seat": seat, "move": move})
+                else:
+                    answer = call(http, "POST", f"/v1/games/{game['id']}/captain-moves", {"captain": "gunner"})
+                decisions += answer is not None
+                game = answer["game"] if answer is not None else None
+            if game is not None:
+                call(http, "DELETE", f"/v1/games/{game['id']}")
+    out.append((decisions, errors, samples))
+
+
+def _client_process(url: str, threads: int, seed: int, until: float) -> tuple[int, int, list[float]]:
+    out: list[tuple[int, int, list[float]]] = []
+    players = [threading.Thread(target=_game_player, args=(url, seed * 100 + i, until, out)) for i in range(threads)]
+    for player in players:
+        player.start()
+    for player in players:
+        player.join()
+    return sum(d for d, _, _ in out), sum(e for _, e, _ in out), [ms for _, _, s in out for ms in s]
+
+
+def whole_games(url: str, clients: int, seconds: float, processes: int = 4) -> tuple[float, int, list[float]]:
+    """(decisions/s, errors, request milliseconds) of ``clients`` threads playing whole games for ``seconds``."""
+    until = time.monotonic() + seconds
+    with multiprocessing.get_context("fork").Pool(processes) as pool:
+        parts = pool.starmap(_client_process, [(url, clients // processes, i, until) for i in range(processes)])
+    decisions = sum(d for d, _, _ in parts)
+    return decisions / seconds, sum(e for _, e, _ in parts), [ms for _, _, s in parts for ms in s]
+
+
+def compare_workers(captains: Path, folder: Path, clients: int, seconds: float) -> None:
+    rows = []
+    for workers, store in ((1, "memory"), (1, folder / "workers1.sqlite3"), (2, folder / "workers2.sqlite3")):
+        port = free_port()
+        server = start_server(captains, port, idle_seconds=60, max_games=1000, store=store, workers=workers)
+        try:
+            time.sleep(3)   # every worker up (the parent answers health once one is)
+            load = os.getloadavg()[0]
+            rate, errors, samples = whole_games(f"http://127.0.0.1:{port}", clients, seconds)
+            p50, p99 = percentiles(samples)
+            rows.append((workers, "memory" if store == "memory" else "file", rate, p50, p99, errors, load))
+        finally:
+            server.terminate()
+            server.wait(30)
+    print(f"{'workers':>9}{'store':>8}{'decisions/s':>13}{'p50 ms':>9}{'p99 ms':>9}{'errors':>8}"
+          f"{'load avg (1 min) before':>26}")
+    for workers, kind, rate, p50, p99, errors, load in rows:
+        print(f"{workers:>9}{kind:>8}{rate:>13.0f}{p50:>9.1f}{p99:>9.1f}{errors:>8}{load:>26.1f}")
+    ratio = rows[2][2] / rows[1][2]
+    met = ratio >= 1.5 and rows[2][4] <= 50 and rows[2][5] == 0
+    print(f"   2 workers / 1 worker: {ratio:.2f}x   {'meets' if met else 'MISSES'} the target (>= 1.5x, p99 <= 50 ms, "
+          f"zero errors) on {os.cpu_count()} cores shared with the 16 clients")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--decisions", type=int, default=1000, help="decisions timed per captain and path per round")
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--per-client", type=int, default=150, help="decides each concurrent client sends")
     parser.add_argument("--games", type=int, default=10_000, help="games created for the memory check")
+    parser.add_argument("--searchers", type=int, default=8, help="clients asking expert:<think-ms>ms in section 4")
+    parser.add_argument("--think-ms", type=int, default=2000)
+    parser.add_argument("--seconds", type=float, default=20.0, help="length of each whole-game load in section 5")
+    parser.add_argument("--sections", default="latency,throughput,memory,searches,workers")
     args = parser.parse_args()
+    sections = set(args.sections.split(","))
 
     bodies = [{"ruleset": RULESET, "position": p} for p in positions(args.decisions)]
     with tempfile.TemporaryDirectory() as tmp:
@@ -221,52 +365,69 @@ def main() -> None:
             (captains / f"tiny{suffix}").write_bytes((Path(tmp) / "build" / f"tiny{suffix}").read_bytes())
         port = free_port()
         url = f"http://127.0.0.1:{port}"
-        server = start_server(captains, port, idle_seconds=2.0, max_games=500)
+        server = start_server(captains, port, idle_seconds=2.0, max_games=500, store=Path(tmp) / "games.sqlite3")
         try:
             catalogue = Catalogue.load(captains)
             size = sum(len(str(b["position"])) for b in bodies) / len(bodies)
             load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-            print(f"server: python -m naval_tactics serve (one uvicorn worker, h11), pid {server.pid}; "
+            print(f"server: python -m naval_tactics serve (one uvicorn worker, h11, SQLite store), pid {server.pid}; "
                   f"{len(bodies)} real {RULESET} positions (~{size:.0f} bytes each)")
             print(f"machine: {os.cpu_count()} cores, load average {load} (1, 5, 15 min) before the run")
-            print("\n1. decide latency, one client, keep-alive (ms per decision; in-process = the route's own call)")
-            print(f"{'captain':<10}{'path':<12}{'p50':>8}{'p99':>8}")
-            with httpx.Client(base_url=url, timeout=60) as http:
-                for captain in ("gunner", "tiny"):
-                    wire, local, server_ms, client_ms = latency(http, catalogue, captain, bodies, server.pid)
-                    (w50, w99), (l50, l99) = percentiles(wire), percentiles(local)
-                    print(f"{captain:<10}{'loopback':<12}{w50:>8.2f}{w99:>8.2f}")
-                    print(f"{'':<10}{'in-process':<12}{l50:>8.2f}{l99:>8.2f}")
-                    verdict = "meets" if w50 <= TARGET_P50_MS and w99 <= TARGET_P99_MS else "MISSES"
-                    print(f"{'':<10}{'ratio':<12}{w50 / l50:>7.1f}x{w99 / l99:>7.1f}x   {verdict} the target "
-                          f"(loopback p50 <= {TARGET_P50_MS:g} ms, p99 <= {TARGET_P99_MS:g} ms)")
-                    print(f"{'':<10}CPU per loopback decision: server {server_ms:.2f} ms + client {client_ms:.2f} ms "
-                          "(what a decision costs without other jobs' queues)")
+            if "latency" in sections:
+                print("\n1. decide latency, one client, keep-alive (ms per decision; in-process = the route's own call)")
+                print(f"{'captain':<10}{'path':<12}{'p50':>8}{'p99':>8}")
+                with httpx.Client(base_url=url, timeout=60) as http:
+                    for captain in ("gunner", "tiny"):
+                        wire, local, server_ms, client_ms = latency(http, catalogue, captain, bodies, server.pid)
+                        (w50, w99), (l50, l99) = percentiles(wire), percentiles(local)
+                        print(f"{captain:<10}{'loopback':<12}{w50:>8.2f}{w99:>8.2f}")
+                        print(f"{'':<10}{'in-process':<12}{l50:>8.2f}{l99:>8.2f}")
+                        verdict = "meets" if w50 <= TARGET_P50_MS and w99 <= TARGET_P99_MS else "MISSES"
+                        print(f"{'':<10}{'ratio':<12}{w50 / l50:>7.1f}x{w99 / l99:>7.1f}x   {verdict} the target "
+                              f"(loopback p50 <= {TARGET_P50_MS:g} ms, p99 <= {TARGET_P99_MS:g} ms)")
+                        print(f"{'':<10}CPU per loopback decision: server {server_ms:.2f} ms + client {client_ms:.2f} ms "
+                              "(what a decision costs without other jobs' queues)")
 
-            print(f"\n2. throughput, {args.clients} concurrent clients x {args.per_client} decides (gunner), "
-                  f"{os.cpu_count()} cores shared by server and clients")
-            rate, answered, errors, per_decision = throughput(url, bodies, args.clients, args.per_client,
-                                                              server.pid)
-            verdict = "meets" if rate >= TARGET_RATE and errors == 0 else "MISSES"
-            print(f"   {rate:.0f} decisions/s, {answered} answered, {errors} errors   {verdict} the target "
-                  f"(>= {TARGET_RATE:g}/s, zero errors)")
-            print(f"   server CPU {per_decision:.2f} ms per decision: one core of its own serves "
-                  f"{1000 / per_decision:.0f} decisions/s (one process, one core at most: the GIL)")
+            if "throughput" in sections:
+                print(f"\n2. throughput, {args.clients} concurrent clients x {args.per_client} decides (gunner), "
+                      f"{os.cpu_count()} cores shared by server and clients")
+                rate, answered, errors, per_decision = throughput(url, bodies, args.clients, args.per_client,
+                                                                  server.pid)
+                verdict = "meets" if rate >= TARGET_RATE and errors == 0 else "MISSES"
+                print(f"   {rate:.0f} decisions/s, {answered} answered, {errors} errors   {verdict} the target "
+                      f"(>= {TARGET_RATE:g}/s, zero errors)")
+                print(f"   server CPU {per_decision:.2f} ms per decision: one core of its own serves "
+                      f"{1000 / per_decision:.0f} decisions/s (one process, one core at most: the GIL)")
 
-            print(f"\n3. server memory over {args.games} games (each created, 3 captain moves, then deleted or "
-                  "left to the 2 s idle limit; at most 500 kept)")
-            marks = churn(url, args.games, workers=8, pid=server.pid)
-            print("   " + ", ".join(f"{n}: {mb:.1f} MB" for n, mb in marks))
-            warm = next((mb for n, mb in marks if n >= args.games // 10), marks[0][1])
-            growth = marks[-1][1] - warm
-            print(f"   after the first tenth {warm:.1f} MB, at the end {marks[-1][1]:.1f} MB: "
-                  f"{growth:+.1f} MB over the last {args.games - args.games // 10} games "
-                  f"({'flat' if abs(growth) < 0.1 * warm else 'GROWING'})")
-            health = httpx.get(f"{url}/v1/health").json()
-            print(f"   games kept at the end: {health['games']} (max {health['max_games']})")
+            if "memory" in sections:
+                print(f"\n3. server memory over {args.games} games (each created, 3 captain moves, then deleted or "
+                      "left to the 2 s idle limit; at most 500 kept)")
+                marks = churn(url, args.games, workers=8, pid=server.pid)
+                print("   " + ", ".join(f"{n}: {mb:.1f} MB" for n, mb in marks))
+                warm = next((mb for n, mb in marks if n >= args.games // 10), marks[0][1])
+                growth = marks[-1][1] - warm
+                print(f"   after the first tenth {warm:.1f} MB, at the end {marks[-1][1]:.1f} MB: "
+                      f"{growth:+.1f} MB over the last {args.games - args.games // 10} games "
+                      f"({'flat' if abs(growth) < 0.1 * warm else 'GROWING'})")
+                health = httpx.get(f"{url}/v1/health").json()
+                print(f"   games kept at the end: {health['games']} (max {health['max_games']})")
+            if "searches" in sections:
+                print(f"\n4. plain decide (gunner) p50 alone and while {args.searchers} clients keep asking "
+                      f"expert:{args.think_ms}ms (searches in the server's search processes)")
+                alone, loaded, answered, refused = under_searches(url, bodies, args.searchers, args.think_ms, 300)
+                (a50, a99), (s50, s99) = percentiles(alone), percentiles(loaded)
+                verdict = "meets" if s50 <= 2 * a50 else "MISSES"
+                print(f"   alone p50 {a50:.2f} ms, p99 {a99:.2f} ms; under searches p50 {s50:.2f} ms, p99 {s99:.2f} ms: "
+                      f"{s50 / a50:.1f}x   {verdict} the target (<= 2x)")
+                print(f"   searches meanwhile: {answered} answered, {refused} refused (503, retried after Retry-After); "
+                      f"load average {os.getloadavg()[0]:.1f}")
         finally:
             server.terminate()
             server.wait(30)
+        if "workers" in sections:
+            print(f"\n5. whole games, {args.clients} client threads in 4 processes, {args.seconds:g} s each, "
+                  "serve --store memory, then --workers 1 and --workers 2 over one SQLite store")
+            compare_workers(captains, Path(tmp), args.clients, args.seconds)
 
 
 if __name__ == "__main__":

@@ -133,6 +133,7 @@ def exported_captains(settings: CatalogueSettings) -> Iterator[CaptainEntry]:
     for path in sorted(folder.glob("*.onnx")):
         if not CAPTAIN_NAME.match(path.stem):
             raise CatalogueError(f"{path}: captain name {path.stem!r} must match {CAPTAIN_NAME.pattern}")
+        _refuse_links_out(folder, path, path.with_suffix(".json"))
         try:
             captain = OnnxCaptain(path)
         except (ModelLoadError, ValueError, KeyError, TypeError) as exc:
@@ -143,6 +144,17 @@ def exported_captains(settings: CatalogueSettings) -> Iterator[CaptainEntry]:
         description = f"exported ONNX captain {path.name}" + (f" (training run {run})" if run else "")
         yield CaptainEntry(path.stem, captain.ruleset_id, "exported", description,
                            partial(_shared, captain), has_probabilities=True)
+
+
+def _refuse_links_out(folder: Path, *paths: Path) -> None:
+    """Every file an export is loaded from lies in the captains folder, symbolic links followed (a link
+    to a model elsewhere would serve a file nobody put in the folder). External-data files are held to
+    the same by :class:`~agents.export.onnx_captain.OnnxCaptain`."""
+    inside = folder.resolve()
+    for path in paths:
+        if not path.resolve().is_relative_to(inside):
+            raise CatalogueError(f"{path}: a link to {path.resolve()}, outside the captains folder {inside}; copy the "
+                                 "export into the folder instead of linking to it")
 
 
 def zoo_captains(settings: CatalogueSettings) -> Iterator[CaptainEntry]:

@@ -19,6 +19,7 @@ from typing import Any
 
 from naval_env.core.ruleset import ruleset_ids
 from naval_tactics import __version__
+from naval_tactics.paths import default_game_store
 
 Subparsers = Any  # argparse's _SubParsersAction is private
 
@@ -78,7 +79,8 @@ def add_serve(subparsers: Subparsers) -> None:
     fields = ServerSettings.model_fields
     parser = subparsers.add_parser(
         "serve", help="run the captain server (HTTP + JSON; OpenAPI page at /docs)",
-        description="Serve the captains to other apps over HTTP. Games live in this one process's memory.")
+        description="Serve the captains to other apps over HTTP. Games are kept in an SQLite file (--store), "
+                    "so they survive a restart and every worker (--workers) serves them.")
     parser.add_argument("--host", default=DEFAULT_HOST,
                         help=f"address to bind (default {DEFAULT_HOST}: this machine only; the server has no "
                              "authentication, so put it behind your own proxy before binding wider)")
@@ -95,9 +97,38 @@ def add_serve(subparsers: Subparsers) -> None:
     parser.add_argument("--cors-origin", action="append", default=[], metavar="ORIGIN",
                         help="let web pages from ORIGIN (https://host:port, or * for any) call the server; "
                              "repeat for several (default: none)")
+    parser.add_argument("--store", default=None, metavar="FILE|memory",
+                        help="SQLite file keeping every game turn by turn (created when new), or 'memory' to keep "
+                             f"them in this process only (lost on restart) (default {default_game_store()})")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="server processes sharing the port and the store file (default %(default)s)")
+    parser.add_argument("--search-workers", type=int, default=fields["search_workers"].get_default(call_default_factory=True),
+                        help="processes per server worker that run search captains (expert:Nms), at low CPU "
+                             "priority (default: half the cores, %(default)s here)")
+    parser.add_argument("--max-searches", type=int, default=fields["max_searches"].default,
+                        help="searches admitted at once per worker; one more answers 503 (default %(default)s)")
+    parser.add_argument("--decision-timeout", type=float, default=fields["decision_timeout_s"].default, metavar="S",
+                        help="longest a search request may take, waiting included; then 503 (default %(default)s)")
     parser.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"],
                         help="uvicorn's log level (default info)")
     parser.set_defaults(run=run_serve)
+
+
+#: Settings whose flag is not the field's name with dashes.
+_FLAGS = {"decision_timeout_s": "--decision-timeout", "cors_origins": "--cors-origin"}
+
+
+def _flag_of(field: str) -> str:
+    return _FLAGS.get(field, "--" + field.replace("_", "-"))
+
+
+def _store_of(flag: str | None) -> Path | str:
+    """--store as the settings take it; the default file's folder is made here, a named file's must exist."""
+    if flag is None:
+        default_game_store().parent.mkdir(parents=True, exist_ok=True)
+        return default_game_store()
+    from naval_tactics.server.settings import MEMORY
+    return MEMORY if flag == MEMORY else Path(flag)
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -106,14 +137,19 @@ def run_serve(args: argparse.Namespace) -> int:
     from naval_tactics.catalogue import CatalogueError
     from naval_tactics.server import serve
     from naval_tactics.server.settings import ServerSettings
+    from naval_tactics.server.sqlite_store import StoreFileError
 
     try:
         settings = ServerSettings(captains_dir=args.captains_dir, max_games=args.max_games,
                                   idle_seconds=args.idle_seconds, max_body_bytes=args.max_body_bytes,
-                                  cors_origins=tuple(args.cors_origin))
+                                  cors_origins=tuple(args.cors_origin),
+                                  store=_store_of(args.store),
+                                  workers=args.workers, search_workers=args.search_workers,
+                                  max_searches=args.max_searches, decision_timeout_s=args.decision_timeout,
+                                  warm_searches=True)
     except ValidationError as exc:
-        raise CommandError("; ".join(f"--{'-'.join(map(str, e['loc'])).replace('_', '-')}: {e['msg']}"
-                                     for e in exc.errors())) from None
+        raise CommandError("; ".join(f"{_flag_of(str(e['loc'][0]))}: {e['msg']}" if e["loc"]
+                                     else e["msg"].removeprefix("Value error, ") for e in exc.errors())) from None
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         print(f"warning: binding {args.host}: anyone who can reach it can use this server (no authentication)",
               file=sys.stderr)
@@ -122,7 +158,7 @@ def run_serve(args: argparse.Namespace) -> int:
           file=sys.stderr)
     try:
         serve(settings, host=args.host, port=args.port, log_level=args.log_level)
-    except CatalogueError as exc:
+    except (CatalogueError, StoreFileError) as exc:
         raise CommandError(str(exc)) from None
     return 0
 

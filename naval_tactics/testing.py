@@ -24,7 +24,11 @@ def serve_in_thread(app: FastAPI, host: str = "127.0.0.1", timeout: float = 20.0
     uvicorn binds the socket itself: a socket handed in through ``sockets=`` gets connections without
     TCP_NODELAY, and the response's second write then waits ~40 ms for a delayed ACK.
     """
-    server = uvicorn.Server(uvicorn.Config(app, host=host, port=0, log_level="warning", access_log=False))
+    # the HTTP layer `serve` runs (its parse-failure 400s in the JSON error shape)
+    from naval_tactics.server.http11 import PROTOCOL
+
+    server = uvicorn.Server(uvicorn.Config(app, host=host, port=0, log_level="warning", access_log=False,
+                                           http=PROTOCOL))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + timeout

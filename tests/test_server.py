@@ -270,6 +270,15 @@ def test_bad_json_a_missing_content_type_and_unknown_routes(client: TestClient) 
     assert error["message"] == "/v1/rulesets does not take DELETE; it takes GET"
 
 
+def test_a_405_lists_every_method_the_path_takes(client: TestClient) -> None:
+    game_id = new_game(client)["id"]
+    answer = client.options(f"/v1/games/{game_id}")
+    error = error_of(answer, 405, "method_not_allowed")
+    assert answer.headers["allow"] == "DELETE, GET"   # two routes share the path; both are named
+    assert error["message"] == f"/v1/games/{game_id} does not take OPTIONS; it takes DELETE, GET"
+    assert client.put("/v1/games").headers["allow"] == "POST"
+
+
 # ------------------------------------------------------------------ moves by label
 def test_a_move_by_labels_is_the_engines_move(client: TestClient) -> None:
     view = new_game(client)

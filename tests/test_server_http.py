@@ -4,6 +4,7 @@ exported captains; concurrent requests on one game and on many; the ``naval-tact
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
@@ -274,6 +275,26 @@ def test_many_games_played_at_once_each_equal_their_in_process_game(url: str) ->
         record = play_game(match, {"red": make_captain("gunner", "pantheon", match.action_spec),
                                    "blue": make_captain("rammer", "pantheon", match.action_spec)}, seed)
         assert final.position == match.game.position() and final.decisions == record.decisions
+
+
+@pytest.mark.parametrize("length", [b"12abc", b"-1", b"1, 2", b"99999999999999999999999x"])
+def test_a_malformed_content_length_gets_the_json_error_shape(url: str, length: bytes) -> None:
+    """uvicorn's h11 layer refuses these before the app sees them; its answer is JSON all the same."""
+    import socket
+
+    host, port = url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as conn:
+        conn.sendall(b"POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                     b"Content-Length: " + length + b"\r\n\r\n{}")
+        raw = b""
+        while chunk := conn.recv(65536):
+            raw += chunk
+    head, _, body = raw.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 400 ")
+    assert b"content-type: application/json" in head.lower()
+    error = json.loads(body)["error"]
+    assert error["code"] == "invalid_http" and "Content-Length" in error["message"]
+    assert set(json.loads(body)) == {"error"} and set(error) == {"code", "message", "problems", "details"}
 
 
 # ------------------------------------------------------------------ the command

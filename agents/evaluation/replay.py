@@ -17,17 +17,20 @@ are on file, so the game must reach the recorded final state exactly.
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
 from agents.arena import GameRecord
 from naval_env.core.errors import IllegalActionError, NavalError
 from naval_env.core.events import Event
 from naval_env.core.game import Game
-from naval_env.core.ruleset import get_ruleset
+from naval_env.core.ruleset import get_ruleset, ruleset_ids
 from naval_env.envs.match import Match
 
 FORMAT = "naval-replay"
@@ -114,21 +117,96 @@ def replay_text(record: GameRecord, *, ruleset: str, scenario: str | None, confi
     return "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines)
 
 
-def load_replay(path: str | Path) -> Replay:
-    """Parse a replay file; raises :class:`ReplayError` naming the line that is wrong."""
-    path = Path(path)
+#: The largest replay file read (a 10,000-decision game of the largest ruleset is about 20 MB).
+MAX_REPLAY_BYTES = 256 * 2**20
+#: The longest line read (the result line holds the final state; a decision line its events).
+MAX_LINE_BYTES = 16 * 2**20
+
+
+class _Line(BaseModel):
+    model_config = ConfigDict(strict=True, extra="ignore")
+
+
+class _HeaderLine(_Line):
+    ruleset: str
+    ruleset_version: str
+    config: str | None = Field(description="the config file's path, or null for the ruleset's default config")
+    scenario: str | None
+    seed: int
+    captains: dict[str, str]
+    opening_events: list[dict[str, Any]]
+
+
+class _DecisionLine(_Line):
+    agent: str
+    action: list[int]
+    events: list[dict[str, Any]]
+
+
+class _ResultLine(_Line):
+    winner: str | None
+    winner_captain: str | None = None
+    truncated: bool
+    rounds: int
+    decisions: int
+    state: dict[str, Any]
+
+
+def _fields(model: type[_Line], line: dict[str, Any], where: str, what: str) -> Any:
+    """The line as ``model``; a :class:`ReplayError` naming each bad field, what it holds and what it should."""
     try:
-        raw = path.read_text(encoding="utf-8").splitlines()
+        return model.model_validate(line)
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or '<line>'}: {e['msg'].lower()}"
+                             + ("" if e["type"] == "missing" else f", got {_short(e.get('input'))}")
+                             for e in exc.errors()[:5])
+        raise ReplayError(f"{where}: bad {what} ({problems})") from None
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    text = json.dumps(value) if not isinstance(value, str) else repr(value)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _read_lines(path: Path) -> list[tuple[int, str]]:
+    """The file's non-blank lines with their numbers, read within :data:`MAX_REPLAY_BYTES` and
+    :data:`MAX_LINE_BYTES` (a device such as /dev/zero, or a huge file, is refused, not read on and on)."""
+    lines: list[tuple[int, str]] = []
+    total = 0
+    try:
+        with path.open("rb") as stream:
+            for number in itertools.count(1):
+                raw = stream.readline(MAX_LINE_BYTES + 1)
+                if not raw:
+                    return lines
+                total += len(raw)
+                if len(raw) > MAX_LINE_BYTES:
+                    raise ReplayError(f"{path}:{number}: a line longer than {MAX_LINE_BYTES // 2**20} MiB; "
+                                      "not a replay (a replay holds one JSON object a line)")
+                if total > MAX_REPLAY_BYTES:
+                    raise ReplayError(f"{path}: larger than {MAX_REPLAY_BYTES // 2**20} MiB; not a replay this "
+                                      "reader takes")
+                try:
+                    text = raw.decode("utf-8")
+                except UnicodeDecodeError:
+                    raise ReplayError(f"{path}:{number}: not UTF-8 text; a replay is JSON lines") from None
+                if text.strip():
+                    lines.append((number, text))
     except OSError as exc:
         raise ReplayError(f"{path}: cannot read replay ({exc.strerror})") from None
+    return lines
+
+
+def load_replay(path: str | Path) -> Replay:
+    """Parse a replay file; raises :class:`ReplayError` naming the line that is wrong (and the field)."""
+    path = Path(path)
     lines: list[dict[str, Any]] = []
-    for number, text in enumerate(raw, start=1):
-        if not text.strip():
-            continue
+    for number, text in _read_lines(path):
         try:
             line = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ReplayError(f"{path}:{number}: not JSON ({exc.msg})") from None
+        except (json.JSONDecodeError, RecursionError) as exc:
+            reason = exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
+            raise ReplayError(f"{path}:{number}: not JSON ({reason})") from None
         if not isinstance(line, dict) or "type" not in line:
             raise ReplayError(f"{path}:{number}: expected an object with a 'type' field")
         lines.append({**line, "_line": number})
@@ -136,35 +214,37 @@ def load_replay(path: str | Path) -> Replay:
         raise ReplayError(f"{path}: a replay is a header line, decision lines and a result line")
     head = lines[0]
     if head.get("format") != FORMAT or head.get("format_version") != FORMAT_VERSION:
-        raise ReplayError(f"{path}: format {head.get('format')!r} version {head.get('format_version')!r}; "
+        raise ReplayError(f"{path}: format {_short(head.get('format'))} version {_short(head.get('format_version'))}; "
                           f"this reader understands {FORMAT!r} version {FORMAT_VERSION}")
+    where = f"{path}:{head['_line']}"
+    fields: _HeaderLine = _fields(_HeaderLine, head, where, "header")
+    if fields.ruleset not in ruleset_ids():
+        raise ReplayError(f"{where}: bad header (unknown ruleset {_short(fields.ruleset)}; known: {ruleset_ids()})")
+    header = ReplayHeader(fields.ruleset, fields.ruleset_version, fields.config, fields.scenario, fields.seed,
+                          dict(fields.captains))
+    catalog = get_ruleset(header.ruleset).events
     try:
-        header = ReplayHeader(str(head["ruleset"]), str(head["ruleset_version"]), head["config"],
-                              head["scenario"], int(head["seed"]), dict(head["captains"]))
-        catalog = get_ruleset(header.ruleset).events
-        opening = tuple(catalog.from_dict(e) for e in head["opening_events"])
+        opening = tuple(catalog.from_dict(e) for e in fields.opening_events)
     except (KeyError, TypeError, ValueError) as exc:
-        raise ReplayError(f"{path}:1: bad header ({exc})") from None
+        raise ReplayError(f"{where}: bad header (opening_events: {exc})") from None
     decisions: list[ReplayDecision] = []
     for line in lines[1:-1]:
         where = f"{path}:{line['_line']}"
         if line["type"] != "decision":
-            raise ReplayError(f"{where}: expected a decision line, found {line['type']!r}")
+            raise ReplayError(f"{where}: expected a decision line, found {_short(line['type'])}")
         if line.get("index") != len(decisions):
-            raise ReplayError(f"{where}: decision index {line.get('index')!r}, expected {len(decisions)} "
+            raise ReplayError(f"{where}: decision index {_short(line.get('index'))}, expected {len(decisions)} "
                               "(a decision is missing or out of order)")
+        decision: _DecisionLine = _fields(_DecisionLine, line, where, "decision")
         try:
-            decisions.append(ReplayDecision(len(decisions), str(line["agent"]),
-                                            tuple(int(v) for v in line["action"]),
-                                            tuple(catalog.from_dict(e) for e in line["events"])))
+            events = tuple(catalog.from_dict(e) for e in decision.events)
         except (KeyError, TypeError, ValueError) as exc:
-            raise ReplayError(f"{where}: bad decision ({exc})") from None
+            raise ReplayError(f"{where}: bad decision (events: {exc})") from None
+        decisions.append(ReplayDecision(len(decisions), decision.agent, tuple(decision.action), events))
     tail = lines[-1]
-    try:
-        result = ReplayResult(tail["winner"], tail.get("winner_captain"), bool(tail["truncated"]),
-                              int(tail["rounds"]), int(tail["decisions"]), dict(tail["state"]))
-    except (KeyError, TypeError, ValueError) as exc:
-        raise ReplayError(f"{path}:{tail['_line']}: bad result line ({exc})") from None
+    ending: _ResultLine = _fields(_ResultLine, tail, f"{path}:{tail['_line']}", "result line")
+    result = ReplayResult(ending.winner, ending.winner_captain, ending.truncated, ending.rounds, ending.decisions,
+                          dict(ending.state))
     if result.decisions != len(decisions):
         raise ReplayError(f"{path}: result says {result.decisions} decisions, file holds {len(decisions)}")
     return Replay(header, opening, tuple(decisions), result)

@@ -2,7 +2,9 @@
 
 Loading refuses, with :class:`agents.learned.ModelLoadError`, anything it cannot
 vouch for: a file that is not an ONNX model, a missing or invalid sidecar, a sidecar
-whose sha256 is not the file's, another ruleset or ruleset version, an unknown sidecar
+whose sha256 is not the file's, external-data files (weights kept beside the graph) that
+lie outside the model's folder (checked before onnxruntime reads any) or that the sidecar
+does not list with their sha256, another ruleset or ruleset version, an unknown sidecar
 format version, and observation/action layouts that differ from the ruleset's current
 specs or from the graph's own inputs and outputs.
 """
@@ -21,6 +23,7 @@ from agents.export.sidecar import (
     INPUT_OBSERVATION,
     LOGITS_PREFIX,
     OUTPUT_ACTION,
+    external_data_files,
     read_sidecar,
     sha256_file,
 )
@@ -41,6 +44,30 @@ def _session(path: Path, threads: int) -> ort.InferenceSession:
         raise ModelLoadError(f"{path}: not a valid ONNX model ({first_line})") from None
 
 
+def _inside_folder(path: Path, name: str) -> Path:
+    """The external-data file ``name`` of the graph at ``path``, refused unless it is a plain relative
+    name that stays (links followed) inside the graph's folder."""
+    folder = path.resolve().parent
+    target = (folder / name).resolve()
+    if not name or Path(name).is_absolute() or ".." in Path(name).parts or not target.is_relative_to(folder):
+        raise ModelLoadError(f"{path}: the graph loads external data from {name!r}, outside its folder {folder}; "
+                             "external-data files must lie beside the .onnx")
+    return target
+
+
+def _check_external_data(path: Path, loaded: list[str], listed: list[dict[str, str]]) -> None:
+    """Every external-data file the graph loads is listed in the sidecar with the sha256 it has now."""
+    recorded = {entry["file"]: entry["sha256"] for entry in listed}
+    for name in loaded:
+        if name not in recorded:
+            raise ModelLoadError(f"{path}: the graph loads external data {name!r}, which its sidecar does not list "
+                                 "with a sha256 (onnx.external_data); re-export it with `python -m agents.export`")
+        actual = sha256_file(_inside_folder(path, name))
+        if actual != recorded[name]:
+            raise ModelLoadError(f"{path}: external data {name!r}: sha256 {actual[:12]}... does not match its sidecar "
+                                 f"({recorded[name][:12]}...); the weights were modified or come from another export")
+
+
 class OnnxCaptain(Captain):
     """Plays the exported policy's deterministic choice; ``evaluate`` gives batched logits too."""
 
@@ -55,6 +82,9 @@ class OnnxCaptain(Captain):
             raise ModelLoadError(f"{path}: no such ONNX file")
         self.path = path
         self.name = f"onnx:{path.stem}"
+        external = external_data_files(path) or []
+        for name in external:   # before onnxruntime opens any of them
+            _inside_folder(path, name)
         self._session = _session(path, threads)
         sidecar = read_sidecar(path)
         self.sidecar: dict[str, Any] = sidecar
@@ -65,6 +95,7 @@ class OnnxCaptain(Captain):
                 f"{path}: sha256 {actual[:12]}... does not match its sidecar ({recorded[:12]}...); "
                 "the .onnx and .json come from different exports or one was modified"
             )
+        _check_external_data(path, external, sidecar["onnx"].get("external_data", []))
 
         self.ruleset_id: str = sidecar["ruleset"]["id"]
         self.ruleset_version: str = sidecar["ruleset"]["version"]

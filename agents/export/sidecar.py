@@ -6,9 +6,11 @@ layout (every field's name, offset, size, scale, description) and in words how i
 derived (``observation.derivation``: perspective, slot order, scale, what zeros mean, the
 ruleset's paragraph, its rules page), the action components (size, offset in the flat
 mask, meaning of every value), the mask convention, the graph's input and output names,
-the training run, the sha256 of the ``.onnx`` file, and the conformance vectors shipped
-with it (``conformance``: file, sha256, count, the command that checks them; null when
-none were written).
+the training run, the sha256 of the ``.onnx`` file (and, for a graph that keeps its weights
+in ONNX external-data files, ``onnx.external_data``: each such file and its sha256, so every
+file the model loads is checked), and the conformance vectors shipped with it
+(``conformance``: file, sha256, count, the command that checks them; null when none were
+written).
 
 Format history (``FORMAT_VERSION``):
 - 1: first release.
@@ -21,7 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -70,6 +72,47 @@ def sha256_file(path: str | Path) -> str:
     return digest.hexdigest()
 
 
+def external_data_files(onnx_path: str | Path) -> list[str] | None:
+    """The external-data files the graph loads (their ``location``, relative to its folder), read without
+    loading them; None when the file does not parse as an ONNX model."""
+    import onnx
+    from google.protobuf.message import DecodeError
+
+    try:
+        model = onnx.load(str(onnx_path), load_external_data=False)
+    except (DecodeError, OSError, ValueError, RuntimeError):
+        return None
+    locations: set[str] = set()
+    for tensor in _tensors(model.graph):
+        if tensor.data_location == onnx.TensorProto.EXTERNAL:
+            entries = {entry.key: entry.value for entry in tensor.external_data}
+            locations.add(entries.get("location", ""))
+    return sorted(locations)
+
+
+def _tensors(graph: Any) -> Iterator[Any]:
+    """Every tensor of a graph and of its subgraphs (initializers, sparse initializers, node attributes)."""
+    yield from graph.initializer
+    for sparse in graph.sparse_initializer:
+        yield sparse.values
+        yield sparse.indices
+    for node in graph.node:
+        for attribute in node.attribute:
+            if attribute.HasField("t"):
+                yield attribute.t
+            yield from attribute.tensors
+            if attribute.HasField("g"):
+                yield from _tensors(attribute.g)
+            for subgraph in attribute.graphs:
+                yield from _tensors(subgraph)
+
+
+def external_data_entries(onnx_path: str | Path) -> list[dict[str, str]]:
+    """The sidecar's ``onnx.external_data``: each file the graph loads besides itself, with its sha256."""
+    folder = Path(onnx_path).parent
+    return [{"file": name, "sha256": sha256_file(folder / name)} for name in external_data_files(onnx_path) or []]
+
+
 def logits_output_names(action_spec: ActionSpec) -> list[str]:
     return [f"{LOGITS_PREFIX}{c.name}" for c in action_spec.components]
 
@@ -105,6 +148,7 @@ def build_sidecar(
     outputs.append(
         {"name": OUTPUT_ACTION, "dtype": "int64", "shape": ["batch", n_components], "description": ACTION_MEANING}
     )
+    external = external_data_entries(onnx_file)
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
@@ -144,6 +188,7 @@ def build_sidecar(
                 },
             ],
             "outputs": outputs,
+            **({"external_data": external} if external else {}),
         },
         "training_run": {
             "folder": run_folder,
@@ -219,6 +264,11 @@ def read_sidecar(onnx_path: str | Path) -> dict[str, Any]:
     for i, component in enumerate(data["action"]["components"]):
         if not isinstance(component, dict) or not {"name", "size", "offset"} <= component.keys():
             raise ModelLoadError(f"{path}: invalid sidecar, action component {i} lacks name/size/offset")
+    external = data["onnx"].get("external_data", [])
+    if not (isinstance(external, list) and all(isinstance(e, dict) and isinstance(e.get("file"), str)
+                                               and isinstance(e.get("sha256"), str) for e in external)):
+        raise ModelLoadError(f"{path}: invalid sidecar, 'onnx.external_data' must be a list of objects with string "
+                             f"'file' and 'sha256', found {external!r}"[:400])
     if version >= 2:
         _check_version_2(data, path)
     return data

@@ -139,9 +139,7 @@ class League:
     def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
         self.conn = conn
         self.path = path
-        meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
-        self.info = LeagueInfo(meta["ruleset"], meta["ruleset_version"], meta["scenario"], meta.get("config") or None,
-                               meta.get("config_sha256") or None, int(meta["first_seed"]), meta["created_at"])
+        self.info = _league_info(dict(conn.execute("SELECT key, value FROM meta").fetchall()), path)
 
     def close(self) -> None:
         self.conn.close()
@@ -283,16 +281,49 @@ def open_league(path: str | Path) -> League:
     except BaseException:
         conn.close()
         raise
-    version = int(meta.get("schema_version", "0") or 0)
+    text = str(meta.get("schema_version", ""))
+    version = int(text) if text.isascii() and text.isdigit() and len(text) < 10 else 0
     if version > SCHEMA_VERSION:
         conn.close()
         raise LeagueError(f"{path} is a league of schema version {version}, written by a newer naval-tactics; "
                           f"this one reads schema versions up to {SCHEMA_VERSION}: upgrade naval-tactics")
     if version < 1:
         conn.close()
-        raise LeagueError(f"{path} has a bad league schema version {meta.get('schema_version')!r}")
+        raise LeagueError(f"{path} has a bad league schema version {_shown(meta.get('schema_version'))} (a whole "
+                          f"number from 1 to {SCHEMA_VERSION}); the file was changed by hand or is damaged")
+    try:
+        _league_info(meta, path)   # every field checked before the file is touched
+    except BaseException:
+        conn.close()
+        raise
     _settings(conn)
     return League(conn, path)
+
+
+def _shown(value: object, limit: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _league_info(meta: dict[str, Any], path: Path) -> LeagueInfo:
+    """The league's settings from its ``meta`` table, each checked: a LeagueError names every bad one."""
+    from naval_env.core.ruleset import ruleset_ids
+
+    problems = [f"{key} is missing" for key in ("ruleset", "ruleset_version", "scenario", "first_seed", "created_at")
+                if not isinstance(meta.get(key), str) or not meta.get(key)]
+    ruleset, seed = meta.get("ruleset"), str(meta.get("first_seed", ""))
+    if isinstance(ruleset, str) and ruleset and ruleset not in ruleset_ids():
+        problems.append(f"ruleset {_shown(ruleset)} is not one of {ruleset_ids()}")
+    if seed and not (seed.isascii() and seed.isdigit() and len(seed) <= 20):
+        problems.append(f"first_seed {_shown(seed)} is not a whole number of at most 20 digits")
+    for key in ("config", "config_sha256"):
+        if key in meta and not isinstance(meta[key], str):
+            problems.append(f"{key} {_shown(meta[key])} is not text")
+    if problems:
+        raise LeagueError(f"{path}: its league settings (the 'meta' table) are not valid: {'; '.join(problems)}; "
+                          "the file was changed by hand or is damaged")
+    return LeagueInfo(meta["ruleset"], meta["ruleset_version"], meta["scenario"], meta.get("config") or None,
+                      meta.get("config_sha256") or None, int(seed), meta["created_at"])
 
 
 def _read_meta(conn: sqlite3.Connection, path: Path) -> dict[str, Any]:

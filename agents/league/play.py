@@ -86,6 +86,11 @@ def check_playable(league: League, pairs: Sequence[Pair]) -> None:
     if info.config is not None and file_hash(info.config) != info.config_sha256:
         raise LeagueError(f"the league's ruleset config {info.config} changed (or is gone) since the league "
                           "began; start a new league file for the new config")
+    rules = get_ruleset(info.ruleset)
+    scenarios = list(rules.scenarios(rules.load_config(info.config)))
+    if info.scenario not in scenarios:
+        raise LeagueError(f"the league's scenario {info.scenario!r} (its 'meta' table) is not a scenario of its "
+                          f"{info.ruleset} config, which has {scenarios}; the file was changed by hand or is damaged")
     for captain in dict.fromkeys(c for pair in pairs for c in pair):
         if captain.sha256 is not None and content_hash(captain.source, info.ruleset) != captain.sha256:
             raise LeagueError(f"captain {captain.name!r}: its files ({captain.source}) changed or are gone since it "

@@ -18,7 +18,6 @@ with the same results, game for game, as the local backend.
 import argparse
 import ast
 import inspect
-import os
 import sys
 import time
 from dataclasses import dataclass, field, fields
@@ -47,6 +46,7 @@ from agents.extras import invoked_as
 from agents.registry import make_captain
 from naval_env.core.errors import ConfigError
 from naval_env.envs.match import Match
+from naval_tactics.paths import data_home
 
 #: The shipped trained captain, its difficulty levels and pantheon's strongest scripted captain.
 DEMO_CAPTAINS = ("zoo", "gunner", "easy", "normal", "hard", "expert")
@@ -175,11 +175,6 @@ def run(settings: Settings) -> None:
     paths = write_results(evaluation, out)
     console.print(f"{len(evaluation.results)} games in {time.perf_counter() - started:.1f}s; wrote "
                   + ", ".join(str(p) for p in paths) + (f" and {out}/replays/" if settings.replays else ""))
-
-
-def data_home() -> Path:
-    """The toolkit's folder in the user's data folder ($XDG_DATA_HOME, else ~/.local/share), as XDG tools use."""
-    return Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "naval-tactics"
 
 
 def default_out(settings: Settings) -> Path:

@@ -16,7 +16,7 @@ DEFAULT_PORT = 8765
 
 
 def serve(settings: ServerSettings, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, log_level: str = "info") -> None:
-    """Run a server until interrupted. One process: games live in its memory (no ``--workers``)."""
-    import uvicorn
+    """Run a server until interrupted, with ``settings.workers`` processes over ``settings.store``."""
+    from naval_tactics.server.workers import serve as run
 
-    uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level)
+    run(settings, host, port, log_level)

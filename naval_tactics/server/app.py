@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi_offline import FastAPIOffline
@@ -14,8 +18,10 @@ from naval_tactics.server.limits import BodySizeLimit
 from naval_tactics.server.openapi import openapi_with_positions, operation_id
 from naval_tactics.server.page import install_play_page
 from naval_tactics.server.routes import Services, router
+from naval_tactics.server.searches import SearchPool
 from naval_tactics.server.settings import ServerSettings
-from naval_tactics.server.store import Clock, GameStore
+from naval_tactics.server.sqlite_store import SqliteGameStore
+from naval_tactics.server.store import Clock, GameStore, Store
 
 DESCRIPTION = """
 Opponents for other apps. Create a game from a scenario or from your own position, read whose turn
@@ -44,12 +50,23 @@ def create_app(settings: ServerSettings | None = None, *, clock: Clock | None = 
     every ruleset with ``random``, the scripted captains and the exports in ``settings.captains_dir``."""
     settings = settings or ServerSettings()
     catalogue = catalogue or Catalogue.load(settings.captains_dir, settings.rulesets, settings.max_expert_ms)
+    services = Services(settings, catalogue, open_store(settings, catalogue, clock), SearchPool(settings))
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        if settings.warm_searches:
+            services.searches.warm()
+        try:
+            yield
+        finally:
+            services.searches.close()
+            services.store.close()
+
     app = FastAPIOffline(title="naval-tactics captain server", version=__version__, description=DESCRIPTION,
                          openapi_tags=TAGS, swagger_ui_parameters={"validatorUrl": None},  # /docs from the package
-                         generate_unique_id_function=operation_id)
+                         generate_unique_id_function=operation_id, lifespan=lifespan)
     app.state.settings = settings
-    app.state.services = Services(settings, catalogue, GameStore(settings.max_games, settings.idle_seconds,
-                                                                 settings.remembered_ids, clock))
+    app.state.services = services
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
     if settings.cors_origins:  # added last, so outermost: refusals (413 included) carry the CORS headers too
         app.add_middleware(CORSMiddleware, allow_origins=list(settings.cors_origins), allow_methods=["*"],
@@ -60,4 +77,12 @@ def create_app(settings: ServerSettings | None = None, *, clock: Clock | None = 
     install_play_page(app)
     app.openapi = lambda: openapi_with_positions(app, catalogue)  # type: ignore[method-assign]
     return app
+
+
+def open_store(settings: ServerSettings, catalogue: Catalogue, clock: Clock | None = None) -> Store:
+    """The games' store the settings name: this process's memory, or an SQLite file."""
+    if not isinstance(settings.store, Path):
+        return GameStore(settings.max_games, settings.idle_seconds, settings.remembered_ids, clock)
+    return SqliteGameStore(settings.store, catalogue, settings.max_games, settings.idle_seconds,
+                           settings.remembered_ids, clock)
 

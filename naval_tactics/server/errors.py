@@ -17,6 +17,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import compile_path
 
 from naval_env.core.position import PositionError, path_of
 from naval_tactics.catalogue import UnknownNameError
@@ -25,12 +26,15 @@ from naval_tactics.protocol import ErrorBody, ErrorResponse, Problem
 #: Every code, with the status it comes with (the protocol page lists them with their meaning).
 CODES: dict[str, int] = {
     "invalid_json": 400,
+    "invalid_http": 400,
     "not_found": 404,
     "game_not_found": 404,
     "game_expired": 404,
     "method_not_allowed": 405,
     "not_your_turn": 409,
     "game_over": 409,
+    "game_changed": 409,
+    "game_not_replayable": 410,
     "body_too_large": 413,
     "unsupported_media_type": 415,
     "invalid_request": 422,
@@ -42,6 +46,8 @@ CODES: dict[str, int] = {
     "illegal_move": 422,
     "too_many_games": 429,
     "internal_error": 500,
+    "server_busy": 503,
+    "decision_timeout": 503,
 }
 
 
@@ -152,6 +158,7 @@ def _not_json(request: Request) -> bool:
     return has_body and not (content_type == "application/json" or content_type.endswith("+json"))
 
 
+HTTP_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 _HTTP_CODES = {400: "invalid_json", 404: "not_found", 405: "method_not_allowed", 413: "body_too_large", 415: "unsupported_media_type"}
 
 
@@ -164,11 +171,23 @@ async def _on_http_error(request: Request, exc: Exception) -> JSONResponse:
     elif exc.status_code == 404:
         message = f"no route {request.method} {request.url.path}; the routes are listed at /docs"
     elif exc.status_code == 405:
-        allowed = (exc.headers or {}).get("Allow", "")
+        allowed = _allowed_methods(request, (exc.headers or {}).get("Allow", ""))
         message = f"{request.url.path} does not take {request.method}; it takes {allowed}"
+        return error_response(405, code, message, headers={"Allow": allowed})
     elif exc.status_code == 413:  # a streamed body counted past the limit (limits.BodySizeLimit)
         details = {"max_body_bytes": getattr(exc, "max_bytes", None)}
     return error_response(exc.status_code, code, message, details=details, headers=getattr(exc, "headers", None))
+
+
+def _allowed_methods(request: Request, named: str) -> str:
+    """Every method the app takes at this path. Starlette's 405 names only the first matching route's
+    (``OPTIONS /v1/games/{id}`` answered ``Allow: GET``, though DELETE is served there too), so the
+    OpenAPI page's paths, which list every route, are matched as well."""
+    methods = {m.strip() for m in named.split(",") if m.strip()}
+    for template, operations in request.app.openapi().get("paths", {}).items():
+        if compile_path(template)[0].match(request.url.path):
+            methods |= {m.upper() for m in operations if m.upper() in HTTP_METHODS}
+    return ", ".join(sorted(methods))
 
 
 async def _on_crash(request: Request, exc: Exception) -> JSONResponse:

@@ -21,7 +21,8 @@ from naval_tactics.catalogue import CaptainEntry, Catalogue, RulesetEntry, Unkno
 from naval_tactics.decisions import Proposal, propose
 from naval_tactics.protocol import GameView, Problem, Seat
 from naval_tactics.server.errors import ApiError, invalid_position, unknown_name
-from naval_tactics.server.store import GameGoneError, GameSession, GameStore
+from naval_tactics.server.history import NotReplayableError, start_session
+from naval_tactics.server.store import GameChangedError, GameGoneError, GameSession, Store, Turn
 
 SEED_LIMIT = 2**53
 
@@ -47,7 +48,7 @@ def load_position(entry: RulesetEntry, position: Any, seed: int) -> Game:
         raise invalid_position(exc) from None
 
 
-def new_game(catalogue: Catalogue, store: GameStore, ruleset_id: str, scenario: str | None,
+def new_game(catalogue: Catalogue, store: Store, ruleset_id: str, scenario: str | None,
              position: Mapping[str, Any] | None, seed: int | None) -> GameSession:
     """A kept game from a scenario or a position; the seed is drawn (and reported) when not given."""
     entry = ruleset_entry(catalogue, ruleset_id)
@@ -59,25 +60,22 @@ def new_game(catalogue: Catalogue, store: GameStore, ruleset_id: str, scenario: 
     seed = seed if seed is not None else secrets.randbelow(SEED_LIMIT)
 
     def build(game_id: str, now: float) -> GameSession:
-        if position is None:
-            game = entry.ruleset.new_game(entry.config, scenario, seed=seed)
-            opening = list(getattr(game, "opening_events", []))
-            name = str(scenario)
-        else:
-            game = load_position(entry, dict(position), seed)
-            opening = []
-            name = str(game.position()["scenario"])
-        return GameSession(game_id, entry, game, seed, name, opening, now)
+        try:
+            return start_session(entry, game_id, scenario, position, seed, now)
+        except PositionError as exc:
+            raise invalid_position(exc) from None
 
     return store.add(build)
 
 
-def session(store: GameStore, game_id: str) -> GameSession:
+def session(store: Store, game_id: str) -> GameSession:
     try:
         return store.get(game_id)
     except GameGoneError as exc:
         code = "game_expired" if exc.reason == "expired" else "game_not_found"
         raise ApiError(code, str(exc), details={"game_id": game_id}) from None
+    except NotReplayableError as exc:
+        raise ApiError("game_not_replayable", str(exc), details={"game_id": game_id}) from None
 
 
 def seat_to_move(game: Game, seat: str | None, path: str = "seat") -> str:
@@ -111,7 +109,8 @@ def game_view(current: GameSession) -> GameView:
     )
 
 
-def apply_labels(current: GameSession, seat: str, move: Mapping[str, str]) -> tuple[np.ndarray, list[Event]]:
+def apply_labels(store: Store, current: GameSession, seat: str,
+                 move: Mapping[str, str]) -> tuple[np.ndarray, list[Event]]:
     """Apply ``seat``'s move given by label; refusals name the component, the label and the allowed labels."""
     game = current.game
     seat = seat_to_move(game, seat)
@@ -120,15 +119,21 @@ def apply_labels(current: GameSession, seat: str, move: Mapping[str, str]) -> tu
     except MoveError as exc:
         path = f"move.{exc.component}" if exc.component is not None else "move"
         raise ApiError("illegal_move", str(exc), [Problem(path=path, message=str(exc))], exc.to_json()) from None
-    return action, _apply(current, seat, action)
+    return action, _apply(store, current, Turn("move", seat, tuple(int(v) for v in action)))
 
 
-def ask_captain(current: GameSession, entry: CaptainEntry, seat: str | None, apply: bool) -> tuple[Proposal, list[Event]]:
+def ask_captain(store: Store, current: GameSession, entry: CaptainEntry, seat: str | None,
+                apply: bool) -> tuple[Proposal, list[Event]]:
     """The captain's move for ``seat`` (default: whoever is to move), applied when ``apply``."""
     seat = seat_to_move(current.game, seat)
-    proposal = propose(current.game, seat, current.captain(entry, seat))
-    events = _apply(current, seat, np.asarray(proposal.action, dtype=np.int64)) if apply else []
-    return proposal, events
+    return keep_proposal(store, current, entry, propose(current.game, seat, current.captain(entry, seat)), apply)
+
+
+def keep_proposal(store: Store, current: GameSession, entry: CaptainEntry, proposal: Proposal,
+                  apply: bool) -> tuple[Proposal, list[Event]]:
+    """Apply (or only record) a captain's proposal as the game's next turn."""
+    turn = Turn("captain" if apply else "proposal", proposal.seat, tuple(proposal.action), entry.name)
+    return proposal, _apply(store, current, turn)
 
 
 def decide(catalogue: Catalogue, ruleset_id: str, position: Mapping[str, Any], captain_name: str,
@@ -153,10 +158,17 @@ def events_json(events: list[Event]) -> tuple[list[dict[str, Any]], list[str]]:
     return [e.to_dict() for e in events], [e.text() for e in events]
 
 
-def _apply(current: GameSession, seat: str, action: np.ndarray) -> list[Event]:
+def _apply(store: Store, current: GameSession, turn: Turn) -> list[Event]:
+    """Play the turn and keep it (a proposal is kept too: asking a captain advances its generator)."""
+    events: list[Event] = []
+    if turn.applied:
+        try:
+            events = current.game.apply(turn.seat, np.asarray(turn.action, dtype=np.int64))
+        except IllegalActionError as exc:  # the mask allowed each label; the rules refused the whole move
+            raise ApiError("illegal_move", str(exc), [Problem(path="move", message=str(exc))]) from None
+    current.record(turn, events)
     try:
-        events = current.game.apply(seat, action)
-    except IllegalActionError as exc:  # the mask allowed each label; the rules refused the whole move
-        raise ApiError("illegal_move", str(exc), [Problem(path="move", message=str(exc))]) from None
-    current.record(events)
+        store.commit(current)
+    except GameChangedError as exc:
+        raise ApiError("game_changed", str(exc), details={"game_id": current.id}) from None
     return events

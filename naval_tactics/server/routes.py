@@ -3,7 +3,8 @@
 Handlers are ``async def`` and run on the event loop: a decision is a fraction of a millisecond
 of Python, and handing it to the thread pool cost more than the work (the GIL hand-off took
 the p50 of ``decide`` from about 0.5 to 2.5 ms). The exception is ``expert:Nms``, a search that
-thinks N ms by design: it runs in the thread pool, so other games are served meanwhile. Each game's lock is held for the whole of a
+thinks N ms by design: it runs in a pool of worker processes (:mod:`.searches`), so other games are
+served meanwhile, at their usual latency. Each game's lock is held for the whole of a
 read or a move, so requests on one game are served one at a time and every answer sees a
 whole state, whatever a handler awaits in future.
 """
@@ -14,7 +15,6 @@ from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Query, Request, Response, status
-from starlette.concurrency import run_in_threadpool
 
 from naval_tactics import __version__
 from naval_tactics.catalogue import Catalogue, UnknownNameError
@@ -37,17 +37,20 @@ from naval_tactics.protocol import (
 )
 from naval_tactics.server import play
 from naval_tactics.server.errors import ApiError
+from naval_tactics.server.searches import SearchPool
 from naval_tactics.server.settings import ServerSettings
-from naval_tactics.server.store import GameStore, StoreFullError
+from naval_tactics.server.store import Store, StoreFullError
 
 
 @dataclass(frozen=True)
 class Services:
-    """What one app holds: its settings, what it offers and the games it keeps (``app.state.services``)."""
+    """What one app holds: its settings, what it offers, the games it keeps and its search processes
+    (``app.state.services``)."""
 
     settings: ServerSettings
     catalogue: Catalogue
-    store: GameStore
+    store: Store
+    searches: SearchPool
 
 
 async def services(request: Request) -> Services:
@@ -145,7 +148,7 @@ async def delete_game(game_id: GameId, svc: ServicesDep) -> None:
 async def make_move(game_id: GameId, body: MoveRequest, svc: ServicesDep) -> MoveResult:
     current = play.session(svc.store, game_id)
     async with current.lock:
-        action, events = play.apply_labels(current, body.seat, body.move)
+        action, events = play.apply_labels(svc.store, current, body.seat, body.move)
         logged, log = play.events_json(events)
         return MoveResult(seat=body.seat, move=play.labels_of(current.entry, action), action=action.tolist(),
                           events=logged, log=log, game=play.game_view(current))
@@ -161,9 +164,11 @@ async def captain_move(
     entry = play.captain_entry(svc.catalogue, current.entry.id, body.captain)
     async with current.lock:
         if entry.slow:   # a search's thinking time (expert:Nms) must not hold up every other game
-            proposal, events = await run_in_threadpool(play.ask_captain, current, entry, body.seat, apply)
+            seat = play.seat_to_move(current.game, body.seat)
+            searched = await svc.searches.in_game(current, entry.name, seat)
+            proposal, events = play.keep_proposal(svc.store, current, entry, searched, apply)
         else:
-            proposal, events = play.ask_captain(current, entry, body.seat, apply)
+            proposal, events = play.ask_captain(svc.store, current, entry, body.seat, apply)
         logged, log = play.events_json(events)
         return CaptainMoveResult(seat=proposal.seat, captain=entry.name, move=proposal.move, action=proposal.action,
                                  probabilities=proposal.probabilities, applied=apply, events=logged, log=log,
@@ -186,11 +191,13 @@ async def game_events(
 @router.post("/decide", tags=["decide"], responses=_errors(409),
              summary="A captain's move in a position, nothing kept on the server")
 async def decide(body: DecideRequest, svc: ServicesDep) -> DecideResult:
-    arguments = (svc.catalogue, body.ruleset, body.position, body.captain, body.seat, body.seed)
     if _searches(svc.catalogue, body.ruleset, body.captain):   # the search's thinking time, off the event loop
-        proposal = await run_in_threadpool(play.decide, *arguments)
+        seed = body.seed if body.seed is not None else 0
+        entry = play.ruleset_entry(svc.catalogue, body.ruleset)
+        seat = play.seat_to_move(play.load_position(entry, dict(body.position), seed), body.seat)  # refusals here
+        proposal = await svc.searches.decide(body.ruleset, body.position, body.captain, seat, seed)
     else:
-        proposal = play.decide(*arguments)
+        proposal = play.decide(svc.catalogue, body.ruleset, body.position, body.captain, body.seat, body.seed)
     return DecideResult(ruleset=body.ruleset, seat=proposal.seat, captain=body.captain, move=proposal.move,
                         action=proposal.action, probabilities=proposal.probabilities)
 

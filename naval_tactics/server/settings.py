@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+MEMORY: Literal["memory"] = "memory"
+
+
+def default_search_workers() -> int:
+    """Half the cores (at least one): the other half stays with the server's own workers."""
+    return max(1, (os.cpu_count() or 2) // 2)
 
 
 class ServerSettings(BaseModel):
@@ -32,3 +41,24 @@ class ServerSettings(BaseModel):
     with N milliseconds a decision, computed off the event loop); a longer one answers 404 naming the range."""
     remembered_ids: int = Field(default=10_000, ge=0)
     """How many dropped game ids are remembered, so a late request hears *why* its game is gone."""
+    store: Path | Literal["memory"] = MEMORY
+    """Where games are kept: ``memory`` (this process only; lost on restart) or an SQLite file, created
+    when new, that keeps every game turn by turn so it survives a restart and every worker serves it."""
+    workers: int = Field(default=1, ge=1, le=64)
+    """Server processes (uvicorn workers) sharing the port; more than one needs a store file."""
+    search_workers: int = Field(default_factory=default_search_workers, ge=1, le=64)
+    """Processes that run search captains (``expert:Nms``), at low CPU priority, per server worker."""
+    max_searches: int = Field(default=16, ge=1, le=10_000)
+    """Searches admitted at once per server worker (running or waiting for a search process); one more
+    answers 503 (``server_busy``) with ``Retry-After``."""
+    warm_searches: bool = False
+    """Start the search processes with the server (``serve`` does) instead of on the first search."""
+    decision_timeout_s: float = Field(default=30.0, gt=0, le=3600)
+    """The longest a search request may take, waiting included; past it, 503 (``decision_timeout``)."""
+
+    @model_validator(mode="after")
+    def _workers_share_a_store(self) -> ServerSettings:
+        if self.workers > 1 and self.store == MEMORY:
+            raise ValueError("workers > 1 needs a store file (--store PATH): games in one worker's memory "
+                             "are not seen by the others")
+        return self

@@ -4,6 +4,11 @@ Each :class:`GameSession` has its own lock, held by the routes for the whole of 
 a move, so a game's moves are applied one at a time and every answer sees a whole state.
 The store's own lock guards only the table of games (it may be called from any thread);
 no game is built or played under it.
+
+A session also keeps what replays it exactly: its start (scenario or position, and seed) and every
+:class:`Turn` (a move applied, or a captain consulted). :class:`GameStore` keeps sessions in this
+process's memory (``--store memory``); :class:`~naval_tactics.server.sqlite_store.SqliteGameStore`
+writes each turn to SQLite as it is made, so games survive a restart and any worker can serve them.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal, Protocol
 
 from agents.base import Captain
 from naval_env.core.events import Event
@@ -25,6 +30,22 @@ from naval_tactics.catalogue import CaptainEntry, RulesetEntry
 
 Clock = Callable[[], float]
 GoneReason = Literal["expired", "deleted"]
+TurnKind = Literal["move", "captain", "proposal"]
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One step of a kept game's history: a client's ``move``, a ``captain``'s move applied, or a
+    captain's ``proposal`` left unapplied (kept because asking a captain advances its generator)."""
+
+    kind: TurnKind
+    seat: str
+    action: tuple[int, ...]
+    captain: str | None = None
+
+    @property
+    def applied(self) -> bool:
+        return self.kind != "proposal"
 
 
 @dataclass(eq=False)
@@ -38,6 +59,9 @@ class GameSession:
     scenario: str
     events: list[Event]
     last_used: float
+    #: The position the game was created from (None: from ``scenario`` and ``seed``).
+    start: dict[str, Any] | None = None
+    turns: list[Turn] = field(default_factory=list, repr=False)
     decisions: int = 0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     #: (side, captain name) -> the captain playing that side here, made on its first move and kept
@@ -57,9 +81,10 @@ class GameSession:
             self.captains[key] = captain
         return captain
 
-    def record(self, events: list[Event]) -> None:
+    def record(self, turn: Turn, events: list[Event]) -> None:
+        self.turns.append(turn)
         self.events.extend(events)
-        self.decisions += 1
+        self.decisions += turn.applied
 
 
 class StoreFullError(Exception):
@@ -72,20 +97,46 @@ class StoreFullError(Exception):
             f"DELETE finished games, or retry in {retry_after} s")
 
 
+class GameChangedError(Exception):
+    """Another worker changed the game between this request's read and its write; nothing was kept."""
+
+    def __init__(self, game_id: str) -> None:
+        self.game_id = game_id
+        super().__init__(f"game {game_id!r} was moved by another request at the same time; nothing was applied: "
+                         "read the game again and send the move for its new position")
+
+
 class GameGoneError(LookupError):
     """No such game: never created here, deleted, or dropped after ``idle_seconds`` without a request."""
 
-    def __init__(self, game_id: str, reason: GoneReason | None, idle_seconds: float) -> None:
+    def __init__(self, game_id: str, reason: GoneReason | None, idle_seconds: float, durable: bool = False) -> None:
         self.game_id, self.reason = game_id, reason
         if reason == "expired":
             message = (f"game {game_id!r} was dropped after {idle_seconds:g} s without a request "
                        "(the server's idle limit); create a new game")
         elif reason == "deleted":
             message = f"game {game_id!r} was deleted"
+        elif durable:
+            message = f"no game {game_id!r} on this server (nor in its game store)"
         else:
             message = (f"no game {game_id!r} on this server (games live in its memory: a restart, "
                        "or a long idle time, forgets them)")
         super().__init__(message)
+
+
+class Store(Protocol):
+    """Where a server keeps its games: :class:`GameStore` (memory) or ``SqliteGameStore`` (a file)."""
+
+    max_games: int
+    idle_seconds: float
+
+    def __len__(self) -> int: ...
+    def add(self, build: Callable[[str, float], GameSession]) -> GameSession: ...
+    def get(self, game_id: str) -> GameSession: ...
+    def commit(self, session: GameSession) -> None: ...
+    def discard(self, game_id: str) -> None: ...
+    def sweep(self) -> int: ...
+    def close(self) -> None: ...
 
 
 class GameStore:
@@ -130,6 +181,12 @@ class GameStore:
                 raise GameGoneError(game_id, self._gone.get(game_id), self.idle_seconds)
             session.last_used = now
             return session
+
+    def commit(self, session: GameSession) -> None:
+        """Keep the session's last turn (in memory there is nothing more to do)."""
+
+    def close(self) -> None:
+        """Release what the store holds (nothing, in memory)."""
 
     def discard(self, game_id: str) -> None:
         """Forget the game (if kept), remembering it was deleted."""

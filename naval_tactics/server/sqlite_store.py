@@ -1,0 +1,312 @@
+"""Games kept in one SQLite file, so they survive a restart and every worker process serves them.
+
+The league's pattern (:mod:`agents.league.db`): WAL, explicit ``BEGIN IMMEDIATE`` transactions, a
+``meta`` table that marks the file and its schema version, checked before anything is written.
+
+A game is stored as what replays it exactly (:mod:`.history`): ruleset, config digest, scenario or
+start position, seed, and one ``turns`` row per move or captain consulted, each written in its own
+transaction together with the game's turn count. Each worker keeps the sessions it has built in a
+bounded cache keyed by game id and checked against that count on every request: a session another
+worker has moved since is brought up to date from the turns it has not seen (or rebuilt), so any
+worker answers from the stored game. Two workers moving one game at once: the second write finds
+the count changed and is refused (:class:`~.store.GameChangedError`), its move not applied.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sqlite3
+import threading
+import time
+import uuid
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from contextlib import closing, contextmanager
+from pathlib import Path
+from typing import Any
+
+from naval_tactics.catalogue import Catalogue
+from naval_tactics.server import history
+from naval_tactics.server.store import (
+    Clock,
+    GameChangedError,
+    GameGoneError,
+    GameSession,
+    StoreFullError,
+    Turn,
+)
+
+KIND = "naval-tactics game store"
+SCHEMA_VERSION = 1
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    ruleset TEXT NOT NULL,
+    ruleset_version TEXT NOT NULL,
+    config_sha256 TEXT NOT NULL,
+    scenario TEXT NOT NULL,
+    start_position TEXT,
+    seed INTEGER NOT NULL,
+    created_at REAL NOT NULL,
+    last_used REAL NOT NULL,
+    turns INTEGER NOT NULL DEFAULT 0,
+    state TEXT NOT NULL CHECK (state IN ('live', 'deleted', 'expired')),
+    gone_at REAL
+);
+CREATE INDEX IF NOT EXISTS games_by_state ON games (state, last_used);
+CREATE TABLE IF NOT EXISTS turns (
+    game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    idx INTEGER NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('move', 'captain', 'proposal')),
+    seat TEXT NOT NULL,
+    captain TEXT,
+    action TEXT NOT NULL,
+    PRIMARY KEY (game_id, idx)
+) WITHOUT ROWID;
+"""
+
+
+class StoreFileError(Exception):
+    """A ``--store`` file this server cannot use (not a game store, or from a newer schema)."""
+
+
+class SqliteGameStore:
+    """At most ``max_games`` live games in ``path``; the same limits and answers as the memory store.
+
+    ``clock`` is wall-clock seconds (stored, so shared by workers and restarts). ``last_used`` is
+    written at most every ``touch_seconds`` for reads (every move writes it anyway).
+    """
+
+    durable = True
+
+    def __init__(self, path: Path, catalogue: Catalogue, max_games: int, idle_seconds: float,
+                 remembered: int = 10_000, clock: Clock | None = None, cache_size: int | None = None) -> None:
+        self.path, self.catalogue = Path(path), catalogue
+        self.max_games, self.idle_seconds, self.remembered = max_games, idle_seconds, remembered
+        self.clock: Clock = clock or time.time
+        self.touch_seconds = min(1.0, idle_seconds / 100)
+        self.cache_size = cache_size if cache_size is not None else min(max_games, 1000)
+        self._cache: OrderedDict[str, GameSession] = OrderedDict()
+        self._lock = threading.Lock()   # one connection, used from the event loop and (rarely) threads
+        self._conn = _open(self.path)
+        self._next_sweep = self.clock() + idle_seconds / 10
+
+    # ---------------------------------------------------------------- the GameStore interface
+    def __len__(self) -> int:
+        with self._lock, closing(self._conn.execute("SELECT COUNT(*) FROM games WHERE state = 'live'")) as cur:
+            return int(cur.fetchone()[0])
+
+    def add(self, build: Callable[[str, float], GameSession]) -> GameSession:
+        """Make room (expiring idle games), build the session outside any lock, then store it."""
+        self._make_room()
+        session = build(uuid.uuid4().hex, self.clock())
+        digest = history.config_digest(session.entry)
+        start = json.dumps(session.start) if session.start is not None else None
+        with self._transaction() as conn:
+            if self._live(conn) >= self.max_games:
+                self._expire_idle(conn, self.clock())
+                if self._live(conn) >= self.max_games:
+                    raise self._full(conn)
+            conn.execute("INSERT INTO games (id, ruleset, ruleset_version, config_sha256, scenario, start_position, "
+                         "seed, created_at, last_used, turns, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 'live')",
+                         (session.id, session.entry.id, session.entry.ruleset.version, digest, session.scenario,
+                          start, session.seed, session.last_used, session.last_used))
+        self._remember(session)
+        return session
+
+    def get(self, game_id: str) -> GameSession:
+        """The stored game, from this worker's cache when it has seen every turn, else brought up to date."""
+        now = self.clock()
+        with self._lock, closing(self._conn.execute(
+                "SELECT state, last_used, turns FROM games WHERE id = ?", (game_id,))) as cur:
+            row = cur.fetchone()
+        if row is None:
+            self._cache.pop(game_id, None)
+            raise GameGoneError(game_id, None, self.idle_seconds, durable=True)
+        state, last_used, turns = row
+        if state != "live":
+            self._cache.pop(game_id, None)
+            raise GameGoneError(game_id, state, self.idle_seconds)
+        if now - last_used > self.idle_seconds:
+            with self._transaction() as conn:
+                conn.execute("UPDATE games SET state = 'expired', gone_at = ? WHERE id = ? AND state = 'live' "
+                             "AND last_used = ?", (now, game_id, last_used))
+            self._cache.pop(game_id, None)
+            raise GameGoneError(game_id, "expired", self.idle_seconds)
+        if now - last_used >= self.touch_seconds:
+            with self._transaction() as conn:
+                conn.execute("UPDATE games SET last_used = MAX(last_used, ?) WHERE id = ?", (now, game_id))
+        session = self._session(game_id, turns, now)
+        session.last_used = now
+        return session
+
+    def commit(self, session: GameSession) -> None:
+        """Store the session's last turn, if no other request stored one since this one read the game."""
+        turn = session.turns[-1]
+        index = len(session.turns) - 1
+        now = self.clock()
+        try:
+            with self._transaction() as conn:
+                changed = conn.execute("UPDATE games SET turns = turns + 1, last_used = MAX(last_used, ?) "
+                                       "WHERE id = ? AND state = 'live' AND turns = ?", (now, session.id, index))
+                if changed.rowcount != 1:
+                    raise GameChangedError(session.id)
+                conn.execute("INSERT INTO turns VALUES (?, ?, ?, ?, ?, ?)",
+                             (session.id, index, turn.kind, turn.seat, turn.captain, json.dumps(list(turn.action))))
+        except GameChangedError:
+            self._cache.pop(session.id, None)  # this worker's copy holds a turn that was not kept
+            raise
+
+    def discard(self, game_id: str) -> None:
+        with self._transaction() as conn:
+            conn.execute("UPDATE games SET state = 'deleted', gone_at = ? WHERE id = ? AND state = 'live'",
+                         (self.clock(), game_id))
+            conn.execute("DELETE FROM turns WHERE game_id = ?", (game_id,))
+        self._cache.pop(game_id, None)
+
+    def sweep(self) -> int:
+        """Expire every game idle past the limit now, and forget gone ids past ``remembered``; returns how many expired."""
+        with self._transaction() as conn:
+            expired = self._expire_idle(conn, self.clock())
+            conn.execute("DELETE FROM games WHERE state != 'live' AND id NOT IN (SELECT id FROM games WHERE "
+                         "state != 'live' ORDER BY gone_at DESC LIMIT ?)", (self.remembered,))
+        return expired
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    # ---------------------------------------------------------------- internals
+    def _session(self, game_id: str, turns: int, now: float) -> GameSession:
+        cached = self._cache.get(game_id)
+        if cached is not None and len(cached.turns) == turns:
+            self._cache.move_to_end(game_id)
+            return cached
+        if cached is not None and len(cached.turns) < turns and not cached.lock.locked():
+            history.replay(self.catalogue, cached, self._turns(game_id, len(cached.turns)))
+            return cached
+        with self._lock, closing(self._conn.execute(
+                "SELECT ruleset, config_sha256, scenario, start_position, seed FROM games WHERE id = ?",
+                (game_id,))) as cur:
+            ruleset_id, digest, scenario, start, seed = cur.fetchone()
+        session = history.restore(self.catalogue, game_id, ruleset_id, digest, scenario,
+                                  json.loads(start) if start is not None else None, seed, self._turns(game_id, 0), now)
+        self._remember(session)
+        return session
+
+    def _turns(self, game_id: str, since: int) -> list[Turn]:
+        with self._lock, closing(self._conn.execute(
+                "SELECT kind, seat, captain, action FROM turns WHERE game_id = ? AND idx >= ? ORDER BY idx",
+                (game_id, since))) as cur:
+            return [Turn(kind, seat, tuple(json.loads(action)), captain) for kind, seat, captain, action in cur]
+
+    def _remember(self, session: GameSession) -> None:
+        self._cache[session.id] = session
+        self._cache.move_to_end(session.id)
+        while len(self._cache) > self.cache_size:
+            self._cache.popitem(last=False)
+
+    def _make_room(self) -> None:
+        now = self.clock()
+        if now >= self._next_sweep:
+            self._next_sweep = now + self.idle_seconds / 10
+            self.sweep()
+        with self._lock, closing(self._conn.execute("SELECT COUNT(*) FROM games WHERE state = 'live'")) as cur:
+            full = cur.fetchone()[0] >= self.max_games
+        if full:
+            with self._transaction() as conn:
+                self._expire_idle(conn, now)
+                if self._live(conn) >= self.max_games:
+                    raise self._full(conn)
+
+    @staticmethod
+    def _live(conn: sqlite3.Connection) -> int:
+        return int(conn.execute("SELECT COUNT(*) FROM games WHERE state = 'live'").fetchone()[0])
+
+    def _expire_idle(self, conn: sqlite3.Connection, now: float) -> int:
+        cursor = conn.execute("UPDATE games SET state = 'expired', gone_at = ? WHERE state = 'live' AND last_used < ?",
+                              (now, now - self.idle_seconds))
+        if cursor.rowcount:
+            conn.execute("DELETE FROM turns WHERE game_id IN (SELECT id FROM games WHERE state = 'expired' "
+                         "AND gone_at = ?)", (now,))
+        return cursor.rowcount
+
+    def _full(self, conn: sqlite3.Connection) -> StoreFullError:
+        soonest = conn.execute("SELECT MIN(last_used) FROM games WHERE state = 'live'").fetchone()[0]
+        now = self.clock()
+        wait = max(1, math.ceil((soonest if soonest is not None else now) + self.idle_seconds - now))
+        return StoreFullError(self.max_games, self.idle_seconds, wait)
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """One atomic write (the league's pattern): committed at the end, rolled back on any exception."""
+        with self._lock:
+            if self._conn.in_transaction:
+                self._conn.execute("ROLLBACK")
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+                self._conn.execute("COMMIT")
+            except BaseException:
+                if self._conn.in_transaction:
+                    self._conn.execute("ROLLBACK")
+                raise
+
+
+def _open(path: Path) -> sqlite3.Connection:
+    """The store file, created with its schema when new; refused when it is something else."""
+    if path.exists() and not path.is_file():
+        raise StoreFileError(f"--store {path}: not a file; give a file name (created when new) or 'memory'")
+    if not path.parent.is_dir():
+        raise StoreFileError(f"--store {path}: no folder {str(path.parent)!r}")
+    conn = sqlite3.connect(path, isolation_level=None, timeout=30, check_same_thread=False)
+    try:
+        _refuse_other_files(conn, path)   # before any pragma: a file that is not a store is left as it was
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = NORMAL")
+        conn.execute("PRAGMA foreign_keys = ON")
+        conn.execute("BEGIN IMMEDIATE")   # several workers may open a new file at once: one creates it
+        try:
+            for statement in filter(str.strip, SCHEMA.split(";")):
+                conn.execute(statement)
+            conn.executemany("INSERT OR IGNORE INTO meta VALUES (?, ?)",
+                             (("kind", KIND), ("schema_version", str(SCHEMA_VERSION))))
+            _check_meta(path, dict(conn.execute("SELECT key, value FROM meta").fetchall()))
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        raise StoreFileError(f"--store {path}: not a naval-tactics game store ({exc}); give a new file name, "
+                             "or 'memory'") from None
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def _refuse_other_files(conn: sqlite3.Connection, path: Path) -> None:
+    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if tables and "meta" not in tables:
+        raise StoreFileError(f"--store {path}: an SQLite file that is not a naval-tactics game store; "
+                             "give a new file name, or 'memory'")
+    if tables:
+        _check_meta(path, dict(conn.execute("SELECT key, value FROM meta").fetchall()))
+
+
+def _check_meta(path: Path, meta: dict[str, Any]) -> None:
+    if meta.get("kind") != KIND:
+        raise StoreFileError(f"--store {path}: not a naval-tactics game store (its meta kind is "
+                             f"{meta.get('kind')!r}); give a new file name, or 'memory'")
+    version = str(meta.get("schema_version", ""))
+    if not version.isdigit() or int(version) < 1:
+        raise StoreFileError(f"--store {path}: bad schema_version {version!r}")
+    if int(version) > SCHEMA_VERSION:
+        raise StoreFileError(f"--store {path}: a game store of schema version {version}, written by a newer "
+                             f"naval-tactics; this one reads up to {SCHEMA_VERSION}")
+
