@@ -121,6 +121,19 @@ def test_evaluate_without_out_writes_a_new_folder_each_run_and_nothing_here(
     assert list(here.iterdir()) == []
 
 
+def test_serve_keeps_its_default_game_store_in_the_data_folder_not_here(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    here = tmp_path / "here"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    store = cli._store_of(None)
+    assert store == tmp_path / "data" / "naval-tactics" / "games.sqlite3"
+    assert store.parent.is_dir() and list(here.iterdir()) == []
+    assert cli._store_of("memory") == "memory"
+    assert cli._store_of("games.sqlite3") == Path("games.sqlite3")
+
+
 def test_watch_paces_itself_on_a_terminal_only() -> None:
     class Terminal(io.StringIO):
         def isatty(self) -> bool:
