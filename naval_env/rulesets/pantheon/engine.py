@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from naval_env.core.cache import PerObjectCache
 from naval_env.core.dice import Dice
 from naval_env.core.errors import GameOverError, NotYourTurnError
 from naval_env.core.events import Event, GameEnded
@@ -75,7 +76,6 @@ class PantheonGame(ShipBattle):
         """Bind the config, dice and specs and start with empty caches (before any state exists)."""
         self._bind(config, scenario_name, dice, actions, observation_spec)
         self.scenario: Scenario = config.scenario(self.scenario_name)
-        self._pad = actions.maneuvers.max_path + 1
         self._mask: np.ndarray | None = None
 
     # ------------------------------------------------------------------ set-up
@@ -83,44 +83,22 @@ class PantheonGame(ShipBattle):
         width, height = self.scenario.board
         ships: dict[str, Ship] = {}
         occupancy: dict[tuple[int, int], str] = {}
-        rules = self.rules
         # Squares given explicitly are reserved first, so a randomly placed ship never takes one.
         reserved = {s.position for side in self.scenario.sides for s in side.ships if s.position is not None}
-        for side in self.scenario.sides:
-            for index, setup in enumerate(side.ships):
-                vessel = self.config.vessels[setup.vessel]
-                ups = setup.enhancements
-                ship_id = f"{side.name}_{index}"
-                x, y = setup.position if setup.position is not None else self._place(
-                    side.zone, reserved | occupancy.keys())
-                crew = vessel.pc_capacity if setup.crew is None else min(setup.crew, vessel.pc_capacity)
-                captain = CaptainSheet(**setup.captain.model_dump())
-                max_health = vessel.health + rules.armor_enhancement * ups.count("armor")
-                ships[ship_id] = Ship(
-                    id=ship_id,
-                    side=side.name,
-                    vessel=setup.vessel,
-                    captain=captain,
-                    x=x,
-                    y=y,
-                    facing=int(Compass.parse(setup.facing or side.facing)),
-                    max_health=max_health,
-                    health=max_health,
-                    speed=vessel.speed + ups.count("speed"),
-                    damage=vessel.damage,
-                    maneuverability=vessel.maneuverability,
-                    crew_slots=crew,
-                    shipwright=setup.shipwright,
-                    fire_range=rules.range_enhancement if "range" in ups else rules.fire_range,
-                    initiative=captain.wits + captain.seamanship + vessel.maneuverability
-                    + rules.initiative_enhancement * ups.count("initiative"),
-                    retests=captain.seamanship,
-                )
-                occupancy[(x, y)] = ship_id
+        for (side, setup), prototype in zip(self._setups(), _prototypes(self.config, self.scenario_name)):
+            x, y = setup.position if setup.position is not None else self._place(
+                side.zone, reserved | occupancy.keys())
+            ship = ships[prototype.id] = prototype.copy()
+            ship.x, ship.y = x, y
+            occupancy[(x, y)] = ship.id
         order = self._initiative_order(ships)
         sides = tuple(side.name for side in self.scenario.sides)
         return GameState(width, height, int(Compass.parse(self.scenario.wind)), (sides[0], sides[1]),
                          ships, order, occupancy=occupancy)
+
+    def _setups(self) -> list[tuple[Any, Any]]:
+        """(side, ship set-up) of every ship of the scenario, in side order."""
+        return [(side, setup) for side in self.scenario.sides for setup in side.ships]
 
     def _place(self, zone: Any, taken: set[tuple[int, int]]) -> tuple[int, int]:
         """A free square of the set-up zone (not ``taken``), drawn with the game's dice."""
@@ -180,19 +158,10 @@ class PantheonGame(ShipBattle):
             mask[offsets[A.ESCAPE]: offsets[A.ESCAPE] + legal.size] = legal
         return mask
 
-    def blocked_grid(self, ship: Ship, pad: int) -> np.ndarray:
-        """Board padded with ``pad`` blocked squares; other ships block, the mover's own square is free."""
-        state = self.state
-        grid = np.ones((state.height + 2 * pad, state.width + 2 * pad), dtype=bool)
-        grid[pad: pad + state.height, pad: pad + state.width] = False
-        for (x, y), other in state.occupancy.items():
-            if other != ship.id:
-                grid[y + pad, x + pad] = True
-        return grid
-
     def _maneuver_mask(self, ship: Ship, table: ManeuverTable, allowance: int) -> np.ndarray:
-        pad = max(self._pad, table.max_path + 1)
-        return table.legal(ship.x, ship.y, ship.facing, allowance, self.blocked_grid(ship, pad), pad)
+        state = self.state
+        others = [square for square, other in state.occupancy.items() if other != ship.id]
+        return table.legal_among(ship.x, ship.y, ship.facing, allowance, state.width, state.height, others)
 
     def _attack_mask(self, ship: Ship, mask: np.ndarray) -> None:
         offsets = self.action_spec.offsets
@@ -423,6 +392,52 @@ class ManeuverOutcomes:
     y: np.ndarray
     facing: np.ndarray
     forward: np.ndarray
+
+
+_PROTOTYPE_SHIPS: PerObjectCache[PantheonConfig, dict[str, tuple[Ship, ...]]] = PerObjectCache(lambda _: {})
+
+
+def _prototypes(config: PantheonConfig, scenario_name: str) -> tuple[Ship, ...]:
+    """The scenario's ships as set-up makes them, but for the square each is placed on: what no die decides,
+    built once per config and scenario and copied for every game (a ship's fields are all immutable)."""
+    per_scenario = _PROTOTYPE_SHIPS(config)
+    found = per_scenario.get(scenario_name)
+    if found is None:
+        found = per_scenario[scenario_name] = tuple(_build_ships(config, config.scenario(scenario_name)))
+    return found
+
+
+def _build_ships(config: PantheonConfig, scenario: Scenario) -> list[Ship]:
+    rules = config.house_rules
+    ships: list[Ship] = []
+    for side in scenario.sides:
+        for index, setup in enumerate(side.ships):
+            vessel = config.vessels[setup.vessel]
+            ups = setup.enhancements
+            crew = vessel.pc_capacity if setup.crew is None else min(setup.crew, vessel.pc_capacity)
+            captain = CaptainSheet(**setup.captain.model_dump())
+            max_health = vessel.health + rules.armor_enhancement * ups.count("armor")
+            ships.append(Ship(
+                id=f"{side.name}_{index}",
+                side=side.name,
+                vessel=setup.vessel,
+                captain=captain,
+                x=-1,
+                y=-1,
+                facing=int(Compass.parse(setup.facing or side.facing)),
+                max_health=max_health,
+                health=max_health,
+                speed=vessel.speed + ups.count("speed"),
+                damage=vessel.damage,
+                maneuverability=vessel.maneuverability,
+                crew_slots=crew,
+                shipwright=setup.shipwright,
+                fire_range=rules.range_enhancement if "range" in ups else rules.fire_range,
+                initiative=captain.wits + captain.seamanship + vessel.maneuverability
+                + rules.initiative_enhancement * ups.count("initiative"),
+                retests=captain.seamanship,
+            ))
+    return ships
 
 
 def roll_initiative(ships: dict[str, Ship], dice: Dice) -> list[str]:
