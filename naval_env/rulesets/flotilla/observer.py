@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import struct
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
@@ -270,7 +270,7 @@ def _pack(observation: bytearray, offset: int, values: list[float]) -> None:
     _packer(len(values)).pack_into(observation, offset * 4, *values)
 
 
-@cache
+@lru_cache(maxsize=64)  # one per block size
 def _packer(size: int) -> struct.Struct:
     return struct.Struct(f"{size}f")
 
@@ -414,7 +414,7 @@ def _facing_enemy(matchup: int, my_arc: Arc, its_arc: Arc, distance: int) -> tup
             1.0 if my_arc is SIDE else 0.0, 1.0 if its_arc is SIDE else 0.0, gain, loss)
 
 
-@cache  # one table per map size
+@lru_cache(maxsize=4)  # one table per map size (a table holds 8 x size x size values)
 def _sea_ahead(map_size: int) -> tuple[tuple[tuple[float, ...], ...], ...]:
     """[facing][y][x]: squares from a bow on (x, y) to the map edge straight ahead, x0.1."""
     return tuple(tuple(tuple(_room_ahead(x, y, facing, map_size) * 0.1 for x in range(map_size))
