@@ -45,3 +45,17 @@ def test_maneuver_tables_stay_bounded() -> None:
         table.legal_among(x, 0, x % 8, 3, 10**6, 10, [(x + 1, 0)])
     assert len(table._on_board) <= TABLE_LIMIT and len(table._masks) <= TABLE_LIMIT
 
+
+
+def test_an_observation_past_float32_range_holds_inf_as_numpy_casts_it() -> None:
+    from naval_env.core.ruleset import get_ruleset
+
+    ruleset = get_ruleset("pantheon")
+    game = ruleset.new_game(ruleset.load_config(), "duel", seed=0)
+    agent = game.current_agent
+    assert agent is not None
+    game.state.ships[agent].health = 10**60  # only a loaded position could hold such a number
+    with np.errstate(over="ignore"):
+        observation = game.observe(agent)
+    assert observation.dtype == np.float32 and observation.shape == (game.observation_spec.size,)
+    assert np.isinf(observation).any()

@@ -193,7 +193,9 @@ class PantheonGame(ShipBattle):
             raise GameOverError(f"the game is over ({state.end_reason}); call reset() for a new one")
         if agent != state.current:
             raise NotYourTurnError(f"it is {state.current}'s decision ({state.phase.name}), not {agent}'s")
-        values = self.action_spec.check(action, self.legal_mask(agent), context=f"in phase {state.phase.name}")
+        if self._mask is None:
+            self._mask = self._build_mask(state.ships[agent])
+        values = self.action_spec.check(action, self._mask, context=_PHASE_CONTEXT[state.phase])
         ship = state.ships[agent]
         events: list[Event] = []
         self._mask = None
@@ -256,9 +258,11 @@ class PantheonGame(ShipBattle):
         if any(code != NONE_CODE for code in chosen):
             labels = tuple(self.action_spec.components[A.CREW].labels[c] for c in chosen if c != NONE_CODE)
             events.append(CrewActed(ship.id, labels))
-        if REPAIR_CODE in chosen:
+        repaired = REPAIR_CODE in chosen
+        if repaired:
             combat.crew_repair(rules, state, ship, events)
-        if ship.boarding is not None:
+        exchanged = ship.boarding is not None
+        if exchanged:
             boarded = state.ships[ship.boarding]
             boarded.targeted_at = state.turn_counter
             combat.boarding_exchange(state, ship, boarded, events)
@@ -267,7 +271,8 @@ class PantheonGame(ShipBattle):
             self._end_turn(events)
             return
         code = int(values[A.ATTACK])
-        if not self._build_mask(ship)[self.action_spec.offsets[A.ATTACK] + code]:
+        # Only a repair or a boarding melee can change what the decision's mask allowed (checked above).
+        if (repaired or exchanged) and not self._build_mask(ship)[self.action_spec.offsets[A.ATTACK] + code]:
             # The boarding melee just now changed the situation (a tie ended, the ship was wrecked).
             events.append(AttackDeclared(ship.id, f"{choice.kind.value} (no longer possible)", None))
             self._end_turn(events)
@@ -394,6 +399,7 @@ class ManeuverOutcomes:
     forward: np.ndarray
 
 
+_PHASE_CONTEXT = {phase: f"in phase {phase.name}" for phase in Phase}  # for illegal-action messages
 _PROTOTYPE_SHIPS: PerObjectCache[PantheonConfig, dict[str, tuple[Ship, ...]]] = PerObjectCache(lambda _: {})
 
 
