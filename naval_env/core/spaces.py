@@ -24,8 +24,9 @@ _BOOL = np.dtype(bool)
 #: Masks whose draw tables a spec keeps (a game has a few dozen distinct masks; past this the tables start over).
 SAMPLE_TABLES_LIMIT = 1024
 
-#: Per component: the allowed values in order (what a draw picks from).
-SampleTable = tuple[tuple[int, ...], ...]
+#: What a mask allows: the first allowed value of every component, and (index, allowed values in order) of
+#: each component with more than one (what its draw picks from).
+SampleTable = tuple[tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...]]
 
 
 @dataclass(frozen=True)
@@ -87,8 +88,8 @@ class ActionSpec:
         """A uniformly random allowed value for every component.
 
         Every component takes one draw of ``rng.random``, so a component with one allowed value (most of
-        them, most decisions) skips only the arithmetic. The allowed values of each component are kept per
-        mask (masks repeat all game long), so a draw is a lookup.
+        them, most decisions) skips only the arithmetic. What a mask allows is kept per mask (masks repeat
+        all game long): the value of every component, and the choices of those with more than one.
         """
         draws = rng.random(len(self._ends)).tolist()
         if flat_mask.dtype is _BOOL and flat_mask.shape == self._flat_shape:
@@ -101,19 +102,27 @@ class ActionSpec:
                 self._sample_tables[key] = table
         else:
             table = self._sample_table(flat_mask)
-        return np.array([choices[int(draw * len(choices))] for draw, choices in zip(draws, table)], dtype=np.int64)
+        firsts, choices = table
+        values = list(firsts)
+        for i, allowed in choices:
+            values[i] = allowed[int(draws[i] * len(allowed))]
+        return np.array(values, dtype=np.int64)
 
     def _sample_table(self, flat_mask: np.ndarray) -> SampleTable:
+        """The first allowed value of every component, and (index, allowed values) of those with several."""
         allowed = flat_mask.nonzero()[0].tolist()
-        table: list[tuple[int, ...]] = []
+        firsts: list[int] = []
+        choices: list[tuple[int, tuple[int, ...]]] = []
         first = 0
-        for offset, end_offset in zip(self.offsets, self._ends):
+        for i, (offset, end_offset) in enumerate(zip(self.offsets, self._ends)):
             end = bisect_left(allowed, end_offset, first)
             if end == first:
                 raise self._empty_component(flat_mask)
-            table.append(tuple(a - offset for a in allowed[first:end]))
+            firsts.append(allowed[first] - offset)
+            if end - first > 1:
+                choices.append((i, tuple(a - offset for a in allowed[first:end])))
             first = end
-        return tuple(table)
+        return tuple(firsts), tuple(choices)
 
     def _empty_component(self, flat_mask: np.ndarray) -> ValueError:
         counts = np.add.reduceat(np.asarray(flat_mask, dtype=np.int64), self._offset_array)

@@ -115,10 +115,9 @@ class CrewPhaseGame(ShipBattle):
         self._enter(self._set_up())
         # Every game set up from the scenario has the same ships' constants: the observer's are shared.
         shared = _SHARED_OBSERVER_CONSTANTS(config)
-        constants = shared.get(self.scenario_name)
-        if constants is None:
-            constants = shared[self.scenario_name] = ObserverConstants(self)
-        self.observer_constants = constants
+        if self.scenario_name not in shared:
+            shared[self.scenario_name] = ObserverConstants(self)
+        self.observer_constants = shared[self.scenario_name]
         events: list[Event] = []
         self._start_round(events)
         self._advance(events)
