@@ -108,6 +108,7 @@ def _weapon(config: CrewPhaseConfig, index: int, name: str, arc: str) -> WeaponS
 class CrewPhaseGame(ShipBattle):
     ruleset_id = "crew_phase"
     render_module = "naval_env.rulesets.crew_phase.render"
+    observer_constants: ObserverConstants | None
 
     def __init__(self, config: CrewPhaseConfig, scenario_name: str | None, dice: Dice,
                  actions: CrewPhaseActions, observation_spec: Any) -> None:
@@ -141,7 +142,7 @@ class CrewPhaseGame(ShipBattle):
         self._mask: np.ndarray | None = None
         self._noop_bytes = self.action_spec.noop_mask().tobytes()
         self._crew_idle = self._noop_bytes[:actions.crew.size]  # the no-op block of one crew component
-        self.observer_constants: ObserverConstants | None = None  # built by the observer on first use
+        self.observer_constants = None  # a loaded position's: built by the observer on first use
 
     def _enter(self, state: GameState) -> None:
         """Hold ``state`` and index its ships (agent order, enemies, allies, target slots)."""
