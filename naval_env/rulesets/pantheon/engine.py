@@ -358,8 +358,8 @@ class PantheonGame(ShipBattle):
         state = self.state
         if state.ended:
             return
-        standing = [side for side in state.sides
-                    if any(s.status.fighting for s in state.ships.values() if s.side == side)]
+        fighting = {s.side for s in state.ships.values() if s.status.fighting}
+        standing = [side for side in state.sides if side in fighting]
         if len(standing) == 1:
             self._finish(standing[0], "last side fighting", events)
         elif not standing:
