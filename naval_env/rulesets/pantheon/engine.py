@@ -77,6 +77,7 @@ class PantheonGame(ShipBattle):
         self._bind(config, scenario_name, dice, actions, observation_spec)
         self.scenario: Scenario = config.scenario(self.scenario_name)
         self._mask: np.ndarray | None = None
+        self._masks = _MASKS(config)
 
     # ------------------------------------------------------------------ set-up
     def _set_up(self) -> GameState:
@@ -140,51 +141,73 @@ class PantheonGame(ShipBattle):
         return self._mask.copy()
 
     def _build_mask(self, ship: Ship) -> np.ndarray:
-        spec = self.action_spec
-        mask = spec.noop_mask()
-        offsets = spec.offsets
-        phase = self.state.phase
+        """The decision's mask (read only): the no-op mask with the writes of its phase, kept per distinct
+        set of writes for every game of the config (decisions repeat the same few masks)."""
+        offsets = self.action_spec.offsets
+        state = self.state
+        phase = state.phase
+        key: tuple[Any, ...]
         if phase is Phase.START:
             base = offsets[A.TURN_ORDER]
-            mask[base + TurnOrder.RELEASE] = ship.boarding is not None
-            mask[base + TurnOrder.FAIR_ESCAPE] = self.state.fair_escape_ok
+            key = ((base + TurnOrder.RELEASE, ship.boarding is not None),
+                   (base + TurnOrder.FAIR_ESCAPE, state.fair_escape_ok))
         elif phase is Phase.MOVE:
-            legal = self._maneuver_mask(ship, self.actions.maneuvers, ship.speed_this_turn)
-            mask[offsets[A.MANEUVER]: offsets[A.MANEUVER] + legal.size] = legal
+            key = (A.MANEUVER, self._maneuver_bits(ship, self.actions.maneuvers, ship.speed_this_turn))
         elif phase is Phase.ATTACK:
-            self._attack_mask(ship, mask)
+            key = self._attack_writes(ship)
         else:
-            legal = self._maneuver_mask(ship, self.actions.escape_maneuvers, self.rules.get_out_distance)
-            mask[offsets[A.ESCAPE]: offsets[A.ESCAPE] + legal.size] = legal
+            key = (A.ESCAPE, self._maneuver_bits(ship, self.actions.escape_maneuvers, self.rules.get_out_distance))
+        mask = self._masks.get((phase, key))
+        if mask is None:
+            mask = self._write_mask(phase, key)
+            if len(self._masks) >= MASKS_LIMIT:
+                self._masks.clear()
+            self._masks[(phase, key)] = mask
         return mask
 
-    def _maneuver_mask(self, ship: Ship, table: ManeuverTable, allowance: int) -> np.ndarray:
+    def _write_mask(self, phase: Phase, key: tuple[Any, ...]) -> np.ndarray:
+        mask = self.action_spec.noop_mask()
+        if phase is Phase.MOVE or phase is Phase.ESCAPE:
+            component, bits = key
+            table = self.actions.maneuvers if phase is Phase.MOVE else self.actions.escape_maneuvers
+            base = self.action_spec.offsets[component]
+            mask[base: base + len(table)] = table.mask_of(bits)
+        else:
+            for index, value in key:
+                mask[index] = value
+        mask.flags.writeable = False
+        return mask
+
+    def _maneuver_bits(self, ship: Ship, table: ManeuverTable, allowance: int) -> int:
         state = self.state
         others = [square for square, other in state.occupancy.items() if other != ship.id]
-        return table.legal_among(ship.x, ship.y, ship.facing, allowance, state.width, state.height, others)
+        return table.legal_bits(ship.x, ship.y, ship.facing, allowance, state.width, state.height, others)
 
-    def _attack_mask(self, ship: Ship, mask: np.ndarray) -> None:
+    def _attack_writes(self, ship: Ship) -> tuple[tuple[int, bool], ...]:
+        """The ATTACK mask as (flat index, value) writes over the no-op mask, in order."""
         offsets = self.action_spec.offsets
         base = offsets[A.ATTACK]
         n = self.rules.max_ships_per_side
+        writes: list[tuple[int, bool]] = []
         for slot, target in enumerate(self._enemies[ship.id]):
             if not target.status.fighting:
                 continue
             distance = max(abs(ship.x - target.x), abs(ship.y - target.y))
-            mask[base + 1 + n + slot] = distance <= ship.fire_range
+            writes.append((base + 1 + n + slot, distance <= ship.fire_range))
             if distance == 1:
-                mask[base + 1 + slot] = ship.moved_forward
-                mask[base + 1 + 2 * n + slot] = ship.boarding == target.id or (
-                    ship.tied_to is None and target.tied_to is None
-                )
-        mask[base + 1 + 3 * n] = ship.status is Status.AFLOAT
-        mask[base + 2 + 3 * n] = ship.status is Status.WRECKED and ship.tied_to is None
+                writes.append((base + 1 + slot, ship.moved_forward))
+                writes.append((base + 1 + 2 * n + slot, ship.boarding == target.id or (
+                    ship.tied_to is None and target.tied_to is None)))
+        status, tied = ship.status, ship.tied_to is not None
+        writes.append((base + 1 + 3 * n, status is Status.AFLOAT))
+        writes.append((base + 2 + 3 * n, status is Status.WRECKED and not tied))
         for slot in range(min(ship.crew_slots, MAX_CREW_SLOTS)):
             crew_base = offsets[A.CREW + slot]
-            mask[crew_base: crew_base + REPAIR_CODE] = True
-            mask[crew_base + REPAIR_CODE] = slot == 0 and ship.shipwright > 0 and not ship.crew_repair_used
-        mask[offsets[A.RETEST_ON_FAILURE] + 1] = ship.retests > 0
-        mask[offsets[A.RETEST_WHEN_HIT] + 1] = ship.retests > 0
+            writes += [(crew_base + code, True) for code in range(REPAIR_CODE)]
+            writes.append((crew_base + REPAIR_CODE, slot == 0 and ship.shipwright > 0 and not ship.crew_repair_used))
+        writes.append((offsets[A.RETEST_ON_FAILURE] + 1, ship.retests > 0))
+        writes.append((offsets[A.RETEST_WHEN_HIT] + 1, ship.retests > 0))
+        return tuple(writes)
 
     # ------------------------------------------------------------------ apply
     def apply(self, agent: str, action: Any) -> list[Event]:
@@ -399,6 +422,9 @@ class ManeuverOutcomes:
     forward: np.ndarray
 
 
+#: Decision masks kept per config, one per distinct set of writes: past it they start over.
+MASKS_LIMIT = 1 << 12
+_MASKS: PerObjectCache[PantheonConfig, dict[tuple[Phase, tuple[Any, ...]], np.ndarray]] = PerObjectCache(lambda _: {})
 _PHASE_CONTEXT = {phase: f"in phase {phase.name}" for phase in Phase}  # for illegal-action messages
 _PROTOTYPE_SHIPS: PerObjectCache[PantheonConfig, dict[str, tuple[Ship, ...]]] = PerObjectCache(lambda _: {})
 

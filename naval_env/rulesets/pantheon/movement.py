@@ -129,6 +129,11 @@ class ManeuverTable:
 
         Read-only: one array per distinct mask is kept and shared.
         """
+        return self.mask_of(self.legal_bits(x, y, facing, allowance, width, height, others))
+
+    def legal_bits(self, x: int, y: int, facing: int, allowance: int, width: int, height: int,
+                   others: Iterable[tuple[int, int]]) -> int:
+        """:meth:`legal_among` as a bit set: bit i for maneuver i."""
         count = self.within[min(allowance, self.max_path)]
         key = (x, y, facing, count, width, height)
         bits = self._on_board.get(key)
@@ -142,6 +147,10 @@ class ManeuverTable:
             hit = through.get((ox - x, oy - y))
             if hit:
                 bits &= ~hit
+        return bits
+
+    def mask_of(self, bits: int) -> np.ndarray:
+        """The read-only boolean mask of the bit set ``bits`` (one kept per distinct set)."""
         mask = self._masks.get(bits)
         if mask is None:
             mask = np.array([bool(bits >> i & 1) for i in range(len(self.maneuvers))], dtype=bool)
