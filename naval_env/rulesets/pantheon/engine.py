@@ -38,6 +38,7 @@ from naval_env.rulesets.pantheon.events import (
 )
 from naval_env.rulesets.pantheon.hull import advance_sinking, damage, set_status, untie
 from naval_env.rulesets.pantheon.movement import ManeuverTable, speed_with_wind
+from naval_env.rulesets.pantheon.observer import observe
 from naval_env.rulesets.pantheon.state import CaptainSheet, GameState, Phase, Ship, Status
 
 A = PantheonActions
@@ -128,8 +129,6 @@ class PantheonGame(ShipBattle):
         return ship.health, ship.max_health
 
     def observe(self, agent: str) -> np.ndarray:
-        from naval_env.rulesets.pantheon.observer import observe
-
         return observe(self, agent)
 
     # ------------------------------------------------------------------ masks
@@ -218,7 +217,7 @@ class PantheonGame(ShipBattle):
             raise NotYourTurnError(f"it is {state.current}'s decision ({state.phase.name}), not {agent}'s")
         if self._mask is None:
             self._mask = self._build_mask(state.ships[agent])
-        values = self.action_spec.check(action, self._mask, context=_PHASE_CONTEXT[state.phase])
+        values = self.action_spec.checked_values(action, self._mask, context=_PHASE_CONTEXT[state.phase])
         ship = state.ships[agent]
         events: list[Event] = []
         self._mask = None
@@ -272,7 +271,7 @@ class PantheonGame(ShipBattle):
         path = (start, *((start[0] + dx, start[1] + dy) for dx, dy in cells))
         events.append(Moved(ship.id, path, facing_from, ship.facing, maneuver.forward, allowance))
 
-    def _apply_attack(self, ship: Ship, values: np.ndarray, events: list[Event]) -> None:
+    def _apply_attack(self, ship: Ship, values: list[int], events: list[Event]) -> None:
         state, rules, dice = self.state, self.rules, self.dice
         chosen = [int(values[A.CREW + i]) for i in range(A.RETEST_ON_FAILURE - A.CREW)]
         ship.buffs = tuple(code for code in chosen if code not in (NONE_CODE, REPAIR_CODE))
