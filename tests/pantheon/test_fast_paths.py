@@ -59,3 +59,48 @@ def test_an_observation_past_float32_range_holds_inf_as_numpy_casts_it() -> None
         observation = game.observe(agent)
     assert observation.dtype == np.float32 and observation.shape == (game.observation_spec.size,)
     assert np.isinf(observation).any()
+
+
+def _plain_attack_mask(game: PantheonGame, ship_id: str) -> np.ndarray:
+    """The ATTACK mask written out rule by rule, as the engine built it before masks were kept by key."""
+    from naval_env.rulesets.pantheon.actions import MAX_CREW_SLOTS, PantheonActions
+    from naval_env.rulesets.pantheon.crew import REPAIR_CODE
+    from naval_env.rulesets.pantheon.state import Status
+
+    A = PantheonActions
+    ship = game.state.ships[ship_id]
+    mask = game.action_spec.noop_mask()
+    offsets = game.action_spec.offsets
+    base = offsets[A.ATTACK]
+    n = game.rules.max_ships_per_side
+    for slot, target in enumerate(game.enemies_of(ship)):
+        if not target.status.fighting:
+            continue
+        distance = max(abs(ship.x - target.x), abs(ship.y - target.y))
+        mask[base + 1 + n + slot] = distance <= ship.fire_range
+        if distance == 1:
+            mask[base + 1 + slot] = ship.moved_forward
+            mask[base + 1 + 2 * n + slot] = ship.boarding == target.id or (
+                ship.tied_to is None and target.tied_to is None)
+    mask[base + 1 + 3 * n] = ship.status is Status.AFLOAT
+    mask[base + 2 + 3 * n] = ship.status is Status.WRECKED and ship.tied_to is None
+    for slot in range(min(ship.crew_slots, MAX_CREW_SLOTS)):
+        crew_base = offsets[A.CREW + slot]
+        mask[crew_base: crew_base + REPAIR_CODE] = True
+        mask[crew_base + REPAIR_CODE] = slot == 0 and ship.shipwright > 0 and not ship.crew_repair_used
+    mask[offsets[A.RETEST_ON_FAILURE] + 1] = ship.retests > 0
+    mask[offsets[A.RETEST_WHEN_HIT] + 1] = ship.retests > 0
+    return mask
+
+
+def test_kept_attack_masks_agree_with_the_rules_written_out_wherever_games_go() -> None:
+    from naval_env.rulesets.pantheon.state import Phase
+
+    checked = 0
+    for game in random_legal_positions("pantheon", ("duel", "mixed_duel", "squadron", "fleet"), range(8)):
+        assert isinstance(game, PantheonGame)
+        if game.state.phase is Phase.ATTACK:
+            agent = game.state.current
+            assert game.legal_mask(agent).tolist() == _plain_attack_mask(game, agent).tolist()
+            checked += 1
+    assert checked > 100

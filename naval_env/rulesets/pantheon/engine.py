@@ -140,8 +140,8 @@ class PantheonGame(ShipBattle):
         return self._mask.copy()
 
     def _build_mask(self, ship: Ship) -> np.ndarray:
-        """The decision's mask (read only): the no-op mask with the writes of its phase, kept per distinct
-        set of writes for every game of the config (decisions repeat the same few masks)."""
+        """The decision's mask (read only), kept for every game of the config by what it depends on
+        (decisions repeat the same few masks)."""
         offsets = self.action_spec.offsets
         state = self.state
         phase = state.phase
@@ -153,7 +153,7 @@ class PantheonGame(ShipBattle):
         elif phase is Phase.MOVE:
             key = (A.MANEUVER, self._maneuver_bits(ship, self.actions.maneuvers, ship.speed_this_turn))
         elif phase is Phase.ATTACK:
-            key = self._attack_writes(ship)
+            key = self._attack_key(ship)
         else:
             key = (A.ESCAPE, self._maneuver_bits(ship, self.actions.escape_maneuvers, self.rules.get_out_distance))
         mask = self._masks.get((phase, key))
@@ -171,6 +171,8 @@ class PantheonGame(ShipBattle):
             table = self.actions.maneuvers if phase is Phase.MOVE else self.actions.escape_maneuvers
             base = self.action_spec.offsets[component]
             mask[base: base + len(table)] = table.mask_of(bits)
+        elif phase is Phase.ATTACK:
+            self._write_attack_mask(mask, key)
         else:
             for index, value in key:
                 mask[index] = value
@@ -182,31 +184,42 @@ class PantheonGame(ShipBattle):
         others = [square for square, other in state.occupancy.items() if other != ship.id]
         return table.legal_bits(ship.x, ship.y, ship.facing, allowance, state.width, state.height, others)
 
-    def _attack_writes(self, ship: Ship) -> tuple[tuple[int, bool], ...]:
-        """The ATTACK mask as (flat index, value) writes over the no-op mask, in order."""
+    def _attack_key(self, ship: Ship) -> tuple[Any, ...]:
+        """All an ATTACK mask depends on: per enemy slot, whether a Fire!, a ram and a boarding are open on
+        it; then afloat, wrecked and untied, crew slots, whether the crew may repair, retests left."""
+        fire_range, moved_forward = ship.fire_range, ship.moved_forward
+        untied = ship.tied_to is None
+        slots = []
+        for target in self._enemies[ship.id]:
+            if not target.status.fighting:
+                slots.append(_NO_TARGET)
+                continue
+            distance = max(abs(ship.x - target.x), abs(ship.y - target.y))
+            adjacent = distance == 1
+            slots.append((distance <= fire_range, adjacent and moved_forward, adjacent and (
+                ship.boarding == target.id or (untied and target.tied_to is None))))
+        status = ship.status
+        return (tuple(slots), status is Status.AFLOAT, status is Status.WRECKED and untied,
+                min(ship.crew_slots, MAX_CREW_SLOTS), ship.shipwright > 0 and not ship.crew_repair_used,
+                ship.retests > 0)
+
+    def _write_attack_mask(self, mask: np.ndarray, key: tuple[Any, ...]) -> None:
+        slots, afloat, wrecked_untied, crew_slots, may_repair, retests = key
         offsets = self.action_spec.offsets
         base = offsets[A.ATTACK]
         n = self.rules.max_ships_per_side
-        writes: list[tuple[int, bool]] = []
-        for slot, target in enumerate(self._enemies[ship.id]):
-            if not target.status.fighting:
-                continue
-            distance = max(abs(ship.x - target.x), abs(ship.y - target.y))
-            writes.append((base + 1 + n + slot, distance <= ship.fire_range))
-            if distance == 1:
-                writes.append((base + 1 + slot, ship.moved_forward))
-                writes.append((base + 1 + 2 * n + slot, ship.boarding == target.id or (
-                    ship.tied_to is None and target.tied_to is None)))
-        status, tied = ship.status, ship.tied_to is not None
-        writes.append((base + 1 + 3 * n, status is Status.AFLOAT))
-        writes.append((base + 2 + 3 * n, status is Status.WRECKED and not tied))
-        for slot in range(min(ship.crew_slots, MAX_CREW_SLOTS)):
+        for slot, (fire, ram, board) in enumerate(slots):
+            mask[base + 1 + n + slot] = fire
+            mask[base + 1 + slot] = ram
+            mask[base + 1 + 2 * n + slot] = board
+        mask[base + 1 + 3 * n] = afloat
+        mask[base + 2 + 3 * n] = wrecked_untied
+        for slot in range(crew_slots):
             crew_base = offsets[A.CREW + slot]
-            writes += [(crew_base + code, True) for code in range(REPAIR_CODE)]
-            writes.append((crew_base + REPAIR_CODE, slot == 0 and ship.shipwright > 0 and not ship.crew_repair_used))
-        writes.append((offsets[A.RETEST_ON_FAILURE] + 1, ship.retests > 0))
-        writes.append((offsets[A.RETEST_WHEN_HIT] + 1, ship.retests > 0))
-        return tuple(writes)
+            mask[crew_base: crew_base + REPAIR_CODE] = True
+            mask[crew_base + REPAIR_CODE] = slot == 0 and may_repair
+        mask[offsets[A.RETEST_ON_FAILURE] + 1] = retests
+        mask[offsets[A.RETEST_WHEN_HIT] + 1] = retests
 
     # ------------------------------------------------------------------ apply
     def apply(self, agent: str, action: Any) -> list[Event]:
@@ -421,9 +434,10 @@ class ManeuverOutcomes:
     forward: np.ndarray
 
 
-#: Decision masks kept per config, one per distinct set of writes: past it they start over.
+#: Decision masks kept per config, one per distinct key: past it they start over.
 MASKS_LIMIT = 1 << 12
 _MASKS: PerObjectCache[PantheonConfig, dict[tuple[Phase, tuple[Any, ...]], np.ndarray]] = PerObjectCache(lambda _: {})
+_NO_TARGET = (False, False, False)  # an enemy slot that is empty or holds a ship out of the fight
 _PHASE_CONTEXT = {phase: f"in phase {phase.name}" for phase in Phase}  # for illegal-action messages
 _PROTOTYPE_SHIPS: PerObjectCache[PantheonConfig, dict[str, tuple[Ship, ...]]] = PerObjectCache(lambda _: {})
 
