@@ -3,9 +3,11 @@
 Engine caches (``functools.lru_cache`` on rules and observation helpers) must have a size limit and keep
 their hit rate: a limit that evicts in the shipped scenarios would cost speed. This plays ``--steps``
 random-legal Gymnasium steps in each scenario named (default: every ruleset's default scenario and
-flotilla's armada, the largest) and prints, per cache with entries, its limit, entries and hit rate;
-with ``--baseline DIR`` the same play in that tree (an older checkout, in a child process) is printed
-beside it. The same seed plays the same games in both trees, so equal hit rates mean no lost hits.
+flotilla's armada, the largest) and prints, per cache with entries, its limit, entries, calls, misses
+and hit rate; with ``--baseline DIR`` the same play in that tree (an older checkout, in a child
+process) is printed beside it. The same seed plays the same games in both trees, so equal misses mean
+no lost hits (a tree that calls a cache less often, having kept its values elsewhere, shows fewer
+calls and a lower rate for the same misses).
 
     python bench/engine_caches.py --baseline /path/to/old/checkout
     python bench/engine_caches.py --scenario flotilla/armada --steps 20000
@@ -102,17 +104,21 @@ def main() -> None:
         return
     before = _in_tree(args.baseline, args.scenario, args.steps) if args.baseline else {}
     print(f"{len(args.scenario)} scenarios x {args.steps} random-legal steps: {', '.join(args.scenario)}")
-    print(f"{'cache':<40} {'limit':>7} {'entries':>8} {'hit rate':>9}" + (
-        f" {'before: limit':>14} {'entries':>8} {'hit rate':>9}" if args.baseline else ""))
+    print(f"{'cache':<36} {'limit':>6} {'entries':>7} {'calls':>9} {'misses':>7} {'hit rate':>8}" + (
+        f" | {'before: limit':>13} {'entries':>7} {'calls':>9} {'misses':>7} {'hit rate':>8}" if args.baseline else ""))
     for name in sorted(now.keys() | before.keys()):
-        entry, old = now.get(name), before.get(name)
-        line = (f"{name:<40} {entry['limit'] if entry else '-'!s:>7} {entry['entries'] if entry else '-'!s:>8} "
-                f"{_rate(entry):>9}")
+        line = f"{name:<36} {_columns(now.get(name), 6)}"
         if args.baseline:
-            line += (f" {old['limit'] if old else '-'!s:>14} {old['entries'] if old else '-'!s:>8} "
-                     f"{_rate(old):>9}")
+            line += f" | {_columns(before.get(name), 13)}"
         print(line)
 
+
+def _columns(entry: dict[str, Any] | None, width: int) -> str:
+    if entry is None:
+        return f"{'-':>{width}} {'-':>7} {'-':>9} {'-':>7} {'-':>8}"
+    calls = entry["hits"] + entry["misses"]
+    return (f"{entry['limit']!s:>{width}} {entry['entries']:>7} {calls:>9} {entry['misses']:>7} "
+            f"{_rate(entry):>8}")
 
 if __name__ == "__main__":
     main()
