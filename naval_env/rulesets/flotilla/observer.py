@@ -385,6 +385,9 @@ def _outlook(out: list[float], game: FlotillaGame, me: Ship, mine: Gunnery, enem
         return
     size, sea_ahead = me.size, _sea_ahead(state.width)
     append = out.append
+    if len(alive) == 1:
+        _outlook_on_one(out, alive[0], size, sea_ahead, ends, odds, out_of_range)
+        return
     for index, end in enumerate(ends):
         if end is None:
             out.extend(_ZERO_OUTLOOK)
@@ -401,6 +404,25 @@ def _outlook(out: list[float], game: FlotillaGame, me: Ship, mine: Gunnery, enem
         append(distance * 0.1)
         out.extend(_facing_enemy(its_matchup, my_arc, its_arc, min(distance, out_of_range)))
         append(0.0 if its_reach.isdisjoint(footprint(x, y, facing, size)) else 1.0)
+
+
+def _outlook_on_one(out: list[float], enemy: tuple[int, int, int, int, frozenset[Square], int], size: int,
+                    sea_ahead: tuple[tuple[tuple[float, ...], ...], ...], ends: list[tuple[int, int, int] | None],
+                    odds: float, out_of_range: int) -> None:
+    """:func:`_outlook` against a lone enemy (a duel, or the last enemy afloat): the same values, without the
+    search for the nearest."""
+    ex, ey, its_facing, its_size, reach, matchup = enemy
+    extend = out.extend
+    for index, end in enumerate(ends):
+        if end is None:
+            extend(_ZERO_OUTLOOK)
+            continue
+        x, y, facing = end
+        distance, my_arc, its_arc = sighting(x - ex, y - ey, facing, size, its_facing, its_size)
+        extend((1.0, 1.0 if index == 0 else odds, sea_ahead[facing][y][x], distance * 0.1))
+        extend(_facing_enemy(matchup, my_arc, its_arc,
+                             distance if distance < out_of_range else out_of_range))  # noqa: FURB136 - hot path
+        out.append(1.0 if reach and not reach.isdisjoint(footprint(x, y, facing, size)) else 0.0)
 
 
 @lru_cache(maxsize=1 << 14)  # a few ship profiles, three arcs each way and a few gaps
