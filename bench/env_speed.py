@@ -1,4 +1,4 @@
-"""Random-legal steps per second of every ruleset's Gymnasium env next to a peer board-game env, in one run.
+"""Random-legal µs per step of every ruleset's Gymnasium env next to a peer board-game env, in one run.
 
 The peer is PettingZoo's ``connect_four_v3`` (``pettingzoo.classic``): a plain-Python board game
 with action masks, as shipped (its wrappers included). A peer step is one move: ``env.last()``
@@ -87,9 +87,6 @@ def aec_timer(env: Any) -> Timer:
 
 
 def naval_timer(ruleset_id: str, scenario: str, opponent: str) -> Timer:
-    import naval_env  # noqa: F401  - registers naval/*-v0
-    from naval_env.core.ruleset import get_ruleset
-
     return gym_timer(gym.make(get_ruleset(ruleset_id).gym_id, scenario=scenario, opponent=opponent))
 
 

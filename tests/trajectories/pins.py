@@ -83,6 +83,7 @@ def env_fingerprint(ruleset_id: str, seed: int) -> dict[str, Any]:
     from naval_env.core.ruleset import get_ruleset
 
     env = gym.make(get_ruleset(ruleset_id).gym_id, opponent=default_opponent(ruleset_id))
+    naval: Any = env.unwrapped  # the NavalEnv: its events and game
     observation, info = env.reset(seed=seed)
     env.action_space.seed(seed)
     observations, events, dice = _digest(), _digest(), _digest()
@@ -91,14 +92,14 @@ def env_fingerprint(ruleset_id: str, seed: int) -> dict[str, Any]:
     for _ in range(ENV_STEPS):
         observations.update(np.asarray(observation, dtype=np.float32).tobytes())
         observations.update(np.asarray(info["action_mask"], dtype=bool).tobytes())
-        for event in env.unwrapped.events:
+        for event in naval.events:
             events.update(repr(event).encode())
         observation, reward, terminated, truncated, info = env.step(env.action_space.sample())
         rewards.append(float(reward))
         if terminated or truncated:
-            for event in env.unwrapped.events:
+            for event in naval.events:
                 events.update(repr(event).encode())
-            dice.update(repr(list(env.unwrapped.game.dice.history)).encode())
+            dice.update(repr(list(naval.game.dice.history)).encode())
             results.append((info["winner"], bool(info["learner_won"])))
             observation, info = env.reset()
     return {
