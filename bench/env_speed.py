@@ -1,4 +1,4 @@
-"""Random-legal steps per second of every ruleset's Gymnasium env next to a peer board-game env, in one run.
+"""Random-legal µs per step of every ruleset's Gymnasium env next to a peer board-game env, in one run.
 
 The peer is PettingZoo's ``connect_four_v3`` (``pettingzoo.classic``): a plain-Python board game
 with action masks, as shipped (its wrappers included). A peer step is one move: ``env.last()``
@@ -9,18 +9,24 @@ which draws a legal action from the current mask; it also plays every other capt
 step costs no more than a peer step (ratio <= 1.0x). CartPole-v1 is timed too, for reference
 (the retired target was 5x CartPole).
 
-Each env is timed in CPU seconds of this process, in rounds that alternate the naval env, the
-peer and CartPole, keeping each env's best round: on a shared machine other jobs then skew no
-side of a ratio.
+Each env is timed in CPU seconds of the process that steps it, in rounds that alternate the naval
+env, the peer and CartPole, keeping each env's best round: on a shared machine other jobs then skew
+no side of a ratio. ``--baseline DIR`` times the same naval env of another source tree (an older
+checkout) in a worker process in the same rounds, and prints before, after and their ratio.
 
     python bench/env_speed.py                                  # every ruleset, default scenarios
     python bench/env_speed.py --ruleset pursuit --scenario chase --opponent hunter
     python bench/env_speed.py --steps 2000 --rounds 2          # a quicker, noisier look
+    python bench/env_speed.py --baseline /path/to/old/checkout # before/after, side by side
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -80,6 +86,54 @@ def aec_timer(env: Any) -> Timer:
     return steps_per_second
 
 
+def naval_timer(ruleset_id: str, scenario: str, opponent: str) -> Timer:
+    return gym_timer(gym.make(get_ruleset(ruleset_id).gym_id, scenario=scenario, opponent=opponent))
+
+
+class BaselineWorker:
+    """The naval envs of another source tree, timed in a child process that imports that tree's ``naval_env``.
+
+    The child runs this file with ``--worker`` and answers one JSON request per line with steps/s.
+    """
+
+    def __init__(self, tree: str) -> None:
+        env = {**os.environ, "PYTHONPATH": os.path.abspath(tree)}
+        self._process = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--worker"], env=env,
+                                         cwd=tree, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def timer(self, ruleset_id: str, scenario: str, opponent: str) -> Timer:
+        def steps_per_second(steps: int, seed: int) -> float:
+            return float(self._ask({"ruleset": ruleset_id, "scenario": scenario, "opponent": opponent,
+                                    "steps": steps, "seed": seed}))
+
+        return steps_per_second
+
+    def _ask(self, request: dict[str, Any]) -> str:
+        assert self._process.stdin is not None and self._process.stdout is not None
+        self._process.stdin.write(json.dumps(request) + "\n")
+        self._process.stdin.flush()
+        answer = self._process.stdout.readline()
+        if not answer:
+            raise SystemExit(f"error: the baseline worker stopped (exit code {self._process.wait()})")
+        return answer
+
+    def close(self) -> None:
+        if self._process.stdin is not None:
+            self._process.stdin.close()
+        self._process.wait()
+
+
+def serve_worker() -> None:
+    """``--worker``: time the naval env each stdin line names; the env of a (ruleset, scenario, opponent) is kept."""
+    timers: dict[tuple[str, str, str], Timer] = {}
+    for line in sys.stdin:
+        request = json.loads(line)
+        key = (request["ruleset"], request["scenario"], request["opponent"])
+        if key not in timers:
+            timers[key] = naval_timer(*key)
+        print(timers[key](request["steps"], request["seed"]), flush=True)
+
+
 def best_of(timers: dict[str, Timer], steps: int, rounds: int) -> dict[str, float]:
     """Best steps/s of each timer over ``rounds`` rounds that run every timer in turn."""
     for timer in timers.values():
@@ -98,21 +152,44 @@ def main() -> None:
     parser.add_argument("--ruleset", choices=ruleset_ids(), help="one ruleset (default: all)")
     parser.add_argument("--scenario", help="scenario of --ruleset (default: the config's default)")
     parser.add_argument("--opponent", default="random")
+    parser.add_argument("--baseline", metavar="DIR",
+                        help="another source tree (an older checkout) whose naval envs are timed beside these")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.worker:
+        serve_worker()
+        return
     if args.scenario and not args.ruleset:
         parser.error("--scenario needs --ruleset")
+    if args.baseline and not os.path.isdir(os.path.join(args.baseline, "naval_env")):
+        parser.error(f"--baseline {args.baseline!r} holds no naval_env package; give the root of a checkout")
+    baseline = BaselineWorker(args.baseline) if args.baseline else None
     peer = aec_timer(peer_env())
     cartpole = gym_timer(gym.make("CartPole-v1"))
-    print(f"{'env':<22} {'scenario':<24} {'steps/s':>8} {PEER:>16} {'ratio':>6} {'CartPole':>9} {'ratio':>6}")
-    for ruleset_id in [args.ruleset] if args.ruleset else ruleset_ids():
-        ruleset = get_ruleset(ruleset_id)
-        scenario = args.scenario or ruleset.load_config().default_scenario
-        env = gym.make(ruleset.gym_id, scenario=scenario, opponent=args.opponent)
-        best = best_of({"naval": gym_timer(env), "peer": peer, "cartpole": cartpole}, args.steps, args.rounds)
-        to_peer, to_cartpole = best["peer"] / best["naval"], best["cartpole"] / best["naval"]
-        verdict = "meets" if to_peer <= TARGET else "misses"
-        print(f"{ruleset.gym_id:<22} {scenario:<24} {best['naval']:8.0f} {best['peer']:16.0f} {to_peer:5.2f}x "
-              f"{best['cartpole']:9.0f} {to_cartpole:5.1f}x  ({verdict} {TARGET:.1f}x {PEER})")
+    header = f"{'env':<22} {'scenario':<24} {'us/step':>7} {PEER + ' us':>18} {'ratio':>6} {'CartPole us':>11}"
+    if baseline:
+        header += f" {'before us':>9} {'before ratio':>12} {'speed-up':>8}"
+    print(header)
+    try:
+        for ruleset_id in [args.ruleset] if args.ruleset else ruleset_ids():
+            ruleset = get_ruleset(ruleset_id)
+            scenario = args.scenario or ruleset.load_config().default_scenario
+            timers = {"naval": naval_timer(ruleset_id, scenario, args.opponent), "peer": peer, "cartpole": cartpole}
+            if baseline:
+                timers["before"] = baseline.timer(ruleset_id, scenario, args.opponent)
+            best = best_of(timers, args.steps, args.rounds)
+            micros = {name: 1e6 / rate for name, rate in best.items()}
+            to_peer = micros["naval"] / micros["peer"]
+            verdict = "meets" if to_peer <= TARGET else "misses"
+            line = (f"{ruleset.gym_id:<22} {scenario:<24} {micros['naval']:7.1f} {micros['peer']:18.1f} "
+                    f"{to_peer:5.2f}x {micros['cartpole']:11.1f}")
+            if baseline:
+                line += (f" {micros['before']:9.1f} {micros['before'] / micros['peer']:11.2f}x "
+                         f"{micros['before'] / micros['naval']:7.2f}x")
+            print(f"{line}  ({verdict} {TARGET:.1f}x {PEER})", flush=True)
+    finally:
+        if baseline:
+            baseline.close()
 
 
 if __name__ == "__main__":

@@ -31,7 +31,7 @@ ALL_SCENARIOS = [(r, s) for r in RULESETS for s in get_ruleset(r).scenarios(get_
 #: replaced whole, never written into) and pure functions of immutable inputs. Everything else a game holds
 #: must be its own, apart from the config, action tables, observation spec and scenario of every game.
 SHARED_BY_DESIGN: dict[str, tuple[str, ...]] = {
-    "pantheon": ("_mask",),
+    "pantheon": ("_mask", "_masks"),
     "pursuit": ("_mask", "_reaches", "_command_choices", "_observer._facts"),
     "crew_phase": ("_mask", "observer_constants", "_enemy_slot"),
     "broadside": ("_mask", "_maneuver_masks", "_vessels"),

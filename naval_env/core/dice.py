@@ -50,8 +50,8 @@ class Dice:
         """Roll ``count`` dice of ``sides`` faces; returns the faces in order."""
         if sides < 1 or count < 0:
             raise ValueError(f"cannot roll {count}d{sides}: need sides >= 1 and count >= 0")
-        face = self._face
-        values = tuple([face(sides) for _ in range(count)])
+        random = self._rng.random  # the faces of _face, inlined: rolls are the engines' commonest call
+        values = tuple([int(random() * sides) + 1 for _ in range(count)])
         self.history.append(DieRoll(sides, values, reason))
         return values
 
@@ -59,7 +59,7 @@ class Dice:
         """Roll a single die (the same draw as ``roll(sides, 1, reason)``, without its tuple building)."""
         if sides < 1:
             raise ValueError(f"cannot roll a d{sides}: need sides >= 1")
-        value = self._face(sides)
+        value = int(self._rng.random() * sides) + 1
         self.history.append(DieRoll(sides, (value,), reason))
         return value
 
@@ -99,6 +99,21 @@ class ScriptedDice(Dice):
             raise ValueError(f"scripted face {face} at position {self._next} is not on a d{sides}")
         self._next += 1
         return face
+
+    def roll(self, sides: int, count: int = 1, reason: str = "") -> tuple[int, ...]:
+        if sides < 1 or count < 0:
+            raise ValueError(f"cannot roll {count}d{sides}: need sides >= 1 and count >= 0")
+        face = self._face
+        values = tuple([face(sides) for _ in range(count)])
+        self.history.append(DieRoll(sides, values, reason))
+        return values
+
+    def d(self, sides: int, reason: str = "") -> int:
+        if sides < 1:
+            raise ValueError(f"cannot roll a d{sides}: need sides >= 1")
+        value = self._face(sides)
+        self.history.append(DieRoll(sides, (value,), reason))
+        return value
 
     def clone(self) -> Self:
         """An independent copy with its own list of the scripted faces: extending one leaves the other's alone."""

@@ -20,6 +20,13 @@ import numpy as np
 from naval_env.core.errors import IllegalActionError
 
 _INT64 = np.dtype(np.int64)
+_BOOL = np.dtype(bool)
+#: Masks whose draw tables a spec keeps (a game has a few dozen distinct masks; past this the tables start over).
+SAMPLE_TABLES_LIMIT = 1024
+
+#: What a mask allows: the first allowed value of every component, and (index, allowed values in order) of
+#: each component with more than one (what its draw picks from).
+SampleTable = tuple[tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...]]
 
 
 @dataclass(frozen=True)
@@ -44,8 +51,10 @@ class ActionSpec:
     _offset_array: np.ndarray = field(init=False, repr=False, compare=False)
     _noop_mask: np.ndarray = field(init=False, repr=False, compare=False)
     _shape: tuple[int] = field(init=False, repr=False, compare=False)
+    _flat_shape: tuple[int] = field(init=False, repr=False, compare=False)
     _checks: tuple[tuple[int, int], ...] = field(init=False, repr=False, compare=False)
     _ends: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    _sample_tables: dict[bytes, SampleTable] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         sizes = [c.size for c in self.components]
@@ -57,8 +66,10 @@ class ActionSpec:
         noop[list(self.offsets)] = True
         object.__setattr__(self, "_noop_mask", noop)
         object.__setattr__(self, "_shape", (len(sizes),))
+        object.__setattr__(self, "_flat_shape", (sum(sizes),))
         object.__setattr__(self, "_checks", tuple(zip(self.offsets, sizes)))
         object.__setattr__(self, "_ends", tuple(o + n for o, n in zip(self.offsets, sizes)))
+        object.__setattr__(self, "_sample_tables", {})
 
     def index(self, name: str) -> int:
         for i, component in enumerate(self.components):
@@ -76,25 +87,42 @@ class ActionSpec:
     def sample(self, flat_mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """A uniformly random allowed value for every component.
 
-        Plain Python over the allowed indices: a dozen numpy calls on ten-value arrays cost more.
-        Every component takes its draw, so a component with one allowed value (most of them, most
-        decisions) skips only the arithmetic.
+        Every component takes one draw of ``rng.random``, so a component with one allowed value (most of
+        them, most decisions) skips only the arithmetic. What a mask allows is kept per mask (masks repeat
+        all game long): the value of every component, and the choices of those with more than one.
         """
-        allowed = flat_mask.nonzero()[0].tolist()
         draws = rng.random(len(self._ends)).tolist()
-        values = [0] * len(draws)
-        first = 0
-        for i, end_offset in enumerate(self._ends):
-            end = bisect_left(allowed, end_offset, first)
-            count = end - first
-            if count > 1:
-                values[i] = allowed[first + int(draws[i] * count)] - self.offsets[i]
-            elif count == 1:
-                values[i] = allowed[first] - self.offsets[i]
-            else:
-                raise self._empty_component(flat_mask)
-            first = end
+        if flat_mask.dtype is _BOOL and flat_mask.shape == self._flat_shape:
+            key = flat_mask.tobytes()
+            table = self._sample_tables.get(key)
+            if table is None:
+                table = self._sample_table(flat_mask)
+                if len(self._sample_tables) >= SAMPLE_TABLES_LIMIT:
+                    self._sample_tables.clear()
+                self._sample_tables[key] = table
+        else:
+            table = self._sample_table(flat_mask)
+        firsts, choices = table
+        values = list(firsts)
+        for i, allowed in choices:
+            values[i] = allowed[int(draws[i] * len(allowed))]
         return np.array(values, dtype=np.int64)
+
+    def _sample_table(self, flat_mask: np.ndarray) -> SampleTable:
+        """The first allowed value of every component, and (index, allowed values) of those with several."""
+        allowed = flat_mask.nonzero()[0].tolist()
+        firsts: list[int] = []
+        choices: list[tuple[int, tuple[int, ...]]] = []
+        first = 0
+        for i, (offset, end_offset) in enumerate(zip(self.offsets, self._ends)):
+            end = bisect_left(allowed, end_offset, first)
+            if end == first:
+                raise self._empty_component(flat_mask)
+            firsts.append(allowed[first] - offset)
+            if end - first > 1:
+                choices.append((i, tuple(a - offset for a in allowed[first:end])))
+            first = end
+        return tuple(firsts), tuple(choices)
 
     def _empty_component(self, flat_mask: np.ndarray) -> ValueError:
         counts = np.add.reduceat(np.asarray(flat_mask, dtype=np.int64), self._offset_array)

@@ -68,6 +68,9 @@ _AFLOAT = Status.AFLOAT
 _CONTEXT = {phase: f"in phase {phase.name}" for phase in Phase}
 
 
+#: MANEUVER masks kept per config, one per (vessel type, oar sweeps): past it they start over.
+MANEUVER_MASKS_LIMIT = 256
+
 class BroadsideGame(ShipBattle):
     ruleset_id = "broadside"
     render_module = "naval_env.rulesets.broadside.render"
@@ -227,6 +230,8 @@ class BroadsideGame(ShipBattle):
                        if movement.speed_allowed(self.rules, vessel, ship, speed)]
             allowed += [offsets[component] + value for component in A.turns
                         for value, turn in enumerate(A.turn_choices) if abs(turn) <= vessel.max_turn + EPS]
+            if len(self._maneuver_masks) >= MANEUVER_MASKS_LIMIT:
+                self._maneuver_masks.clear()
             mask = self._maneuver_masks[key] = self._mask_of(allowed)
             mask.flags.writeable = False
         return mask

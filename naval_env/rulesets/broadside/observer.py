@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -44,6 +44,8 @@ PERSON = 1 / 20     # people
 GUN = 1 / 4
 LEG = 1 / 10        # inches per leg
 NEAR = 6.0          # edge-to-edge gaps are exact within this many inches, a lower bound beyond
+#: Sets of observer constants kept per config, one per (ships, icebergs) line-up: past it they start over.
+SCENARIO_CONSTANTS_LIMIT = 256
 
 
 def self_fields(config: BroadsideConfig) -> list[F]:
@@ -180,6 +182,8 @@ class ObserverTables:
         tables = derived_tables(game.config).setdefault("observer constants", {})
         constants = tables.get(key)
         if constants is None:
+            if len(tables) >= SCENARIO_CONSTANTS_LIMIT:
+                tables.clear()
             constants = tables[key] = _scenario_constants(game)
         self.ships = constants.ships
         self.size = constants.size
@@ -332,7 +336,7 @@ def _leg_lengths(rules: HouseRules, traits: ShipTraits, me: Ship, wind: float) -
                  for speed, inches in zip(_SPEEDS, traits.turn_speeds))
 
 
-@cache
+@lru_cache(maxsize=64)
 def _other_size(vessel_types: int) -> int:
     """Values in one other-ship block (its vessel one-hot is ``vessel_types`` long)."""
     return sum(f.size for f in other_fields_for(vessel_types))

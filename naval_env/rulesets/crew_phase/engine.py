@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from naval_env.core.cache import PerObjectCache
 from naval_env.core.dice import Dice
 from naval_env.core.errors import GameOverError, NotYourTurnError
 from naval_env.core.events import Event, GameEnded
@@ -54,14 +55,70 @@ _AFLOAT, _SINKING, _SUNK = Status.AFLOAT, Status.SINKING, Status.SUNK
 _CREW, _MOVE, _ATTACK = Phase.CREW, Phase.MOVE, Phase.ATTACK
 
 
+_PROTOTYPE_SHIPS: PerObjectCache[CrewPhaseConfig, dict[str, tuple[Ship, ...]]] = PerObjectCache(lambda _: {})
+_SHARED_OBSERVER_CONSTANTS: PerObjectCache[CrewPhaseConfig, dict[str, ObserverConstants]] = PerObjectCache(
+    lambda _: {})
+
+
+def _prototypes(config: CrewPhaseConfig, scenario_name: str) -> tuple[Ship, ...]:
+    """The scenario's ships as set-up builds them, before any is placed: what no die decides, built once per
+    config and scenario; every game takes copies (``Ship.copy`` copies the crew and weapons)."""
+    per_scenario = _PROTOTYPE_SHIPS(config)
+    found = per_scenario.get(scenario_name)
+    if found is None:
+        found = per_scenario[scenario_name] = tuple(_build_ships(config, config.scenario(scenario_name)))
+    return found
+
+
+def _build_ships(config: CrewPhaseConfig, scenario: Scenario) -> list[Ship]:
+    ships: list[Ship] = []
+    for side in scenario.sides:
+        for index, setup in enumerate(side.ships):
+            vessel = config.vessels[setup.vessel]
+            ships.append(Ship(
+                id=f"{side.name}_{index}", side=side.name, vessel=setup.vessel, slot=len(ships),
+                size=SIZES.index(vessel.size), speed_unit=vessel.speed_unit, sections=vessel.sections,
+                self_steering=vessel.self_steering, agile=vessel.agile, rails=vessel.rails, ac=vessel.ac,
+                base_initiative=vessel.initiative, max_hp=vessel.hull_points, hp=vessel.hull_points,
+                hull_die=vessel.hull_dice.sides, hull_dice_max=vessel.hull_dice.count,
+                hull_dice_left=vessel.hull_dice.count, x=-1, y=-1,
+                facing=int(Compass.parse(setup.facing or side.facing)),
+                crew=[_crew_member(config, i, role) for i, role in enumerate(setup.crew or vessel.crew)],
+                weapons=[_weapon(config, j, mount.weapon, mount.arc) for j, mount in enumerate(vessel.weapons)],
+            ))
+    return ships
+
+
+def _crew_member(config: CrewPhaseConfig, index: int, role: str) -> CrewMember:
+    p = config.crew_profiles[role]
+    return CrewMember(index=index, role=role, strength=p.strength, dexterity=p.dexterity,
+                      intelligence=p.intelligence, charisma=p.charisma, proficiency=p.proficiency,
+                      water_vehicles=p.water_vehicles, siege_weapons=p.siege_weapons,
+                      dex_save=p.dexterity if p.dex_save is None else p.dex_save, ac=p.ac, max_hp=p.hp,
+                      hp=p.hp, heals_left=p.heals)
+
+
+def _weapon(config: CrewPhaseConfig, index: int, name: str, arc: str) -> WeaponState:
+    w = config.weapons[name]
+    return WeaponState(index=index, name=name, arc=ARCS.index(arc), ability=w.ability,
+                       attack_bonus=w.attack_bonus, dice=parse_dice(w.damage), range_ft=w.range,
+                       long_range_ft=w.long_range, max_hp=w.hp, hp=w.hp, ac=w.ac, ammo=w.ammo,
+                       grapples=w.grapples)
+
 class CrewPhaseGame(ShipBattle):
     ruleset_id = "crew_phase"
     render_module = "naval_env.rulesets.crew_phase.render"
+    observer_constants: ObserverConstants | None
 
     def __init__(self, config: CrewPhaseConfig, scenario_name: str | None, dice: Dice,
                  actions: CrewPhaseActions, observation_spec: Any) -> None:
         self._prepare(config, scenario_name, dice, actions, observation_spec)
         self._enter(self._set_up())
+        # Every game set up from the scenario has the same ships' constants: the observer's are shared.
+        shared = _SHARED_OBSERVER_CONSTANTS(config)
+        if self.scenario_name not in shared:
+            shared[self.scenario_name] = ObserverConstants(self)
+        self.observer_constants = shared[self.scenario_name]
         events: list[Event] = []
         self._start_round(events)
         self._advance(events)
@@ -85,7 +142,7 @@ class CrewPhaseGame(ShipBattle):
         self._mask: np.ndarray | None = None
         self._noop_bytes = self.action_spec.noop_mask().tobytes()
         self._crew_idle = self._noop_bytes[:actions.crew.size]  # the no-op block of one crew component
-        self.observer_constants: ObserverConstants | None = None  # built by the observer on first use
+        self.observer_constants = None  # a loaded position's: built by the observer on first use
 
     def _enter(self, state: GameState) -> None:
         """Hold ``state`` and index its ships (agent order, enemies, allies, target slots)."""
@@ -101,44 +158,19 @@ class CrewPhaseGame(ShipBattle):
         occupancy: dict[tuple[int, int], str] = {}
         reserved: set[tuple[int, int]] = {
             (s.position[0], s.position[1]) for side in scenario.sides for s in side.ships if s.position is not None}
-        slot = 0
+        prototypes = iter(_prototypes(config, self.scenario_name))
         for side in scenario.sides:
-            for index, setup in enumerate(side.ships):
-                vessel = config.vessels[setup.vessel]
-                ship_id = f"{side.name}_{index}"
+            for setup in side.ships:
                 x, y = setup.position if setup.position is not None else self._place(
                     side.zone, reserved | occupancy.keys())
-                ships[ship_id] = Ship(
-                    id=ship_id, side=side.name, vessel=setup.vessel, slot=slot, size=SIZES.index(vessel.size),
-                    speed_unit=vessel.speed_unit, sections=vessel.sections, self_steering=vessel.self_steering,
-                    agile=vessel.agile, rails=vessel.rails, ac=vessel.ac, base_initiative=vessel.initiative,
-                    max_hp=vessel.hull_points, hp=vessel.hull_points, hull_die=vessel.hull_dice.sides,
-                    hull_dice_max=vessel.hull_dice.count, hull_dice_left=vessel.hull_dice.count, x=x, y=y,
-                    facing=int(Compass.parse(setup.facing or side.facing)),
-                    crew=[self._crew_member(i, role) for i, role in enumerate(setup.crew or vessel.crew)],
-                    weapons=[self._weapon(j, mount.weapon, mount.arc) for j, mount in enumerate(vessel.weapons)],
-                )
-                occupancy[(x, y)] = ship_id
-                slot += 1
+                ship = next(prototypes).copy()
+                ship.x, ship.y = x, y
+                ships[ship.id] = ship
+                occupancy[(x, y)] = ship.id
         order = sorted(ships, key=lambda s: (-ships[s].base_initiative, ships[s].slot))
         sides = tuple(side.name for side in scenario.sides)
         return GameState(width, height, scenario.weather == "rough", (sides[0], sides[1]), ships,
                          character_order=order, order=list(order), initiative={}, occupancy=occupancy)
-
-    def _crew_member(self, index: int, role: str) -> CrewMember:
-        p = self.config.crew_profiles[role]
-        return CrewMember(index=index, role=role, strength=p.strength, dexterity=p.dexterity,
-                          intelligence=p.intelligence, charisma=p.charisma, proficiency=p.proficiency,
-                          water_vehicles=p.water_vehicles, siege_weapons=p.siege_weapons,
-                          dex_save=p.dexterity if p.dex_save is None else p.dex_save, ac=p.ac, max_hp=p.hp,
-                          hp=p.hp, heals_left=p.heals)
-
-    def _weapon(self, index: int, name: str, arc: str) -> WeaponState:
-        w = self.config.weapons[name]
-        return WeaponState(index=index, name=name, arc=ARCS.index(arc), ability=w.ability,
-                           attack_bonus=w.attack_bonus, dice=parse_dice(w.damage), range_ft=w.range,
-                           long_range_ft=w.long_range, max_hp=w.hp, hp=w.hp, ac=w.ac, ammo=w.ammo,
-                           grapples=w.grapples)
 
     def _place(self, zone: Any, taken: set[tuple[int, int]]) -> tuple[int, int]:
         """A free square of the set-up zone (not ``taken``), drawn with the game's dice."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import struct
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -233,13 +233,13 @@ def _ship_constants(ship: Ship) -> ShipConstants:
 
 
 # Tables are shared by every ship with the same numbers, in every game.
-@cache
+@lru_cache(maxsize=256)  # one per hit-point maximum and head
 def _health_rows(max_hp: int, head: Values) -> tuple[Values, ...]:
     """``[hp]``: ``head``, then whether hit points are left and their fraction of the maximum."""
     return tuple((*head, float(hp > 0), hp / max_hp) for hp in range(max_hp + 1))
 
 
-@cache
+@lru_cache(maxsize=256)
 def _crew_rows(max_hp: int, head: Values, tail: Values) -> CrewRows:
     """``[prone][hp]``: ``head``, conscious, hp fraction, prone, then ``tail``."""
     health = _health_rows(max_hp, head)
@@ -282,7 +282,7 @@ def observe(game: CrewPhaseGame, agent: str) -> np.ndarray:
     return np.frombuffer(buffer, dtype=np.float32)
 
 
-@cache
+@lru_cache(maxsize=64)
 def _float32s(count: int) -> struct.Struct:
     return struct.Struct(f"{count}f")
 

@@ -6,7 +6,7 @@ Fleets are checked against their scenario's budget when the config loads
 
 from __future__ import annotations
 
-from functools import cache, cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Literal
 
@@ -288,7 +288,7 @@ def _check_zone_room(config: FlotillaConfig, name: str, scenario: Scenario) -> N
             drawn.append((side.role, heading, length, bows))
 
 
-@cache  # a few ship shapes: the same offsets for every scenario and every load
+@lru_cache(maxsize=1 << 10)  # a few ship shapes: the same offsets for every scenario and every load
 def _reach(facing: int, size: int, heading: int, length: int, ball: tuple[Square, ...]) -> frozenset[Square]:
     """Offsets from a drawn ship's bow (``facing``, ``size``) of the bows a later ship (``heading``, ``length``)
     can no longer take: its footprint would cover the drawn ship, or come within ``ball`` of it."""

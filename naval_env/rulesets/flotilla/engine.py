@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from naval_env.core.cache import PerObjectCache
 from naval_env.core.dice import Dice
 from naval_env.core.errors import ConfigError, GameOverError, NotYourTurnError
 from naval_env.core.events import Event, GameEnded
@@ -151,21 +152,7 @@ class FlotillaGame(ShipBattle):
         scenario = self.scenario
         sides = tuple(side.name for side in scenario.sides)
         attacker = next(side.name for side in scenario.sides if side.role == "attacker")
-        ships: dict[str, Ship] = {}
-        for side in scenario.sides:
-            for index, setup in enumerate(side.ships):
-                build = build_ship(self.config, setup)
-                ship_id = f"{side.name}_{index}"
-                ships[ship_id] = Ship(
-                    id=ship_id, side=side.name, ship_class=setup.ship, x=-1, y=-1,
-                    facing=int(Compass.parse(setup.facing or side.facing)), size=build.size,
-                    max_cohesion=build.cohesion, cohesion=build.cohesion, captain_dice=build.steering,
-                    captain_alive=True, crew_hits=0, combat=build.combat, range=build.range,
-                    boarding=build.boarding, base_movement=build.movement, propulsion_hits=0,
-                    armour="armour" in build.traits, ram="ram" in build.traits,
-                    bow_guns="bow_guns" in build.traits, broadside_guns="broadside_guns" in build.traits,
-                    sails="sails" in build.traits, hero=setup.hero, mages=build.mages, max_mages=build.mages,
-                )
+        ships = {prototype.id: prototype.copy() for prototype in _prototypes(self.config, self.scenario_name)}
         # The defender sets up first, in the centre; ships given a position are placed before any is drawn.
         by_role = sorted(scenario.sides, key=lambda side: side.role != "defender")
         deploy_order = [f"{side.name}_{i}" for side in by_role for i in range(len(side.ships))]
@@ -188,11 +175,7 @@ class FlotillaGame(ShipBattle):
     def _zone(self, side: SideSetup) -> Zone:
         if side.zone is not None:
             return side.zone
-        size, radius = self.rules.map_size, self.rules.centre_radius
-        if side.role == "defender":
-            c = size // 2
-            return Zone(x=(c - radius, c + radius), y=(c - radius, c + radius))
-        return Zone(x=(0, size - 1), y=(0, size - 1))
+        return _default_zone(side.role == "defender", self.rules.map_size, self.rules.centre_radius)
 
     def _draw_square(self, state: GameState, side: SideSetup, ship: Ship) -> tuple[int, int]:
         """A bow square of the side's zone where the ship fits, drawn with one die."""
@@ -629,6 +612,46 @@ class MoveOption:
 
 _UNIT_NAMES = {SHIP: "ship", MAGES: "mages"}
 _PHASE_CONTEXT = {phase: f"in phase {phase.name}" for phase in Phase}  # for illegal-action messages
+
+
+_PROTOTYPE_SHIPS: PerObjectCache[FlotillaConfig, dict[str, tuple[Ship, ...]]] = PerObjectCache(lambda _: {})
+
+
+def _prototypes(config: FlotillaConfig, scenario_name: str) -> tuple[Ship, ...]:
+    """The scenario's ships as set-up builds them, before any is placed: what no die decides, built once per
+    config and scenario and copied for every game (a ship's fields are all immutable)."""
+    per_scenario = _PROTOTYPE_SHIPS(config)
+    found = per_scenario.get(scenario_name)
+    if found is None:
+        found = per_scenario[scenario_name] = tuple(_build_ships(config, config.scenario(scenario_name)))
+    return found
+
+
+def _build_ships(config: FlotillaConfig, scenario: Scenario) -> list[Ship]:
+    ships: list[Ship] = []
+    for side in scenario.sides:
+        for index, setup in enumerate(side.ships):
+            build = build_ship(config, setup)
+            ships.append(Ship(
+                id=f"{side.name}_{index}", side=side.name, ship_class=setup.ship, x=-1, y=-1,
+                facing=int(Compass.parse(setup.facing or side.facing)), size=build.size,
+                max_cohesion=build.cohesion, cohesion=build.cohesion, captain_dice=build.steering,
+                captain_alive=True, crew_hits=0, combat=build.combat, range=build.range,
+                boarding=build.boarding, base_movement=build.movement, propulsion_hits=0,
+                armour="armour" in build.traits, ram="ram" in build.traits,
+                bow_guns="bow_guns" in build.traits, broadside_guns="broadside_guns" in build.traits,
+                sails="sails" in build.traits, hero=setup.hero, mages=build.mages, max_mages=build.mages,
+            ))
+    return ships
+
+
+@lru_cache(maxsize=64)
+def _default_zone(defender: bool, size: int, radius: int) -> Zone:
+    """The set-up zone of a side given none: the defender's centre square, or the whole map."""
+    if defender:
+        c = size // 2
+        return Zone(x=(c - radius, c + radius), y=(c - radius, c + radius))
+    return Zone(x=(0, size - 1), y=(0, size - 1))
 
 
 @lru_cache(maxsize=4096)

@@ -8,7 +8,7 @@ on tuples, cheap enough to call for every pair of ships at every decision.
 from __future__ import annotations
 
 from enum import IntEnum
-from functools import cache, lru_cache
+from functools import lru_cache
 
 from naval_env.core.grid import STEP
 
@@ -26,7 +26,7 @@ class Arc(IntEnum):
 AHEAD, SIDE, ASTERN = Arc.AHEAD, Arc.SIDE, Arc.ASTERN  # plain names: an enum's member lookup is slow
 
 
-@cache  # a handful of sizes on a small map: every footprint is asked for again and again
+@lru_cache(maxsize=1 << 14)  # a handful of sizes on a small map: every footprint is asked for again and again
 def footprint(x: int, y: int, facing: int, size: int) -> tuple[Square, ...]:
     """The squares of a ship, bow first."""
     dx, dy = STEP[facing]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
-from functools import cache
+from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from naval_env.core.grid import STEP, points_between
@@ -32,7 +32,7 @@ def wind_modifier(ship: Ship, wind: int, rules: HouseRules) -> int:
     return _wind_bonus((ship.facing - wind) % 8, rules.wind_with_within, rules.sails_bonus)
 
 
-@cache  # eight headings off the wind, one pair of house rules
+@lru_cache(maxsize=256)  # eight headings off the wind, one pair of house rules
 def _wind_bonus(heading: int, with_within: int, bonus: int) -> int:
     """:func:`wind_modifier` of a ship ``heading`` compass points clockwise of the wind."""
     points = points_between(heading, 0)
@@ -69,7 +69,7 @@ def fits(state: GameState, squares: Iterable[Square], ship_id: str) -> bool:
     return True
 
 
-@cache
+@lru_cache(maxsize=1 << 12)  # 8 facings x a few sizes, turns and lengths: a few hundred in the armada
 def route(turn: int, squares: int, facing: int, size: int) -> tuple[tuple[Square, ...], tuple[Square, ...], int]:
     """Offsets from the bow: the squares that must be free, the bow's path (start first), and the end facing."""
     end = (facing + turn) % 8
@@ -120,6 +120,7 @@ def sea_route(maneuver: Maneuver, movement: int, facing: int, size: int) -> SeaR
 
 End = tuple[int, int, int]  # where a route leaves the bow, and the facing: (x, y, facing)
 _OPEN_SEA_LIMIT = 1 << 13   # bow squares x headings x moves of open sea kept per config (about 6 MB)
+_ROUTES_LIMIT = 1 << 10     # (facing, size, movement) route sets kept per config: a few dozen in play
 
 
 class RouteTable:
@@ -136,6 +137,9 @@ class RouteTable:
         key = (facing, size, movement)
         found = self._routes.get(key)
         if found is None:
+            if len(self._routes) >= _ROUTES_LIMIT:
+                self._routes.clear()
+                self._reach.clear()
             found = self._routes[key] = tuple(sea_route(m, movement, facing, size) for m in self.maneuvers)
             self._reach[key] = frozenset().union(*(route.clear for route in found))
         return found

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import struct
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
@@ -270,7 +270,7 @@ def _pack(observation: bytearray, offset: int, values: list[float]) -> None:
     _packer(len(values)).pack_into(observation, offset * 4, *values)
 
 
-@cache
+@lru_cache(maxsize=64)  # one per block size
 def _packer(size: int) -> struct.Struct:
     return struct.Struct(f"{size}f")
 
@@ -385,6 +385,9 @@ def _outlook(out: list[float], game: FlotillaGame, me: Ship, mine: Gunnery, enem
         return
     size, sea_ahead = me.size, _sea_ahead(state.width)
     append = out.append
+    if len(alive) == 1:
+        _outlook_on_one(out, alive[0], size, sea_ahead, ends, odds, out_of_range)
+        return
     for index, end in enumerate(ends):
         if end is None:
             out.extend(_ZERO_OUTLOOK)
@@ -403,6 +406,25 @@ def _outlook(out: list[float], game: FlotillaGame, me: Ship, mine: Gunnery, enem
         append(0.0 if its_reach.isdisjoint(footprint(x, y, facing, size)) else 1.0)
 
 
+def _outlook_on_one(out: list[float], enemy: tuple[int, int, int, int, frozenset[Square], int], size: int,
+                    sea_ahead: tuple[tuple[tuple[float, ...], ...], ...], ends: list[tuple[int, int, int] | None],
+                    odds: float, out_of_range: int) -> None:
+    """:func:`_outlook` against a lone enemy (a duel, or the last enemy afloat): the same values, without the
+    search for the nearest."""
+    ex, ey, its_facing, its_size, reach, matchup = enemy
+    extend = out.extend
+    for index, end in enumerate(ends):
+        if end is None:
+            extend(_ZERO_OUTLOOK)
+            continue
+        x, y, facing = end
+        distance, my_arc, its_arc = sighting(x - ex, y - ey, facing, size, its_facing, its_size)
+        extend((1.0, 1.0 if index == 0 else odds, sea_ahead[facing][y][x], distance * 0.1))
+        extend(_facing_enemy(matchup, my_arc, its_arc,
+                             distance if distance < out_of_range else out_of_range))  # noqa: FURB136 - hot path
+        out.append(1.0 if reach and not reach.isdisjoint(footprint(x, y, facing, size)) else 0.0)
+
+
 @lru_cache(maxsize=1 << 14)  # a few ship profiles, three arcs each way and a few gaps
 def _facing_enemy(matchup: int, my_arc: Arc, its_arc: Arc, distance: int) -> tuple[float, ...]:
     """The outlook's slices on the nearest enemy after its gap and before its ram line: adjacent, in range,
@@ -414,7 +436,7 @@ def _facing_enemy(matchup: int, my_arc: Arc, its_arc: Arc, distance: int) -> tup
             1.0 if my_arc is SIDE else 0.0, 1.0 if its_arc is SIDE else 0.0, gain, loss)
 
 
-@cache  # one table per map size
+@lru_cache(maxsize=4)  # one table per map size (a table holds 8 x size x size values)
 def _sea_ahead(map_size: int) -> tuple[tuple[tuple[float, ...], ...], ...]:
     """[facing][y][x]: squares from a bow on (x, y) to the map edge straight ahead, x0.1."""
     return tuple(tuple(tuple(_room_ahead(x, y, facing, map_size) * 0.1 for x in range(map_size))

@@ -14,7 +14,7 @@ the opposing pool (``house_rules.penalty_mode``).
 
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 
 from naval_env.core.dice import Dice
 from naval_env.core.events import Event
@@ -84,7 +84,7 @@ def exchange(dice: Dice, kind: str, a: str, b: str, a_count: int, b_count: int,
     return result, fa, fb
 
 
-@cache
+@lru_cache(maxsize=1 << 12)  # pool sizes: a few dozen pairs in play
 def highest_odds(n: int, m: int) -> tuple[float, float]:
     """(P(win), P(tie)) of n dice against m dice, highest die only."""
     def at_most(k: int, count: int) -> float:
@@ -102,7 +102,7 @@ def highest_odds(n: int, m: int) -> tuple[float, float]:
     return win, tie
 
 
-@cache
+@lru_cache(maxsize=1 << 12)
 def contest_odds(n: int, m: int) -> float:
     """Approximate P(win) of a steering contest of n dice against m (re-thrown until decided)."""
     if n == 0 and m == 0:

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from naval_env.core.cache import PerObjectCache
 from naval_env.core.dice import Dice
 from naval_env.core.errors import GameOverError, NotYourTurnError
 from naval_env.core.events import Event, GameEnded
@@ -37,6 +38,7 @@ from naval_env.rulesets.pantheon.events import (
 )
 from naval_env.rulesets.pantheon.hull import advance_sinking, damage, set_status, untie
 from naval_env.rulesets.pantheon.movement import ManeuverTable, speed_with_wind
+from naval_env.rulesets.pantheon.observer import observe
 from naval_env.rulesets.pantheon.state import CaptainSheet, GameState, Phase, Ship, Status
 
 A = PantheonActions
@@ -75,52 +77,30 @@ class PantheonGame(ShipBattle):
         """Bind the config, dice and specs and start with empty caches (before any state exists)."""
         self._bind(config, scenario_name, dice, actions, observation_spec)
         self.scenario: Scenario = config.scenario(self.scenario_name)
-        self._pad = actions.maneuvers.max_path + 1
         self._mask: np.ndarray | None = None
+        self._masks = _MASKS(config)
 
     # ------------------------------------------------------------------ set-up
     def _set_up(self) -> GameState:
         width, height = self.scenario.board
         ships: dict[str, Ship] = {}
         occupancy: dict[tuple[int, int], str] = {}
-        rules = self.rules
         # Squares given explicitly are reserved first, so a randomly placed ship never takes one.
         reserved = {s.position for side in self.scenario.sides for s in side.ships if s.position is not None}
-        for side in self.scenario.sides:
-            for index, setup in enumerate(side.ships):
-                vessel = self.config.vessels[setup.vessel]
-                ups = setup.enhancements
-                ship_id = f"{side.name}_{index}"
-                x, y = setup.position if setup.position is not None else self._place(
-                    side.zone, reserved | occupancy.keys())
-                crew = vessel.pc_capacity if setup.crew is None else min(setup.crew, vessel.pc_capacity)
-                captain = CaptainSheet(**setup.captain.model_dump())
-                max_health = vessel.health + rules.armor_enhancement * ups.count("armor")
-                ships[ship_id] = Ship(
-                    id=ship_id,
-                    side=side.name,
-                    vessel=setup.vessel,
-                    captain=captain,
-                    x=x,
-                    y=y,
-                    facing=int(Compass.parse(setup.facing or side.facing)),
-                    max_health=max_health,
-                    health=max_health,
-                    speed=vessel.speed + ups.count("speed"),
-                    damage=vessel.damage,
-                    maneuverability=vessel.maneuverability,
-                    crew_slots=crew,
-                    shipwright=setup.shipwright,
-                    fire_range=rules.range_enhancement if "range" in ups else rules.fire_range,
-                    initiative=captain.wits + captain.seamanship + vessel.maneuverability
-                    + rules.initiative_enhancement * ups.count("initiative"),
-                    retests=captain.seamanship,
-                )
-                occupancy[(x, y)] = ship_id
+        for (side, setup), prototype in zip(self._setups(), _prototypes(self.config, self.scenario_name)):
+            x, y = setup.position if setup.position is not None else self._place(
+                side.zone, reserved | occupancy.keys())
+            ship = ships[prototype.id] = prototype.copy()
+            ship.x, ship.y = x, y
+            occupancy[(x, y)] = ship.id
         order = self._initiative_order(ships)
         sides = tuple(side.name for side in self.scenario.sides)
         return GameState(width, height, int(Compass.parse(self.scenario.wind)), (sides[0], sides[1]),
                          ships, order, occupancy=occupancy)
+
+    def _setups(self) -> list[tuple[Any, Any]]:
+        """(side, ship set-up) of every ship of the scenario, in side order."""
+        return [(side, setup) for side in self.scenario.sides for setup in side.ships]
 
     def _place(self, zone: Any, taken: set[tuple[int, int]]) -> tuple[int, int]:
         """A free square of the set-up zone (not ``taken``), drawn with the game's dice."""
@@ -149,8 +129,6 @@ class PantheonGame(ShipBattle):
         return ship.health, ship.max_health
 
     def observe(self, agent: str) -> np.ndarray:
-        from naval_env.rulesets.pantheon.observer import observe
-
         return observe(self, agent)
 
     # ------------------------------------------------------------------ masks
@@ -162,60 +140,86 @@ class PantheonGame(ShipBattle):
         return self._mask.copy()
 
     def _build_mask(self, ship: Ship) -> np.ndarray:
-        spec = self.action_spec
-        mask = spec.noop_mask()
-        offsets = spec.offsets
-        phase = self.state.phase
+        """The decision's mask (read only), kept for every game of the config by what it depends on
+        (decisions repeat the same few masks)."""
+        offsets = self.action_spec.offsets
+        state = self.state
+        phase = state.phase
+        key: tuple[Any, ...]
         if phase is Phase.START:
             base = offsets[A.TURN_ORDER]
-            mask[base + TurnOrder.RELEASE] = ship.boarding is not None
-            mask[base + TurnOrder.FAIR_ESCAPE] = self.state.fair_escape_ok
+            key = ((base + TurnOrder.RELEASE, ship.boarding is not None),
+                   (base + TurnOrder.FAIR_ESCAPE, state.fair_escape_ok))
         elif phase is Phase.MOVE:
-            legal = self._maneuver_mask(ship, self.actions.maneuvers, ship.speed_this_turn)
-            mask[offsets[A.MANEUVER]: offsets[A.MANEUVER] + legal.size] = legal
+            key = (A.MANEUVER, self._maneuver_bits(ship, self.actions.maneuvers, ship.speed_this_turn))
         elif phase is Phase.ATTACK:
-            self._attack_mask(ship, mask)
+            key = self._attack_key(ship)
         else:
-            legal = self._maneuver_mask(ship, self.actions.escape_maneuvers, self.rules.get_out_distance)
-            mask[offsets[A.ESCAPE]: offsets[A.ESCAPE] + legal.size] = legal
+            key = (A.ESCAPE, self._maneuver_bits(ship, self.actions.escape_maneuvers, self.rules.get_out_distance))
+        mask = self._masks.get((phase, key))
+        if mask is None:
+            mask = self._write_mask(phase, key)
+            if len(self._masks) >= MASKS_LIMIT:
+                self._masks.clear()
+            self._masks[(phase, key)] = mask
         return mask
 
-    def blocked_grid(self, ship: Ship, pad: int) -> np.ndarray:
-        """Board padded with ``pad`` blocked squares; other ships block, the mover's own square is free."""
+    def _write_mask(self, phase: Phase, key: tuple[Any, ...]) -> np.ndarray:
+        mask = self.action_spec.noop_mask()
+        if phase is Phase.MOVE or phase is Phase.ESCAPE:
+            component, bits = key
+            table = self.actions.maneuvers if phase is Phase.MOVE else self.actions.escape_maneuvers
+            base = self.action_spec.offsets[component]
+            mask[base: base + len(table)] = table.mask_of(bits)
+        elif phase is Phase.ATTACK:
+            self._write_attack_mask(mask, key)
+        else:
+            for index, value in key:
+                mask[index] = value
+        mask.flags.writeable = False
+        return mask
+
+    def _maneuver_bits(self, ship: Ship, table: ManeuverTable, allowance: int) -> int:
         state = self.state
-        grid = np.ones((state.height + 2 * pad, state.width + 2 * pad), dtype=bool)
-        grid[pad: pad + state.height, pad: pad + state.width] = False
-        for (x, y), other in state.occupancy.items():
-            if other != ship.id:
-                grid[y + pad, x + pad] = True
-        return grid
+        others = [square for square, other in state.occupancy.items() if other != ship.id]
+        return table.legal_bits(ship.x, ship.y, ship.facing, allowance, state.width, state.height, others)
 
-    def _maneuver_mask(self, ship: Ship, table: ManeuverTable, allowance: int) -> np.ndarray:
-        pad = max(self._pad, table.max_path + 1)
-        return table.legal(ship.x, ship.y, ship.facing, allowance, self.blocked_grid(ship, pad), pad)
+    def _attack_key(self, ship: Ship) -> tuple[Any, ...]:
+        """All an ATTACK mask depends on: per enemy slot, whether a Fire!, a ram and a boarding are open on
+        it; then afloat, wrecked and untied, crew slots, whether the crew may repair, retests left."""
+        fire_range, moved_forward = ship.fire_range, ship.moved_forward
+        untied = ship.tied_to is None
+        slots = []
+        for target in self._enemies[ship.id]:
+            if not target.status.fighting:
+                slots.append(_NO_TARGET)
+                continue
+            distance = max(abs(ship.x - target.x), abs(ship.y - target.y))
+            adjacent = distance == 1
+            slots.append((distance <= fire_range, adjacent and moved_forward, adjacent and (
+                ship.boarding == target.id or (untied and target.tied_to is None))))
+        status = ship.status
+        return (tuple(slots), status is Status.AFLOAT, status is Status.WRECKED and untied,
+                min(ship.crew_slots, MAX_CREW_SLOTS), ship.shipwright > 0 and not ship.crew_repair_used,
+                ship.retests > 0)
 
-    def _attack_mask(self, ship: Ship, mask: np.ndarray) -> None:
+    def _write_attack_mask(self, mask: np.ndarray, key: tuple[Any, ...]) -> None:
+        slots, afloat, wrecked_untied, crew_slots, may_repair, retests = key
         offsets = self.action_spec.offsets
         base = offsets[A.ATTACK]
         n = self.rules.max_ships_per_side
-        for slot, target in enumerate(self._enemies[ship.id]):
-            if not target.status.fighting:
-                continue
-            distance = max(abs(ship.x - target.x), abs(ship.y - target.y))
-            mask[base + 1 + n + slot] = distance <= ship.fire_range
-            if distance == 1:
-                mask[base + 1 + slot] = ship.moved_forward
-                mask[base + 1 + 2 * n + slot] = ship.boarding == target.id or (
-                    ship.tied_to is None and target.tied_to is None
-                )
-        mask[base + 1 + 3 * n] = ship.status is Status.AFLOAT
-        mask[base + 2 + 3 * n] = ship.status is Status.WRECKED and ship.tied_to is None
-        for slot in range(min(ship.crew_slots, MAX_CREW_SLOTS)):
+        for slot, (fire, ram, board) in enumerate(slots):
+            mask[base + 1 + n + slot] = fire
+            mask[base + 1 + slot] = ram
+            mask[base + 1 + 2 * n + slot] = board
+        mask[base + 1 + 3 * n] = afloat
+        mask[base + 2 + 3 * n] = wrecked_untied
+        for slot in range(crew_slots):
             crew_base = offsets[A.CREW + slot]
             mask[crew_base: crew_base + REPAIR_CODE] = True
-            mask[crew_base + REPAIR_CODE] = slot == 0 and ship.shipwright > 0 and not ship.crew_repair_used
-        mask[offsets[A.RETEST_ON_FAILURE] + 1] = ship.retests > 0
-        mask[offsets[A.RETEST_WHEN_HIT] + 1] = ship.retests > 0
+            mask[crew_base + REPAIR_CODE] = slot == 0 and may_repair
+        mask[offsets[A.RETEST_ON_FAILURE] + 1] = retests
+        mask[offsets[A.RETEST_WHEN_HIT] + 1] = retests
 
     # ------------------------------------------------------------------ apply
     def apply(self, agent: str, action: Any) -> list[Event]:
@@ -224,7 +228,9 @@ class PantheonGame(ShipBattle):
             raise GameOverError(f"the game is over ({state.end_reason}); call reset() for a new one")
         if agent != state.current:
             raise NotYourTurnError(f"it is {state.current}'s decision ({state.phase.name}), not {agent}'s")
-        values = self.action_spec.check(action, self.legal_mask(agent), context=f"in phase {state.phase.name}")
+        if self._mask is None:
+            self._mask = self._build_mask(state.ships[agent])
+        values = self.action_spec.checked_values(action, self._mask, context=_PHASE_CONTEXT[state.phase])
         ship = state.ships[agent]
         events: list[Event] = []
         self._mask = None
@@ -278,7 +284,7 @@ class PantheonGame(ShipBattle):
         path = (start, *((start[0] + dx, start[1] + dy) for dx, dy in cells))
         events.append(Moved(ship.id, path, facing_from, ship.facing, maneuver.forward, allowance))
 
-    def _apply_attack(self, ship: Ship, values: np.ndarray, events: list[Event]) -> None:
+    def _apply_attack(self, ship: Ship, values: list[int], events: list[Event]) -> None:
         state, rules, dice = self.state, self.rules, self.dice
         chosen = [int(values[A.CREW + i]) for i in range(A.RETEST_ON_FAILURE - A.CREW)]
         ship.buffs = tuple(code for code in chosen if code not in (NONE_CODE, REPAIR_CODE))
@@ -287,9 +293,11 @@ class PantheonGame(ShipBattle):
         if any(code != NONE_CODE for code in chosen):
             labels = tuple(self.action_spec.components[A.CREW].labels[c] for c in chosen if c != NONE_CODE)
             events.append(CrewActed(ship.id, labels))
-        if REPAIR_CODE in chosen:
+        repaired = REPAIR_CODE in chosen
+        if repaired:
             combat.crew_repair(rules, state, ship, events)
-        if ship.boarding is not None:
+        exchanged = ship.boarding is not None
+        if exchanged:
             boarded = state.ships[ship.boarding]
             boarded.targeted_at = state.turn_counter
             combat.boarding_exchange(state, ship, boarded, events)
@@ -298,7 +306,8 @@ class PantheonGame(ShipBattle):
             self._end_turn(events)
             return
         code = int(values[A.ATTACK])
-        if not self._build_mask(ship)[self.action_spec.offsets[A.ATTACK] + code]:
+        # Only a repair or a boarding melee can change what the decision's mask allowed (checked above).
+        if (repaired or exchanged) and not self._build_mask(ship)[self.action_spec.offsets[A.ATTACK] + code]:
             # The boarding melee just now changed the situation (a tie ended, the ship was wrecked).
             events.append(AttackDeclared(ship.id, f"{choice.kind.value} (no longer possible)", None))
             self._end_turn(events)
@@ -384,8 +393,8 @@ class PantheonGame(ShipBattle):
         state = self.state
         if state.ended:
             return
-        standing = [side for side in state.sides
-                    if any(s.status.fighting for s in state.ships.values() if s.side == side)]
+        fighting = {s.side for s in state.ships.values() if s.status.fighting}
+        standing = [side for side in state.sides if side in fighting]
         if len(standing) == 1:
             self._finish(standing[0], "last side fighting", events)
         elif not standing:
@@ -423,6 +432,57 @@ class ManeuverOutcomes:
     y: np.ndarray
     facing: np.ndarray
     forward: np.ndarray
+
+
+#: Decision masks kept per config, one per distinct key: past it they start over.
+MASKS_LIMIT = 1 << 12
+_MASKS: PerObjectCache[PantheonConfig, dict[tuple[Phase, tuple[Any, ...]], np.ndarray]] = PerObjectCache(lambda _: {})
+_NO_TARGET = (False, False, False)  # an enemy slot that is empty or holds a ship out of the fight
+_PHASE_CONTEXT = {phase: f"in phase {phase.name}" for phase in Phase}  # for illegal-action messages
+_PROTOTYPE_SHIPS: PerObjectCache[PantheonConfig, dict[str, tuple[Ship, ...]]] = PerObjectCache(lambda _: {})
+
+
+def _prototypes(config: PantheonConfig, scenario_name: str) -> tuple[Ship, ...]:
+    """The scenario's ships as set-up makes them, but for the square each is placed on: what no die decides,
+    built once per config and scenario and copied for every game (a ship's fields are all immutable)."""
+    per_scenario = _PROTOTYPE_SHIPS(config)
+    found = per_scenario.get(scenario_name)
+    if found is None:
+        found = per_scenario[scenario_name] = tuple(_build_ships(config, config.scenario(scenario_name)))
+    return found
+
+
+def _build_ships(config: PantheonConfig, scenario: Scenario) -> list[Ship]:
+    rules = config.house_rules
+    ships: list[Ship] = []
+    for side in scenario.sides:
+        for index, setup in enumerate(side.ships):
+            vessel = config.vessels[setup.vessel]
+            ups = setup.enhancements
+            crew = vessel.pc_capacity if setup.crew is None else min(setup.crew, vessel.pc_capacity)
+            captain = CaptainSheet(**setup.captain.model_dump())
+            max_health = vessel.health + rules.armor_enhancement * ups.count("armor")
+            ships.append(Ship(
+                id=f"{side.name}_{index}",
+                side=side.name,
+                vessel=setup.vessel,
+                captain=captain,
+                x=-1,
+                y=-1,
+                facing=int(Compass.parse(setup.facing or side.facing)),
+                max_health=max_health,
+                health=max_health,
+                speed=vessel.speed + ups.count("speed"),
+                damage=vessel.damage,
+                maneuverability=vessel.maneuverability,
+                crew_slots=crew,
+                shipwright=setup.shipwright,
+                fire_range=rules.range_enhancement if "range" in ups else rules.fire_range,
+                initiative=captain.wits + captain.seamanship + vessel.maneuverability
+                + rules.initiative_enhancement * ups.count("initiative"),
+                retests=captain.seamanship,
+            ))
+    return ships
 
 
 def roll_initiative(ships: dict[str, Ship], dice: Dice) -> list[str]:

@@ -1,17 +1,23 @@
 """Wind and the maneuver table: every legal way to spend one movement step.
 
 A maneuver is (forward spaces, turn direction, turn point). Paths for all eight
-facings are precomputed once per config so the legal-move mask is one numpy
-gather per decision.
+facings are precomputed once per config, as bit sets: which maneuvers a square
+(relative to the bow) lies on, and which stay on the board from a square, so the
+legal-move mask is a few integer operations per decision.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
 
 from naval_env.core.grid import STEP, points_between, turn
+
+#: Entries each of a maneuver table's kept tables holds at most (past it that table starts over): boards are
+#: small, so in play a table holds a few hundred.
+TABLE_LIMIT = 1 << 14
 
 # Points between facing and wind direction (0: running with the wind .. 4: into it).
 WIND_MODIFIER = (2, 1, 0, -1, -2)
@@ -103,8 +109,64 @@ class ManeuverTable:
                 self.dy[facing, i] = [c[1] for c in padded]
             self.paths.append(per_facing)
 
+        # Bit i: maneuver i. Per facing, the maneuvers entering each square (relative to the start).
+        self.through: list[dict[tuple[int, int], int]] = []
+        for per_facing in self.paths:
+            through: dict[tuple[int, int], int] = {}
+            for i, cells in enumerate(per_facing):
+                for cell in cells:
+                    through[cell] = through.get(cell, 0) | 1 << i
+            self.through.append(through)
+        self._on_board: dict[tuple[int, int, int, int, int, int], int] = {}
+        self._masks: dict[int, np.ndarray] = {}
+
     def __len__(self) -> int:
         return len(self.maneuvers)
+
+    def legal_among(self, x: int, y: int, facing: int, allowance: int, width: int, height: int,
+                    others: Iterable[tuple[int, int]]) -> np.ndarray:
+        """The same mask as :meth:`legal`, from the squares of the other ships instead of a padded grid.
+
+        Read-only: one array per distinct mask is kept and shared.
+        """
+        return self.mask_of(self.legal_bits(x, y, facing, allowance, width, height, others))
+
+    def legal_bits(self, x: int, y: int, facing: int, allowance: int, width: int, height: int,
+                   others: Iterable[tuple[int, int]]) -> int:
+        """:meth:`legal_among` as a bit set: bit i for maneuver i."""
+        count = self.within[min(allowance, self.max_path)]
+        key = (x, y, facing, count, width, height)
+        bits = self._on_board.get(key)
+        if bits is None:
+            bits = self._on_board_bits(*key)
+            if len(self._on_board) >= TABLE_LIMIT:
+                self._on_board.clear()
+            self._on_board[key] = bits
+        through = self.through[facing]
+        for ox, oy in others:
+            hit = through.get((ox - x, oy - y))
+            if hit:
+                bits &= ~hit
+        return bits
+
+    def mask_of(self, bits: int) -> np.ndarray:
+        """The read-only boolean mask of the bit set ``bits`` (one kept per distinct set)."""
+        mask = self._masks.get(bits)
+        if mask is None:
+            mask = np.array([bool(bits >> i & 1) for i in range(len(self.maneuvers))], dtype=bool)
+            mask.flags.writeable = False
+            if len(self._masks) >= TABLE_LIMIT:
+                self._masks.clear()
+            self._masks[bits] = mask
+        return mask
+
+    def _on_board_bits(self, x: int, y: int, facing: int, count: int, width: int, height: int) -> int:
+        """Maneuvers among the first ``count`` whose every square lies on the board."""
+        bits = 0
+        for i, cells in enumerate(self.paths[facing][:count]):
+            if all(0 <= x + dx < width and 0 <= y + dy < height for dx, dy in cells):
+                bits |= 1 << i
+        return bits
 
     def legal(self, x: int, y: int, facing: int, allowance: int, blocked: np.ndarray, pad: int) -> np.ndarray:
         """Mask of maneuvers within ``allowance`` whose path stays on the board and off other ships.

@@ -19,12 +19,17 @@ class Status(str, Enum):
 
     @property
     def on_board(self) -> bool:
-        return self in (Status.AFLOAT, Status.WRECKED, Status.SINKING)
+        return self in _ON_BOARD
 
     @property
     def fighting(self) -> bool:
         """Still counts for its side: not sinking, sunk or gone."""
-        return self in (Status.AFLOAT, Status.WRECKED)
+        return self in _FIGHTING
+
+
+# Module constants: a member looked up on the Enum class costs more than the test itself.
+_ON_BOARD = (Status.AFLOAT, Status.WRECKED, Status.SINKING)
+_FIGHTING = (Status.AFLOAT, Status.WRECKED)
 
 
 class Phase(IntEnum):
