@@ -348,8 +348,9 @@ def _train_in(folder: Path, config: TrainConfig, device: str, checkpoint: Checkp
     finally:
         vec.close()
     if stop.requested:
-        raise TrainingStopped(f"stopped by signal {stop.signal} at {model.num_timesteps} timesteps; resume with: "
-                              f"naval-tactics train --resume {folder}")
+        saved = latest_checkpoint(folder).step
+        raise TrainingStopped(f"stopped by signal {stop.signal} at {model.num_timesteps} timesteps, checkpoint at "
+                              f"{saved}; resume with: naval-tactics train --resume {folder}")
     model.save(folder / "final_model.zip")
     final_rate = evaluator.evaluate_now(final=True)
     # Drawn once, at the end: a redraw at every quick evaluation measured 0.23-0.35 s of CPU each (2 busy
