@@ -161,7 +161,8 @@ class StartsCallback(BaseCallback):
             "window": self.table.window,
             "scenarios": {s: {"score": round(float(np.mean(p)), 4), "games": len(p)} for s, p in by_scenario.items()},
             "cells": {f"{s} vs {o}": round(score, 4) for (s, o), score in scores.items()},
-            "games_since_last": {key: len(points) for key, points in self._since.items()},
+            "since_last": {key: {"games": len(points), "score": round(float(np.mean(points)), 4)}
+                           for key, points in sorted(self._since.items())},
         })
         self._since = {}
         (self.run_folder / STARTS_HISTORY).write_text(json.dumps(self.history, indent=1))
