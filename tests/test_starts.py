@@ -53,6 +53,8 @@ def test_the_home_scenario_is_the_first_listed():
     ({"starts": {"midgame": {"share": -0.1}}}, "field 'starts.midgame.share': Input should be greater than or equal"),
     ({"starts": {"midgame": {"shares": 0.1}}}, "allowed keys here: captains, games, seed, share"),
     ({"learner_commands": "fleet"}, "field 'learner_commands': Input should be 'ship' or 'side'"),
+    ({"backend": "rllib", "scenario": ["duel", "fleet"]}, "backend rllib trains one scenario from its set-up"),
+    ({"backend": "rllib", "starts": {"midgame": {"share": 0.2}}}, "starts.midgame.share above 0 need backend local"),
     ({"learner_commands": "side", "opponents": {"allies": "learner"}},
      "learner_commands 'side' already has the learner captain its other ships"),
 ])

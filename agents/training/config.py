@@ -161,6 +161,20 @@ class TrainConfig(StrictModel):
         return self
 
     @model_validator(mode="after")
+    def _starts_need_sb3(self) -> TrainConfig:
+        if self.backend != "rllib":
+            return self
+        several = self.scenario is not None and not (isinstance(self.scenario, str) and self.scenario != "all")
+        extra = [name for name, used in (
+            ("a scenario list, mapping or all", several), ("starts.midgame.share above 0", self.starts.midgame.share > 0),
+            ("starts.prioritized", self.starts.prioritized.enabled), ("learner_commands 'side'",
+                                                                      self.learner_commands == "side")) if used]
+        if extra:
+            raise ValueError(f"backend rllib trains one scenario from its set-up with the learner on one ship; "
+                             f"{', '.join(extra)} need backend local or ray")
+        return self
+
+    @model_validator(mode="after")
     def _batch_fits(self) -> TrainConfig:
         if self.backend == "rllib":
             if self.ppo.batch_size > self.rllib.train_batch_size:
