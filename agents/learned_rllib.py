@@ -14,13 +14,13 @@ import json
 from pathlib import Path
 from typing import Any
 
-from agents.learned import (
+from agents.model_files import (
     MAX_ENTRY_BYTES,
     ModelLoadError,
-    _run_settings,
     policy_with_weights,
     read_manifest,
     read_tensor_state,
+    run_settings,
     trained_run,
 )
 
@@ -93,7 +93,7 @@ def load_rllib_policy(weights: Path, ruleset_id: str, config: Any = None) -> tup
         raise ModelLoadError(f"{weights}: no such weights file")
     run, manifest = trained_run(weights, ruleset_id)
     meta = _read_metadata(weights)
-    config_net_arch, run_ruleset_config = _run_settings(run, manifest)
+    config_net_arch, run_ruleset_config = run_settings(run, manifest)
     net_arch = meta.get("net_arch")
     if not isinstance(net_arch, list) or not all(isinstance(w, int) and not isinstance(w, bool) and w > 0
                                                  for w in net_arch) or not net_arch:

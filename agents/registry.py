@@ -1,36 +1,52 @@
-"""Make captains from names or paths: ``random``, a scripted tactic, a trained model or an ONNX export."""
+"""Make captains from names or paths: ``random``, a scripted tactic, a trained model or an ONNX export.
+
+The top of the captain names: it knows the scripted captains, the search, the zoo and its levels,
+and none of them imports it back (a level gets its base captain through the ``base_captain`` it is
+handed). Registered as the environments' captain resolver (:mod:`naval_env.envs.opponents`):
+through the ``naval_env.captains`` entry point in pyproject.toml, and on import here.
+"""
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable
+import sys
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from agents.base import Captain, RandomCaptain
+from agents.base import Captain
+from agents.scripted import (
+    ScriptedFactory,
+    default_opponent,
+    make_scripted_captain,
+    scripted_captains,
+    scripted_names,
+)
 from agents.search import NAME_FORMS, is_search_name, make_search_captain
+from agents.zoo.catalogue import ZOO_CAPTAIN, has_zoo_captain, load_zoo_captain
+from agents.zoo.levels import (
+    LEVELS,
+    MixedCaptain,
+    make_level_captain,
+    make_timed_expert,
+    parse_timed_expert,
+)
 from naval_env.core.spaces import ActionSpec
+from naval_env.envs.opponents import register_resolver
 
-ScriptedFactory = Callable[[], Captain]
-ZOO_CAPTAIN = "zoo"
-LEVELS = ("easy", "normal", "hard", "expert")
+__all__ = [
+    "LEVELS",
+    "MIXED_PREFIX",
+    "ZOO_CAPTAIN",
+    "ScriptedFactory",
+    "captain_names",
+    "default_opponent",
+    "make_captain",
+    "scripted_captains",
+    "scripted_names",
+    "search_names",
+]
+
 MIXED_PREFIX = "mixed:"
-
-
-def scripted_captains(ruleset_id: str) -> dict[str, ScriptedFactory]:
-    """The ruleset's scripted captains: ``agents/scripted/<ruleset_id>.py`` defines ``CAPTAINS``."""
-    try:
-        module = importlib.import_module(f"agents.scripted.{ruleset_id}")
-    except ModuleNotFoundError as error:
-        if error.name != f"agents.scripted.{ruleset_id}":
-            raise
-        return {}
-    return dict(module.CAPTAINS)
-
-
-def scripted_names(ruleset_id: str) -> list[str]:
-    """Names of the ruleset's built-in captains that need no file: ``random`` and the scripted ones."""
-    return ["random", *sorted(scripted_captains(ruleset_id))]
 
 
 def search_names() -> list[str]:
@@ -41,16 +57,12 @@ def search_names() -> list[str]:
 def captain_names(ruleset_id: str) -> list[str]:
     """Every captain name this ruleset takes without a path: scripted, the zoo with its levels where one ships,
     and the search forms."""
-    from agents.zoo import has_zoo_captain
-
     shipped = [ZOO_CAPTAIN, *LEVELS, "expert:Nms"] if has_zoo_captain(ruleset_id) else []
     return [*scripted_names(ruleset_id), *shipped, *search_names()]
 
 
 def _mixed_captain(spec: str, ruleset_id: str, action_spec: ActionSpec, seed: int | None, config: Any) -> Captain:
     """``mixed:BASE:SHARE``: captain BASE playing SHARE (0..1) of its decisions uniformly at random."""
-    from agents.zoo.levels import MixedCaptain
-
     base, _, share_text = spec[len(MIXED_PREFIX):].rpartition(":")
     try:
         share = float(share_text)
@@ -62,11 +74,6 @@ def _mixed_captain(spec: str, ruleset_id: str, action_spec: ActionSpec, seed: in
                         action_spec, name=spec, seed=seed)
 
 
-def default_opponent(ruleset_id: str) -> str:
-    """The first scripted captain the ruleset lists (its reference opponent), else ``random``."""
-    return next(iter(scripted_captains(ruleset_id)), "random")
-
-
 def make_captain(spec: str | Captain, ruleset_id: str, action_spec: ActionSpec,
                  seed: int | None = None, config: Any = None) -> Captain:
     """A captain from a name (``random``, ``rammer``, ``search:64``, ...), a model path or an existing Captain object.
@@ -75,25 +82,17 @@ def make_captain(spec: str | Captain, ruleset_id: str, action_spec: ActionSpec,
     """
     if isinstance(spec, Captain):
         return spec
-    if spec == "random":
-        return RandomCaptain(action_spec, seed=seed)
+    if spec == "random" or spec in scripted_captains(ruleset_id):
+        return make_scripted_captain(spec, ruleset_id, action_spec, seed=seed)
     if is_search_name(spec):
         return make_search_captain(spec, seed=0 if seed is None else seed)
-    scripted = scripted_captains(ruleset_id)
-    if spec in scripted:
-        return scripted[spec]()
     if spec == ZOO_CAPTAIN:
-        from agents.zoo import load_zoo_captain
-
         return load_zoo_captain(ruleset_id, config)
     if spec.startswith("expert:"):   # expert:Nms, the top level thinking N ms a decision (agents/zoo/levels.py)
-        from agents.zoo.levels import make_timed_expert, parse_timed_expert
-
         return make_timed_expert(parse_timed_expert(spec), ruleset_id, seed=seed, config=config)
     if spec in LEVELS:
-        from agents.zoo import make_level_captain
-
-        return make_level_captain(spec, ruleset_id, action_spec, seed=seed, config=config)
+        base_captain = partial(make_captain, ruleset_id=ruleset_id, action_spec=action_spec, seed=seed, config=config)
+        return make_level_captain(spec, ruleset_id, action_spec, base_captain, seed=seed)
     if spec.startswith(MIXED_PREFIX):
         return _mixed_captain(spec, ruleset_id, action_spec, seed, config)
     path = Path(spec)
@@ -105,3 +104,7 @@ def make_captain(spec: str | Captain, ruleset_id: str, action_spec: ActionSpec,
         f"unknown captain {spec!r} for ruleset {ruleset_id!r}; use one of {captain_names(ruleset_id)}, "
         "a trained run's model (its folder, or a .zip / RLlib .pth inside it) or an exported .onnx file"
     )
+
+
+# The environments resolve captain names through this module (the entry point names it too).
+register_resolver("agents", sys.modules[__name__])  # type: ignore[arg-type]

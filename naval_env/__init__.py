@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gymnasium
 
+import naval_env.rulesets  # noqa: F401 - importing registers the built-in rulesets
 from naval_env.core.errors import ConfigError, IllegalActionError, NavalError
 from naval_env.core.ruleset import get_ruleset, ruleset_ids
 from naval_env.envs.spaces import sample_legal

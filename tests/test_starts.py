@@ -11,8 +11,8 @@ from agents.evaluation.midgame import play_from, sample_positions, source_pairin
 from agents.registry import make_captain
 from agents.training.config import load_train_config
 from agents.training.run import check_run, make_env
-from agents.training.start_draws import SNAPSHOT, StartsEnv
-from agents.training.starts import PrioritySettings, home_scenario, position_pool, scenario_weights
+from agents.training.start_draws import SNAPSHOT, StartsEnv, position_pool
+from agents.training.starts import PrioritySettings, home_scenario, scenario_weights
 from naval_env.core.errors import ConfigError
 from naval_env.core.events import DamageDealt, GameEnded
 from naval_env.envs.gym_env import NavalEnv

@@ -20,16 +20,9 @@ from typing import Any
 
 from agents.arena import GameRecord
 from agents.distributed.ray_runtime import ray_session
+from agents.evaluation.schedule import EvaluationInputError, GameTask
 from agents.evaluation.stats import GameResult
-from agents.evaluation.tournament import (
-    EvaluationInputError,
-    GameTask,
-    _chunks,
-    _init_worker,
-    _Setup,
-    _Worker,
-    save_replay,
-)
+from agents.evaluation.workers import _chunks, _init_worker, _Setup, _Worker, save_replay
 
 #: Chunks each actor holds at once: one playing, one queued behind it.
 IN_FLIGHT = 2

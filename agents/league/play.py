@@ -3,7 +3,7 @@
 The games are those ``evaluate.py`` would play for the same captains (a round robin in the order they
 were added) and ``--games N``: per pairing seeds ``first_seed .. first_seed + N - 1``, each once with A
 on the scenario's first side and once swapped, played by the tournament's own worker
-(:class:`agents.evaluation.tournament._Worker`), so a league game equals evaluate.py's game for game.
+(:class:`agents.evaluation.workers._Worker`), so a league game equals evaluate.py's game for game.
 Games already in the file are skipped (its key is (pairing, seed, swap)), so a rerun after a crash or
 Ctrl-C plays exactly what is missing. Games are handed out round by round (seed, swap, pairing) with a
 few in flight per worker; a pairing whose SPRT is decided gets no new games.

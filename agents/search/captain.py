@@ -13,6 +13,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from agents.base import Captain, Decision
+from agents.scripted import default_opponent, make_scripted_captain, scripted_captains
 from agents.search.candidates import JointAction
 from agents.search.evaluators import Evaluator, RolloutEvaluator, hull_values
 from agents.search.names import (
@@ -39,8 +40,6 @@ DEFAULT_ROLLOUT_DEPTH = 16
 
 def default_rollout(ruleset_id: str) -> str:
     """The rollout captain's name when none is given: the strongest scripted one, else the first, else random."""
-    from agents.registry import default_opponent, scripted_captains
-
     name = STRONGEST_SCRIPTED.get(ruleset_id)
     return name if name is not None and name in scripted_captains(ruleset_id) else default_opponent(ruleset_id)
 
@@ -135,10 +134,8 @@ class SearchCaptain(Captain):
         ruleset_id = game.ruleset_id
         captain = self._rollout_captains.get(ruleset_id)
         if captain is None:
-            from agents.registry import make_captain
-
             spec = self.rollout or default_rollout(ruleset_id)
-            captain = make_captain(spec, ruleset_id, game.action_spec, seed=int(self._rng.integers(2**62)))
+            captain = make_scripted_captain(spec, ruleset_id, game.action_spec, seed=int(self._rng.integers(2**62)))
             self._rollout_captains[ruleset_id] = captain
         return captain
 

@@ -37,8 +37,8 @@ from agents.training.config import PPOSettings, TrainConfig
 from agents.training.expert_iteration import expert_iteration
 from agents.training.imitation import clone, collect, teachers_by_side
 from agents.training.plots import plot_learning_curve
-from agents.training.start_draws import StartsCallback, StartsEnv
-from agents.training.starts import home_scenario, position_pool, scenario_weights
+from agents.training.start_draws import StartsCallback, StartsEnv, position_pool
+from agents.training.starts import home_scenario, scenario_weights
 from naval_env.core.errors import ConfigError
 from naval_env.core.ruleset import get_ruleset
 from naval_env.envs.gym_env import CaptainSpec, NavalEnv

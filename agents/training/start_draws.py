@@ -1,24 +1,49 @@
-"""The per-game draws of :mod:`agents.training.starts`: the env wrapper that draws each game's start and the
-callback that gathers results by (scenario, opponent) cell, writes the per-scenario learning curve and feeds
+"""The per-game draws of :mod:`agents.training.starts`: the mid-game position pool, the env wrapper that draws
+each game's start and the callback that gathers results by (scenario, opponent) cell, writes the per-scenario learning curve and feeds
 prioritized draws."""
 
 from __future__ import annotations
 
 import json
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
 
+from agents.evaluation.midgame import sample_positions
+from agents.registry import scripted_names
 from agents.training.selfplay import SelfPlayEnv
-from agents.training.starts import PrioritySettings
+from agents.training.starts import MidgameSettings, PrioritySettings
+from naval_env.core.ruleset import get_ruleset
 from naval_env.envs.gym_env import NavalEnv, learner_points
 
 SNAPSHOT = "snapshot"
 STARTS_HISTORY = "starts_history.json"
+
+
+def source_captains(ruleset: str, settings: MidgameSettings) -> list[str]:
+    scripted = [name for name in scripted_names(ruleset) if name != "random"] or ["random"]
+    return list(settings.captains) if settings.captains is not None else scripted
+
+
+def position_pool(ruleset: str, ruleset_config: Any, scenarios: Sequence[str | None],
+                  settings: MidgameSettings) -> dict[str | None, list[dict[str, Any]]]:
+    """Mid-game positions per scenario (empty when ``settings.share`` is 0); the same settings give the same pool."""
+    if settings.share == 0:
+        return {}
+    rules = get_ruleset(ruleset)
+    config = rules.load_config(ruleset_config)
+    captains = source_captains(ruleset, settings)
+    pool: dict[str | None, list[dict[str, Any]]] = {}
+    for scenario in scenarios:
+        name = scenario or config.default_scenario
+        found = sample_positions(ruleset, name, captains, settings.games, settings.seed,
+                                                      config=config)
+        pool[scenario] = [start.position for start in found]
+    return pool
 
 
 class CellTable:

@@ -11,7 +11,6 @@ AlphaStar's league), mixed with the configured weights so no cell is starved.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from pydantic import Field
@@ -93,29 +92,3 @@ def scenario_weights(ruleset: str, ruleset_config: Any, choice: ScenarioChoice) 
 def home_scenario(ruleset: str, ruleset_config: Any, choice: ScenarioChoice) -> str | None:
     """The one scenario a single-scenario tool (quick evaluation, imitation checks) uses: the first listed."""
     return next(iter(scenario_weights(ruleset, ruleset_config, choice)))
-
-
-def source_captains(ruleset: str, settings: MidgameSettings) -> list[str]:
-    from agents.registry import scripted_names
-
-    scripted = [name for name in scripted_names(ruleset) if name != "random"] or ["random"]
-    return list(settings.captains) if settings.captains is not None else scripted
-
-
-def position_pool(ruleset: str, ruleset_config: Any, scenarios: Sequence[str | None],
-                  settings: MidgameSettings) -> dict[str | None, list[dict[str, Any]]]:
-    """Mid-game positions per scenario (empty when ``settings.share`` is 0); the same settings give the same pool."""
-    from agents.evaluation.midgame import sample_positions
-
-    if settings.share == 0:
-        return {}
-    rules = get_ruleset(ruleset)
-    config = rules.load_config(ruleset_config)
-    captains = source_captains(ruleset, settings)
-    pool: dict[str | None, list[dict[str, Any]]] = {}
-    for scenario in scenarios:
-        name = scenario or config.default_scenario
-        found = sample_positions(ruleset, name, captains, settings.games, settings.seed,
-                                                      config=config)
-        pool[scenario] = [start.position for start in found]
-    return pool

@@ -10,17 +10,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from agents.registry import LEVELS
-from agents.zoo.catalogue import CAPTAINS_DIR, card_path
+from agents.zoo.catalogue import CAPTAINS_DIR, card_path, facts_path, read_facts
+from agents.zoo.levels import LEVELS
 
-
-def facts_path(ruleset_id: str, directory: Path = CAPTAINS_DIR) -> Path:
-    return directory / f"{ruleset_id}.card.json"
-
-
-def read_facts(ruleset_id: str, directory: Path = CAPTAINS_DIR) -> dict[str, Any]:
-    path = facts_path(ruleset_id, directory)
-    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+__all__ = ["facts_path", "read_facts", "render_card", "write_card"]
 
 
 def write_card(ruleset_id: str, facts: dict[str, Any], directory: Path = CAPTAINS_DIR) -> Path:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import json
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 from agents.base import Captain
-from agents.registry import ZOO_CAPTAIN
 from naval_env.core.errors import NavalError
+
+#: The captain name that loads a ruleset's shipped captain.
+ZOO_CAPTAIN = "zoo"
 
 #: Shipped with the package (package data), so ``zoo`` works from a wheel installed anywhere.
 CAPTAINS_DIR = Path(str(files("agents.zoo") / "captains"))
@@ -24,6 +27,16 @@ def zoo_onnx_path(ruleset_id: str, directory: Path = CAPTAINS_DIR) -> Path:
 
 def card_path(ruleset_id: str, directory: Path = CAPTAINS_DIR) -> Path:
     return directory / f"{ruleset_id}.md"
+
+
+def facts_path(ruleset_id: str, directory: Path = CAPTAINS_DIR) -> Path:
+    """The card's facts (JSON) the build and ladder commands write; the Markdown card is rendered from them."""
+    return directory / f"{ruleset_id}.card.json"
+
+
+def read_facts(ruleset_id: str, directory: Path = CAPTAINS_DIR) -> dict[str, Any]:
+    path = facts_path(ruleset_id, directory)
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
 
 
 def has_zoo_captain(ruleset_id: str, directory: Path = CAPTAINS_DIR) -> bool:
@@ -43,8 +56,6 @@ def rebuild_command(ruleset_id: str, config: str | None = None) -> str:
 
 def recorded_rebuild_command(ruleset_id: str, directory: Path = CAPTAINS_DIR) -> str:
     """The rebuild command the entry's card records (it names the run config), else the default one."""
-    from agents.zoo.card import read_facts  # card imports this module
-
     return str(read_facts(ruleset_id, directory).get("rebuild_command") or rebuild_command(ruleset_id))
 
 

@@ -13,6 +13,7 @@ the calibrated captain: the ladder measured for it is unchanged.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
@@ -22,11 +23,12 @@ import numpy as np
 from pydantic import Field
 
 from agents.base import Captain, Decision
-from agents.registry import LEVELS
 from naval_env.core.config import StrictModel, read_yaml, validate
 from naval_env.core.errors import ConfigError
 from naval_env.core.spaces import ActionSpec
 
+#: The difficulty levels, easiest first.
+LEVELS = ("easy", "normal", "hard", "expert")
 LEVELS_FILE = Path(str(files("agents.zoo") / "levels.yaml"))
 TIMED_EXPERT_FORM = "expert:Nms"
 _TIMED_EXPERT = re.compile(r"^expert:(?P<ms>[0-9]+)ms$")
@@ -79,7 +81,7 @@ def make_timed_expert(milliseconds: float, ruleset_id: str, seed: int | None = N
     """``expert:Nms``: search for ``milliseconds`` a decision, trying ``guide``'s move first (default: the
     shipped zoo captain where there is one, else the search's rollout captain)."""
     from agents.search import SearchCaptain
-    from agents.zoo import has_zoo_captain, load_zoo_captain
+    from agents.zoo.catalogue import has_zoo_captain, load_zoo_captain
 
     if guide is None and has_zoo_captain(ruleset_id):
         guide = load_zoo_captain(ruleset_id, config)
@@ -174,15 +176,17 @@ def level_captain(base: Captain, level: Level, action_spec: ActionSpec, name: st
     return MixedCaptain(played, level.random_share, action_spec, name=name, seed=seed)
 
 
-def make_level_captain(level: str, ruleset_id: str, action_spec: ActionSpec, seed: int | None = None,
-                       config: Any = None, levels: RulesetLevels | None = None) -> Captain:
-    """The captain of difficulty ``level`` in ``ruleset_id`` (``levels``: override the shipped table)."""
-    from agents.registry import make_captain
+def make_level_captain(level: str, ruleset_id: str, action_spec: ActionSpec, base_captain: Callable[[str], Captain],
+                       seed: int | None = None, levels: RulesetLevels | None = None) -> Captain:
+    """The captain of difficulty ``level`` in ``ruleset_id`` (``levels``: override the shipped table).
 
+    ``base_captain`` makes the level's base captain from its name (``zoo`` or a scripted captain's):
+    the name registry above passes its own ``make_captain``, so this module never imports it back.
+    """
     if level not in LEVELS:
         raise ValueError(f"unknown difficulty level {level!r}; levels: {', '.join(LEVELS)}")
     spec: Level = getattr(levels or levels_of(ruleset_id), level)
     if spec.base in LEVELS:
         raise ConfigError(f"difficulty level {level!r} of {ruleset_id} is built on another level ({spec.base!r})")
-    base = make_captain(spec.base, ruleset_id, action_spec, seed=seed, config=config)
+    base = base_captain(spec.base)
     return level_captain(base, spec, action_spec, name=level, seed=seed)

@@ -1,16 +1,21 @@
 """Typed events: what a step did. Rewards, text, replays and statistics are all read from them.
 
-Each ruleset defines its events as frozen dataclasses deriving from :class:`Event`
-and lists them in an :class:`EventCatalog` so replays can be parsed back (and so
-they get the catalog's faster constructor).
+Each ruleset declares its events with :func:`event` (a frozen, slotted dataclass
+deriving from :class:`Event`, named in JSON by its ``kind``, its story a template over
+its fields or a ``text`` method of its own) and lists them in an :class:`EventCatalog`
+so replays can be parsed back (and so they get the catalog's faster constructor).
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar, dataclass_transform
+
+from naval_env.core.grid import Compass
+
+EventT = TypeVar("EventT", bound="Event")
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,8 +23,13 @@ class Event:
     """Base class. ``kind`` names the event in JSON; ``text()`` is its one-line story."""
 
     kind: ClassVar[str] = "event"
+    #: :meth:`str.format` template of ``text()`` over the fields (``"{ship} is now {status}"``); None: the
+    #: class writes its own ``text`` (or reads as ``kind(field=value, ...)``).
+    template: ClassVar[str | None] = None
 
     def text(self) -> str:
+        if self.template is not None:
+            return self.template.format_map({f.name: getattr(self, f.name) for f in dataclasses.fields(self)})
         fields = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in dataclasses.fields(self))
         return f"{self.kind}({fields})"
 
@@ -28,11 +38,26 @@ class Event:
         return {"kind": self.kind, **payload}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass_transform(frozen_default=True)
+def event(kind: str, template: str | None = None) -> Callable[[type[EventT]], type[EventT]]:
+    """Declare an event class: ``@event("status", "{ship} is now {status}")`` over an :class:`Event`
+    subclass makes it a frozen, slotted dataclass named ``kind`` in JSON, whose ``text()`` fills
+    ``template`` with its fields (leave it out when the class writes its own ``text``)."""
+
+    def declare(cls: type[EventT]) -> type[EventT]:
+        cls.kind = kind
+        if template is not None:
+            cls.template = template
+        return dataclass(frozen=True, slots=True)(cls)
+
+    return declare
+
+
+# ------------------------------------------------------------------ shared by every ruleset
+@event("damage")
 class DamageDealt(Event):
     """Hull damage to ``target``; ``source`` is the ship whose action caused it (None: the sea)."""
 
-    kind: ClassVar[str] = "damage"
     target: str
     amount: int
     source: str | None
@@ -43,16 +68,49 @@ class DamageDealt(Event):
         return f"{self.target} takes {self.amount} damage{by} ({self.cause})"
 
 
-@dataclass(frozen=True, slots=True)
+@event("game_ended")
 class GameEnded(Event):
     """The game is over: ``winner`` is a side name, or None for a draw."""
 
-    kind: ClassVar[str] = "game_ended"
     winner: str | None
     reason: str
 
     def text(self) -> str:
         return f"game over: {self.winner or 'draw'} ({self.reason})"
+
+
+# ----------------------------------------------- shapes several rulesets share (listed in their catalogs)
+@event("turn", "-- round {round}: {ship}'s turn")
+class TurnStarted(Event):
+    """``ship`` begins its turn of ``round`` (a ruleset may tell it in other words: subclass with a template)."""
+
+    ship: str
+    round: int
+
+
+@event("status", "{ship} is now {status}")
+class StatusChanged(Event):
+    """``ship``'s status (the ruleset's word for it, e.g. ``sinking``) changed to ``status``."""
+
+    ship: str
+    status: str
+
+
+@event("moved")
+class Moved(Event):
+    """``ship`` moved square by square along ``path`` (start first), its facing (a :class:`Compass` value)
+    from ``facing_from`` to ``facing_to``. A ruleset subclasses it with its own fields and ``text``."""
+
+    ship: str
+    path: tuple[tuple[int, int], ...]
+    facing_from: int
+    facing_to: int
+
+    def turning(self) -> str:
+        """``", turning N->E"`` when the facing changed, else empty."""
+        if self.facing_from == self.facing_to:
+            return ""
+        return f", turning {Compass(self.facing_from).name}->{Compass(self.facing_to).name}"
 
 
 def _init_through_slots(cls: type[Event]) -> None:

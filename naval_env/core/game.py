@@ -8,6 +8,7 @@ validates an action and returns typed events. Engines import no RL library.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from importlib import import_module
 from typing import Any
 
@@ -16,6 +17,16 @@ import numpy as np
 from naval_env.core.dice import Dice
 from naval_env.core.events import Event
 from naval_env.core.spaces import ActionSpec, ObservationSpec
+
+#: Each registered ruleset's position writer (its codec's ``dump``), by ruleset id. Filled by
+#: :func:`naval_env.core.ruleset.register`, so :meth:`Game.position` finds its ruleset's codec while the
+#: contract imports neither the codecs nor the registry above it.
+_position_writers: dict[str, Callable[[Any], Any]] = {}
+
+
+def register_position_writer(ruleset_id: str, dump: Callable[[Any], Any]) -> None:
+    """``dump(game)`` gives the position model of a ``ruleset_id`` game (``PositionCodec.dump``)."""
+    _position_writers[ruleset_id] = dump
 
 
 class Game(ABC):
@@ -87,9 +98,12 @@ class Game(ABC):
 
     def position(self) -> dict[str, Any]:
         """The whole state as a position (JSON-ready): ``load_position(game.position())`` plays on identically."""
-        from naval_env.core.ruleset import get_ruleset
-
-        return get_ruleset(self.ruleset_id).positions.dump(self).model_dump(mode="json")
+        try:
+            dump = _position_writers[self.ruleset_id]
+        except KeyError:
+            raise KeyError(f"ruleset {self.ruleset_id!r} is not registered; registered: {sorted(_position_writers)}"
+                           ) from None
+        return dump(self).model_dump(mode="json")
 
     @abstractmethod
     def clone(self) -> Game:

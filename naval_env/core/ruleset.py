@@ -8,7 +8,7 @@ from typing import Any
 
 from naval_env.core.dice import Dice
 from naval_env.core.events import EventCatalog
-from naval_env.core.game import Game
+from naval_env.core.game import Game, register_position_writer
 from naval_env.core.position import PositionCodec
 from naval_env.core.spaces import ActionSpec, ObservationSpec
 
@@ -69,12 +69,13 @@ def register(ruleset: Ruleset) -> Ruleset:
     if ruleset.id in _REGISTRY and _REGISTRY[ruleset.id] is not ruleset:
         raise ValueError(f"ruleset {ruleset.id!r} is already registered")
     _REGISTRY[ruleset.id] = ruleset
+    register_position_writer(ruleset.id, lambda game: ruleset.positions.dump(game))
     return ruleset
 
 
 def get_ruleset(ruleset_id: str) -> Ruleset:
-    import naval_env.rulesets  # noqa: F401  - importing registers the built-in rulesets
-
+    """The registered ruleset ``ruleset_id``; the built-in ones register when ``naval_env`` is imported (which
+    importing any of its modules does first)."""
     try:
         return _REGISTRY[ruleset_id]
     except KeyError:
@@ -82,6 +83,4 @@ def get_ruleset(ruleset_id: str) -> Ruleset:
 
 
 def ruleset_ids() -> list[str]:
-    import naval_env.rulesets  # noqa: F401
-
     return sorted(_REGISTRY)

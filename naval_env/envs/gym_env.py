@@ -9,12 +9,11 @@ from typing import Any, Literal, SupportsFloat
 import gymnasium as gym
 import numpy as np
 
-from agents.base import Captain
-from agents.registry import default_opponent, make_captain
+from naval_env.core.captain import Captain
 from naval_env.envs.match import Match
+from naval_env.envs.opponents import CaptainSpec, default_opponent, make_captain
 from naval_env.envs.spaces import action_space, observation_box
 
-CaptainSpec = str | Captain
 #: What the learner captains: one ship (its other ships get the ally captain) or every ship of its side.
 COMMANDS = ("ship", "side")
 
@@ -70,7 +69,8 @@ class NavalEnv(gym.Env[np.ndarray, np.ndarray]):
     - ``learner``: agent id (``"red_0"``), ``"random"`` to draw a first-ship
       captain of either side at each reset, so a learner plays both sides, or a list of
       agent ids drawn from at each reset (repeat one to weight its seat).
-    - ``opponent``: captain name (``"rammer"``, ``"random"``...), Captain object, or a
+    - ``opponent``: captain name (``"rammer"``, ``"random"``...; names are resolved by the installed
+      captain package, see :mod:`naval_env.envs.opponents`), Captain object, or a
       list of them to draw from at each reset (default: the ruleset's first scripted captain); ``ally``: captain for the learner's
       own other ships (default: the same as the opponent).
     - ``render_mode``: ``"ansi"`` (board and the step's events) or ``"rgb_array"`` (the board

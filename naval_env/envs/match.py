@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Captain, Decision
+from naval_env.core.captain import Captain, Decision
 from naval_env.core.errors import IllegalActionError
 from naval_env.core.events import DamageDealt, Event, GameEnded
 from naval_env.core.game import Game

@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
-
-from naval_env.core.events import DamageDealt, Event, EventCatalog, GameEnded
+from naval_env.core.events import DamageDealt, Event, EventCatalog, GameEnded, event
 
 
-@dataclass(frozen=True, slots=True)
+@event("round")
 class RoundStarted(Event):
-    kind: ClassVar[str] = "round"
     round: int
     order: tuple[str, ...]
 
@@ -18,11 +14,10 @@ class RoundStarted(Event):
         return f"== round {self.round}: {', '.join(self.order)}"
 
 
-@dataclass(frozen=True, slots=True)
+@event("moved")
 class Moved(Event):
     """A ship's own move; ``waypoints`` are (x, y, heading) at the start and after each leg."""
 
-    kind: ClassVar[str] = "moved"
     ship: str
     speed: str
     waypoints: tuple[tuple[float, float, float], ...]
@@ -35,9 +30,8 @@ class Moved(Event):
                 f"({x0:.1f}, {y0:.1f}) {h0:.0f}deg -> ({x1:.1f}, {y1:.1f}) {h1:.0f}deg")
 
 
-@dataclass(frozen=True, slots=True)
+@event("turn_blocked")
 class TurnBlocked(Event):
-    kind: ClassVar[str] = "turn_blocked"
     ship: str
     leg: int
     degrees: float
@@ -46,11 +40,10 @@ class TurnBlocked(Event):
         return f"{self.ship} cannot turn {self.degrees:+.0f}deg before leg {self.leg + 1}: no room"
 
 
-@dataclass(frozen=True, slots=True)
+@event("collision")
 class Collided(Event):
     """The activated ship struck ``struck`` (a ship or an iceberg) on its ``region`` at ``point``."""
 
-    kind: ClassVar[str] = "collision"
     ship: str
     struck: str
     region: str
@@ -61,9 +54,8 @@ class Collided(Event):
         return f"{self.ship} collides with {self.struck} ({self.region}) on leg {self.leg + 1}"
 
 
-@dataclass(frozen=True, slots=True)
+@event("ram")
 class Rammed(Event):
-    kind: ClassVar[str] = "ram"
     ship: str
     target: str
     full: bool
@@ -75,11 +67,10 @@ class Rammed(Event):
         return f"{self.ship} rams {self.target}: {kind} ram on the {self.region} at {self.incidence:.0f}deg"
 
 
-@dataclass(frozen=True, slots=True)
+@event("carried")
 class Carried(Event):
     """A ship moved by the force of a collision: ``how`` is carry, push, swing or deflect."""
 
-    kind: ClassVar[str] = "carried"
     ship: str
     how: str
     amount: float
@@ -92,30 +83,21 @@ class Carried(Event):
         return f"{self.ship} {self.how}s {self.amount:.1f}{unit} to ({self.x:.1f}, {self.y:.1f}) {self.heading:.0f}deg"
 
 
-@dataclass(frozen=True, slots=True)
+@event("oars_swept", "{ship}'s oars are swept ({sweeps} sweep(s))")
 class OarsSwept(Event):
-    kind: ClassVar[str] = "oars_swept"
     ship: str
     sweeps: int
 
-    def text(self) -> str:
-        return f"{self.ship}'s oars are swept ({self.sweeps} sweep(s))"
 
-
-@dataclass(frozen=True, slots=True)
+@event("forfeit", "{ship} forfeits its movement this turn")
 class MovementForfeited(Event):
-    kind: ClassVar[str] = "forfeit"
     ship: str
 
-    def text(self) -> str:
-        return f"{self.ship} forfeits its movement this turn"
 
-
-@dataclass(frozen=True, slots=True)
+@event("volley")
 class Volley(Event):
     """One battery (or the archers) firing: one die per cannon or archer against ``needed``."""
 
-    kind: ClassVar[str] = "volley"
     ship: str
     battery: str
     target: str
@@ -131,23 +113,18 @@ class Volley(Event):
                 f"{list(self.rolls)} -> {self.hits} hit(s){rake}")
 
 
-@dataclass(frozen=True, slots=True)
+@event("collateral", "collateral on {target}: {roll} -> {effect} {amount}")
 class CollateralDamage(Event):
-    kind: ClassVar[str] = "collateral"
     target: str
     roll: int
     effect: str
     amount: int
 
-    def text(self) -> str:
-        return f"collateral on {self.target}: {self.roll} -> {self.effect} {self.amount}"
 
-
-@dataclass(frozen=True, slots=True)
+@event("casualties")
 class Casualties(Event):
     """People lost from a ship's complement (``losses`` pairs category and count)."""
 
-    kind: ClassVar[str] = "casualties"
     ship: str
     losses: tuple[tuple[str, int], ...]
     cause: str
@@ -157,9 +134,8 @@ class Casualties(Event):
         return f"{self.ship} loses {lost} ({self.cause})"
 
 
-@dataclass(frozen=True, slots=True)
+@event("boarding")
 class BoardingAttempt(Event):
-    kind: ClassVar[str] = "boarding"
     ship: str
     target: str
     marines: int
@@ -176,21 +152,16 @@ class BoardingAttempt(Event):
                 f"{how}: {self.boarded} aboard, {self.thrown_back} thrown back")
 
 
-@dataclass(frozen=True, slots=True)
+@event("reinforced", "{ship} sends {marines} marine(s) and {heroes} hero(es) to reinforce {friend}")
 class Reinforced(Event):
-    kind: ClassVar[str] = "reinforced"
     ship: str
     friend: str
     marines: int
     heroes: int
 
-    def text(self) -> str:
-        return f"{self.ship} sends {self.marines} marine(s) and {self.heroes} hero(es) to reinforce {self.friend}"
 
-
-@dataclass(frozen=True, slots=True)
+@event("melee")
 class MeleeFought(Event):
-    kind: ClassVar[str] = "melee"
     ship: str
     defender_dice: tuple[int, ...]
     attacker_rolls: tuple[int, ...]
@@ -204,44 +175,31 @@ class MeleeFought(Event):
                 f"{self.retreated} retreat")
 
 
-@dataclass(frozen=True, slots=True)
+@event("withdrew", "{ship} withdraws {marines} marine(s) and {heroes} hero(es) from {host}")
 class Withdrew(Event):
-    kind: ClassVar[str] = "withdrew"
     ship: str
     host: str
     marines: int
     heroes: int
 
-    def text(self) -> str:
-        return f"{self.ship} withdraws {self.marines} marine(s) and {self.heroes} hero(es) from {self.host}"
 
-
-@dataclass(frozen=True, slots=True)
+@event("grappled", "{ship} and {other} are grappled ({cause})")
 class Grappled(Event):
-    kind: ClassVar[str] = "grappled"
     ship: str
     other: str
     cause: str
 
-    def text(self) -> str:
-        return f"{self.ship} and {self.other} are grappled ({self.cause})"
 
-
-@dataclass(frozen=True, slots=True)
+@event("grapple_cut", "the grapple between {ship} and {other} is cut")
 class GrappleCut(Event):
-    kind: ClassVar[str] = "grapple_cut"
     ship: str
     other: str
 
-    def text(self) -> str:
-        return f"the grapple between {self.ship} and {self.other} is cut"
 
-
-@dataclass(frozen=True, slots=True)
+@event("ship_lost")
 class ShipLost(Event):
     """A ship leaves the battle: ``status`` sunk, prize (``by`` the capturing side) or fled."""
 
-    kind: ClassVar[str] = "ship_lost"
     ship: str
     status: str
     by: str | None

@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
-
-from naval_env.core.events import DamageDealt, Event, EventCatalog, GameEnded
-from naval_env.core.grid import Compass
+from naval_env.core import events
+from naval_env.core.events import DamageDealt, Event, EventCatalog, GameEnded, StatusChanged, event
 
 
-@dataclass(frozen=True, slots=True)
+@event("character_phase")
 class CharacterPhaseStarted(Event):
-    kind: ClassVar[str] = "character_phase"
     round: int
     order: tuple[str, ...]
 
@@ -19,9 +15,8 @@ class CharacterPhaseStarted(Event):
         return f"== round {self.round}, Character Phase: crews act in order {', '.join(self.order)}"
 
 
-@dataclass(frozen=True, slots=True)
+@event("ship_phase")
 class ShipPhaseStarted(Event):
-    kind: ClassVar[str] = "ship_phase"
     round: int
     order: tuple[str, ...]
     initiative: tuple[int, ...]
@@ -31,21 +26,15 @@ class ShipPhaseStarted(Event):
         return f"== round {self.round}, Ship Phase: {ships}"
 
 
-@dataclass(frozen=True, slots=True)
-class TurnStarted(Event):
-    kind: ClassVar[str] = "turn"
-    ship: str
-    round: int
-
-    def text(self) -> str:
-        return f"-- {self.ship}'s turn"
+@event("turn", "-- {ship}'s turn")
+class TurnStarted(events.TurnStarted):
+    """The shared shape; the round is told by the phase events, so the line names the ship alone."""
 
 
-@dataclass(frozen=True, slots=True)
+@event("check")
 class CheckRolled(Event):
     """A d20 check or save; ``rolls`` holds both dice under advantage or disadvantage."""
 
-    kind: ClassVar[str] = "check"
     ship: str
     crew: int
     check: str
@@ -62,103 +51,64 @@ class CheckRolled(Event):
                f"vs DC {self.dc}: {verdict}"
 
 
-@dataclass(frozen=True, slots=True)
+@event("speed", "{ship} crew {crew} works section {section}: +{feet} ft")
 class SpeedGained(Event):
-    kind: ClassVar[str] = "speed"
     ship: str
     crew: int
     section: int
     feet: int
 
-    def text(self) -> str:
-        return f"{self.ship} crew {self.crew} works section {self.section}: +{self.feet} ft"
 
-
-@dataclass(frozen=True, slots=True)
+@event("station", "{ship} crew {crew} mans the {station}")
 class StationManned(Event):
     """A crew member took the helm (``station`` "helm") or a weapon ("operate 1", "ready 1")."""
 
-    kind: ClassVar[str] = "station"
     ship: str
     crew: int
     station: str
 
-    def text(self) -> str:
-        return f"{self.ship} crew {self.crew} mans the {self.station}"
 
-
-@dataclass(frozen=True, slots=True)
+@event("wasted", "{ship} crew {crew}: {action} has no effect ({reason})")
 class CrewActionWasted(Event):
-    kind: ClassVar[str] = "wasted"
     ship: str
     crew: int
     action: str
     reason: str
 
-    def text(self) -> str:
-        return f"{self.ship} crew {self.crew}: {self.action} has no effect ({self.reason})"
 
-
-@dataclass(frozen=True, slots=True)
+@event("repaired", "{ship} crew {crew} repairs the {part}: hull die {roll}, +{amount}")
 class Repaired(Event):
     """A Repair (``part`` "hull" or "weapon j") or a day of dock work."""
 
-    kind: ClassVar[str] = "repaired"
     ship: str
     crew: int
     part: str
     roll: int
     amount: int
 
-    def text(self) -> str:
-        return f"{self.ship} crew {self.crew} repairs the {self.part}: hull die {self.roll}, +{self.amount}"
 
-
-@dataclass(frozen=True, slots=True)
+@event("healed", "{ship} crew {healer} restores crew {patient} to {hp} hp")
 class CrewHealed(Event):
-    kind: ClassVar[str] = "healed"
     ship: str
     healer: int
     patient: int
     hp: int
 
-    def text(self) -> str:
-        return f"{self.ship} crew {self.healer} restores crew {self.patient} to {self.hp} hp"
 
-
-@dataclass(frozen=True, slots=True)
-class StatusChanged(Event):
-    kind: ClassVar[str] = "status"
-    ship: str
-    status: str
-
-    def text(self) -> str:
-        return f"{self.ship} is now {self.status}"
-
-
-@dataclass(frozen=True, slots=True)
-class Moved(Event):
-    kind: ClassVar[str] = "moved"
-    ship: str
-    path: tuple[tuple[int, int], ...]
-    facing_from: int
-    facing_to: int
+@event("moved")
+class Moved(events.Moved):
     feet: int
     towed: tuple[str, ...]
 
     def text(self) -> str:
-        start, end = self.path[0], self.path[-1]
-        turned = "" if self.facing_from == self.facing_to else (
-            f", turning {Compass(self.facing_from).name}->{Compass(self.facing_to).name}")
         tow = f", towing {', '.join(self.towed)}" if self.towed else ""
-        return f"{self.ship} moves {start}->{end} ({self.feet} ft){turned}{tow}"
+        return f"{self.ship} moves {self.path[0]}->{self.path[-1]} ({self.feet} ft){self.turning()}{tow}"
 
 
-@dataclass(frozen=True, slots=True)
+@event("attack")
 class AttackRolled(Event):
     """A weapon attack; ``target`` is "hull", "crew m" or "weapon j" of ``target_ship``."""
 
-    kind: ClassVar[str] = "attack"
     ship: str
     weapon: int
     crew: int
@@ -180,20 +130,15 @@ class AttackRolled(Event):
                 f"{self.modifier:+d} = {self.total} vs AC {self.ac}: {how}")
 
 
-@dataclass(frozen=True, slots=True)
+@event("attack_lost", "{ship} weapon {weapon} does not fire ({reason})")
 class AttackLost(Event):
-    kind: ClassVar[str] = "attack_lost"
     ship: str
     weapon: int
     reason: str
 
-    def text(self) -> str:
-        return f"{self.ship} weapon {self.weapon} does not fire ({self.reason})"
 
-
-@dataclass(frozen=True, slots=True)
+@event("crew_wounded")
 class CrewWounded(Event):
-    kind: ClassVar[str] = "crew_wounded"
     ship: str
     crew: int
     amount: int
@@ -204,9 +149,8 @@ class CrewWounded(Event):
         return f"{self.ship} crew {self.crew} takes {self.amount} damage ({self.hp} hp left{down})"
 
 
-@dataclass(frozen=True, slots=True)
+@event("part_damaged")
 class PartDamaged(Event):
-    kind: ClassVar[str] = "part_damaged"
     ship: str
     weapon: int
     amount: int
@@ -217,9 +161,8 @@ class PartDamaged(Event):
         return f"{self.ship} weapon {self.weapon} takes {self.amount} damage ({self.hp} hp left{broken})"
 
 
-@dataclass(frozen=True, slots=True)
+@event("ram")
 class RamRolled(Event):
-    kind: ClassVar[str] = "ram"
     rammer: str
     target: str
     rolls: tuple[int, ...]
@@ -234,19 +177,14 @@ class RamRolled(Event):
                 f"{'hit' if self.hit else 'miss'}")
 
 
-@dataclass(frozen=True, slots=True)
+@event("prone", "{ship} crew {crew} is knocked prone")
 class KnockedProne(Event):
-    kind: ClassVar[str] = "prone"
     ship: str
     crew: int
 
-    def text(self) -> str:
-        return f"{self.ship} crew {self.crew} is knocked prone"
 
-
-@dataclass(frozen=True, slots=True)
+@event("grapple")
 class GrappleStarted(Event):
-    kind: ClassVar[str] = "grapple"
     holder: str
     held: str
     weapon: int | None
@@ -256,15 +194,11 @@ class GrappleStarted(Event):
         return f"{self.holder} and {self.held} are grappled {how}"
 
 
-@dataclass(frozen=True, slots=True)
+@event("grapple_ended", "the grapple between {holder} and {held} ends ({reason})")
 class GrappleEnded(Event):
-    kind: ClassVar[str] = "grapple_ended"
     holder: str
     held: str
     reason: str
-
-    def text(self) -> str:
-        return f"the grapple between {self.holder} and {self.held} ends ({self.reason})"
 
 
 CATALOG = EventCatalog(

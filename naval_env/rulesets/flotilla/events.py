@@ -2,37 +2,25 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
-
-from naval_env.core.events import DamageDealt, Event, EventCatalog, GameEnded
+from naval_env.core.events import DamageDealt, Event, EventCatalog, GameEnded, event
 
 
-@dataclass(frozen=True, slots=True)
+@event("placed", "{ship} starts with its bow at ({x}, {y}) facing {facing}")
 class Placed(Event):
-    kind: ClassVar[str] = "placed"
     ship: str
     x: int
     y: int
     facing: str
 
-    def text(self) -> str:
-        return f"{self.ship} starts with its bow at ({self.x}, {self.y}) facing {self.facing}"
 
-
-@dataclass(frozen=True, slots=True)
+@event("facing", "{ship} turns to face {facing}")
 class FacingChosen(Event):
-    kind: ClassVar[str] = "facing"
     ship: str
     facing: str
 
-    def text(self) -> str:
-        return f"{self.ship} turns to face {self.facing}"
 
-
-@dataclass(frozen=True, slots=True)
+@event("wind")
 class WindChanged(Event):
-    kind: ClassVar[str] = "wind"
     die: int
     roll: int
     wind: str
@@ -41,20 +29,15 @@ class WindChanged(Event):
         return f"wind (d{self.die} = {self.roll}): " + ("calm" if self.wind == "calm" else f"blows {self.wind}")
 
 
-@dataclass(frozen=True, slots=True)
+@event("round", "== round {round}")
 class RoundStarted(Event):
-    kind: ClassVar[str] = "round"
     round: int
 
-    def text(self) -> str:
-        return f"== round {self.round}"
 
-
-@dataclass(frozen=True, slots=True)
+@event("initiative")
 class InitiativeRolled(Event):
     """Every ship's deciding initiative throw, in the order they act."""
 
-    kind: ClassVar[str] = "initiative"
     order: tuple[str, ...]
     throws: tuple[tuple[int, ...], ...]
 
@@ -62,11 +45,10 @@ class InitiativeRolled(Event):
         return "initiative: " + ", ".join(f"{s} {list(t)}" for s, t in zip(self.order, self.throws))
 
 
-@dataclass(frozen=True, slots=True)
+@event("contest")
 class Contest(Event):
     """One throw of an opposed roll; ``b`` None is the maneuver's fixed difficulty; ``result`` is a's."""
 
-    kind: ClassVar[str] = "contest"
     roll: str
     a: str
     b: str | None
@@ -82,9 +64,8 @@ class Contest(Event):
                 f"{list(self.b_faces)} -> {self.a} {self.result}")
 
 
-@dataclass(frozen=True, slots=True)
+@event("moved")
 class Moved(Event):
-    kind: ClassVar[str] = "moved"
     ship: str
     maneuver: str
     path: tuple[tuple[int, int], ...]
@@ -96,32 +77,23 @@ class Moved(Event):
         return f"{self.ship} {self.maneuver}: {self.path[0]} -> {self.path[-1]}{turned}"
 
 
-@dataclass(frozen=True, slots=True)
+@event("maneuver_failed", "{ship} fails to {maneuver} and {fallback}s instead")
 class ManeuverFailed(Event):
-    kind: ClassVar[str] = "maneuver_failed"
     ship: str
     maneuver: str
     fallback: str
 
-    def text(self) -> str:
-        return f"{self.ship} fails to {self.maneuver} and {self.fallback}s instead"
 
-
-@dataclass(frozen=True, slots=True)
+@event("held", "{ship} does not move ({reason})")
 class Held(Event):
     """A ship that does not move this round and why (stuck after a collision, no captain, grappled)."""
 
-    kind: ClassVar[str] = "held"
     ship: str
     reason: str
 
-    def text(self) -> str:
-        return f"{self.ship} does not move ({self.reason})"
 
-
-@dataclass(frozen=True, slots=True)
+@event("rammed")
 class Rammed(Event):
-    kind: ClassVar[str] = "rammed"
     rammer: str
     target: str
     collided: bool
@@ -130,9 +102,8 @@ class Rammed(Event):
         return f"{self.rammer} rams {self.target}: " + ("collision!" if self.collided else "missed, ends alongside")
 
 
-@dataclass(frozen=True, slots=True)
+@event("boarding")
 class BoardingAttempt(Event):
-    kind: ClassVar[str] = "boarding"
     boarder: str
     target: str
     grappled: bool
@@ -141,9 +112,8 @@ class BoardingAttempt(Event):
         return f"{self.boarder} tries to board {self.target}: " + ("grappled" if self.grappled else "fails")
 
 
-@dataclass(frozen=True, slots=True)
+@event("break_free")
 class BreakFree(Event):
-    kind: ClassVar[str] = "break_free"
     ship: str
     other: str
     penalty: int
@@ -154,55 +124,38 @@ class BreakFree(Event):
                 + ("free" if self.freed else "still grappled"))
 
 
-@dataclass(frozen=True, slots=True)
+@event("grapple_ended", "{ship} and {other} are no longer grappled ({reason})")
 class GrappleEnded(Event):
-    kind: ClassVar[str] = "grapple_ended"
     ship: str
     other: str
     reason: str
 
-    def text(self) -> str:
-        return f"{self.ship} and {self.other} are no longer grappled ({self.reason})"
 
-
-@dataclass(frozen=True, slots=True)
+@event("attack", "{attacker}'s {unit} fire at {target}'s {target_unit}")
 class AttackDeclared(Event):
-    kind: ClassVar[str] = "attack"
     attacker: str
     unit: str
     target: str
     target_unit: str
 
-    def text(self) -> str:
-        return f"{self.attacker}'s {self.unit} fire at {self.target}'s {self.target_unit}"
 
-
-@dataclass(frozen=True, slots=True)
+@event("reaction", "{defender} chooses to {reaction} against {attacker}")
 class Reacted(Event):
-    kind: ClassVar[str] = "reaction"
     defender: str
     reaction: str
     attacker: str
 
-    def text(self) -> str:
-        return f"{self.defender} chooses to {self.reaction} against {self.attacker}"
 
-
-@dataclass(frozen=True, slots=True)
+@event("mages_hit", "{ship}'s mage squad loses {amount} cohesion to {source} ({remaining} left)")
 class MagesHit(Event):
-    kind: ClassVar[str] = "mages_hit"
     ship: str
     amount: int
     source: str
     remaining: int
 
-    def text(self) -> str:
-        return f"{self.ship}'s mage squad loses {self.amount} cohesion to {self.source} ({self.remaining} left)"
 
-
-@dataclass(frozen=True, slots=True)
+@event("hit_location")
 class HitLocation(Event):
-    kind: ClassVar[str] = "hit_location"
     ship: str
     roll: int
     part: str
@@ -211,35 +164,23 @@ class HitLocation(Event):
         return f"{self.ship} hit in the {self.part.replace('_', ' ')} (d10 = {self.roll})"
 
 
-@dataclass(frozen=True, slots=True)
+@event("captain_killed", "{ship}'s captain is killed")
 class CaptainKilled(Event):
-    kind: ClassVar[str] = "captain_killed"
     ship: str
 
-    def text(self) -> str:
-        return f"{self.ship}'s captain is killed"
 
-
-@dataclass(frozen=True, slots=True)
+@event("sunk", "{ship} loses all cohesion and sinks ({cause})")
 class Sunk(Event):
-    kind: ClassVar[str] = "sunk"
     ship: str
     cause: str
 
-    def text(self) -> str:
-        return f"{self.ship} loses all cohesion and sinks ({self.cause})"
 
-
-@dataclass(frozen=True, slots=True)
+@event("fate", "{ship}'s {character} (d = {roll}): {fate}")
 class CharacterFate(Event):
-    kind: ClassVar[str] = "fate"
     ship: str
     character: str
     roll: int
     fate: str
-
-    def text(self) -> str:
-        return f"{self.ship}'s {self.character} (d = {self.roll}): {self.fate}"
 
 
 CATALOG = EventCatalog(

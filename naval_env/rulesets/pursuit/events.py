@@ -2,37 +2,19 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
-
-from naval_env.core.events import DamageDealt, Event, EventCatalog, GameEnded
+from naval_env.core.events import DamageDealt, Event, EventCatalog, GameEnded, TurnStarted, event
 from naval_env.rulesets.pursuit.rolls import RollResult
 
 
-@dataclass(frozen=True, slots=True)
-class TurnStarted(Event):
-    kind: ClassVar[str] = "turn"
-    ship: str
-    round: int
-
-    def text(self) -> str:
-        return f"-- round {self.round}: {self.ship}'s turn"
-
-
-@dataclass(frozen=True, slots=True)
+@event("round_end", "-- end of round {round}")
 class RoundEnded(Event):
-    kind: ClassVar[str] = "round_end"
     round: int
 
-    def text(self) -> str:
-        return f"-- end of round {self.round}"
 
-
-@dataclass(frozen=True, slots=True)
+@event("roll")
 class RollMade(Event):
     """A d20 roll: ``roll`` names what for, ``ship`` whose roll it is (its captain, crew or gunners)."""
 
-    kind: ClassVar[str] = "roll"
     ship: str
     roll: str
     die: int
@@ -54,33 +36,24 @@ def roll_event(ship: str, roll: str, result: RollResult) -> RollMade:
                     result.target, result.band.label)
 
 
-@dataclass(frozen=True, slots=True)
+@event("orders", "{ship}: crew {propulsion}, captain {command}")
 class CrewOrdered(Event):
-    kind: ClassVar[str] = "orders"
     ship: str
     propulsion: str
     command: str
 
-    def text(self) -> str:
-        return f"{self.ship}: crew {self.propulsion}, captain {self.command}"
 
-
-@dataclass(frozen=True, slots=True)
+@event("propulsion", "{ship} changes to {propulsion} (ready after round {done_after_round})")
 class PropulsionChanged(Event):
-    kind: ClassVar[str] = "propulsion"
     ship: str
     propulsion: str
     done_after_round: int
 
-    def text(self) -> str:
-        return f"{self.ship} changes to {self.propulsion} (ready after round {self.done_after_round})"
 
-
-@dataclass(frozen=True, slots=True)
+@event("boost")
 class SpeedBoost(Event):
     """Forced rowing or inspiring: ``bonus`` Speed until the end of ``until_round`` (0: the attempt failed)."""
 
-    kind: ClassVar[str] = "boost"
     ship: str
     source: str
     bonus: int
@@ -92,19 +65,14 @@ class SpeedBoost(Event):
         return f"{self.ship}: {self.source} +{self.bonus} Speed until the end of round {self.until_round}"
 
 
-@dataclass(frozen=True, slots=True)
+@event("boost_end", "{ship}: {source} wears off")
 class BoostEnded(Event):
-    kind: ClassVar[str] = "boost_end"
     ship: str
     source: str
 
-    def text(self) -> str:
-        return f"{self.ship}: {self.source} wears off"
 
-
-@dataclass(frozen=True, slots=True)
+@event("maneuver")
 class Maneuvered(Event):
-    kind: ClassVar[str] = "maneuver"
     ship: str
     maneuver: str
     target: str | None
@@ -120,20 +88,15 @@ class Maneuvered(Event):
                 f"{self.speed}, ({self.start[0]:.0f}, {self.start[1]:.0f}) -> ({self.end[0]:.0f}, {self.end[1]:.0f})")
 
 
-@dataclass(frozen=True, slots=True)
+@event("mishap", "{ship} suffers a mishap ({roll}): {mishap}")
 class MishapSuffered(Event):
-    kind: ClassVar[str] = "mishap"
     ship: str
     roll: int
     mishap: str
 
-    def text(self) -> str:
-        return f"{self.ship} suffers a mishap ({self.roll}): {self.mishap}"
 
-
-@dataclass(frozen=True, slots=True)
+@event("crash")
 class Crashed(Event):
-    kind: ClassVar[str] = "crash"
     ship: str
     struck: str
     crash: str          # "immovable", "across", "toward"
@@ -144,9 +107,8 @@ class Crashed(Event):
         return f"{self.ship} crashes into {self.struck} ({self.crash}{extra})"
 
 
-@dataclass(frozen=True, slots=True)
+@event("aground")
 class RanAground(Event):
-    kind: ClassVar[str] = "aground"
     ship: str
     at: tuple[float, float]
     rocks: bool
@@ -156,9 +118,8 @@ class RanAground(Event):
         return f"{self.ship} runs aground {where} at ({self.at[0]:.0f}, {self.at[1]:.0f})"
 
 
-@dataclass(frozen=True, slots=True)
+@event("machine")
 class MachineOrdered(Event):
-    kind: ClassVar[str] = "machine"
     ship: str
     machine: int
     order: str
@@ -170,11 +131,10 @@ class MachineOrdered(Event):
         return f"{self.ship} machine {self.machine}: {self.order}{at} ({self.progress})"
 
 
-@dataclass(frozen=True, slots=True)
+@event("shot")
 class Fired(Event):
     """A shot: ``in_path`` are the hulls on its line, nearest first (direct fire) or in its area."""
 
-    kind: ClassVar[str] = "shot"
     ship: str
     machine: int
     weapon: str
@@ -190,9 +150,8 @@ class Fired(Event):
                 f"in its path: {hit}")
 
 
-@dataclass(frozen=True, slots=True)
+@event("misfire")
 class Misfired(Event):
-    kind: ClassVar[str] = "misfire"
     ship: str
     machine: int
     d6: int
@@ -203,9 +162,8 @@ class Misfired(Event):
         return f"{self.ship} machine {self.machine} {what} (d6 {self.d6})"
 
 
-@dataclass(frozen=True, slots=True)
+@event("machine_damage")
 class MachineDamaged(Event):
-    kind: ClassVar[str] = "machine_damage"
     ship: str
     machine: int
     amount: int
@@ -216,44 +174,31 @@ class MachineDamaged(Event):
         return f"{self.ship} machine {self.machine} takes {self.amount} damage{end}"
 
 
-@dataclass(frozen=True, slots=True)
+@event("casualties", "{ship}: {killed} of {exposed} crew exposed to {cause} die")
 class CrewCasualties(Event):
-    kind: ClassVar[str] = "casualties"
     ship: str
     exposed: int
     killed: int
     cause: str
 
-    def text(self) -> str:
-        return f"{self.ship}: {self.killed} of {self.exposed} crew exposed to {self.cause} die"
 
-
-@dataclass(frozen=True, slots=True)
+@event("fatigue", "{ship}: the crew is fatigued (Health penalty {health_penalty})")
 class CrewTired(Event):
-    kind: ClassVar[str] = "fatigue"
     ship: str
     fatigued: bool
     health_penalty: int
 
-    def text(self) -> str:
-        return f"{self.ship}: the crew is fatigued (Health penalty {self.health_penalty})"
 
-
-@dataclass(frozen=True, slots=True)
+@event("scuttled", "{ship} is scuttled (unrepaired, it sinks in {sinks_in_days} days)")
 class Scuttled(Event):
-    kind: ClassVar[str] = "scuttled"
     ship: str
     sinks_in_days: int
 
-    def text(self) -> str:
-        return f"{self.ship} is scuttled (unrepaired, it sinks in {self.sinks_in_days} days)"
 
-
-@dataclass(frozen=True, slots=True)
+@event("destroyed")
 class Destroyed(Event):
     """The ship begins to sink: after ``minutes`` minutes, or at once (0)."""
 
-    kind: ClassVar[str] = "destroyed"
     ship: str
     minutes: int
 
@@ -262,25 +207,17 @@ class Destroyed(Event):
         return f"{self.ship} is destroyed and sinks {when}"
 
 
-@dataclass(frozen=True, slots=True)
+@event("sank", "{ship} sinks; {dragged_under} of {crew_aboard} crew are dragged under")
 class Sank(Event):
-    kind: ClassVar[str] = "sank"
     ship: str
     crew_aboard: int
     dragged_under: int
 
-    def text(self) -> str:
-        return f"{self.ship} sinks; {self.dragged_under} of {self.crew_aboard} crew are dragged under"
 
-
-@dataclass(frozen=True, slots=True)
+@event("escaped", "{ship} escapes ({distance:.0f} yards from the nearest enemy)")
 class Escaped(Event):
-    kind: ClassVar[str] = "escaped"
     ship: str
     distance: float
-
-    def text(self) -> str:
-        return f"{self.ship} escapes ({self.distance:.0f} yards from the nearest enemy)"
 
 
 CATALOG = EventCatalog(
