@@ -74,6 +74,11 @@ def test_a_killed_run_resumes_to_its_total_with_continuous_histories(tmp_path):
         {e["timesteps"] for e in evaluations if not e["final"]})
     assert evaluations[-1]["final"] and evaluations[-1]["timesteps"] == TOTAL
 
+    newest = complete_checkpoints(folder)[-1]   # a checkpoint file changed after it was written is refused
+    (newest / "policy.pth").write_bytes(b"swapped")
+    with pytest.raises(ResumeError, match="missing or changed since the checkpoint was written"):
+        latest_checkpoint(folder)
+
 
 def test_sigterm_writes_a_checkpoint_and_says_how_to_resume(tmp_path):
     process, folder = start_and_wait_for_checkpoint(tmp_path, EVERY)
@@ -93,16 +98,6 @@ def test_a_folder_not_made_by_train_is_refused(tmp_path):
     done = subprocess.run(train_command("--resume", str(tmp_path)), check=False, capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and "not a training run folder of naval-tactics" in done.stderr
     assert "Traceback" not in done.stderr
-
-
-def test_a_changed_checkpoint_file_is_refused(tmp_path):
-    process, folder = start_and_wait_for_checkpoint(tmp_path, EVERY)
-    process.send_signal(signal.SIGKILL)
-    process.wait()
-    newest = complete_checkpoints(folder)[-1]
-    (newest / "policy.pth").write_bytes(b"swapped")
-    with pytest.raises(ResumeError, match="missing or changed since the checkpoint was written"):
-        latest_checkpoint(folder)
 
 
 def test_resume_takes_no_other_run_settings(tmp_path):
