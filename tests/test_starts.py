@@ -161,3 +161,13 @@ def test_a_run_over_several_scenarios_records_its_scenarios(tmp_path):
 
     manifest = json.loads((tmp_path / "run" / "run.json").read_text())
     assert manifest["scenario"] == "squadron" and manifest["scenarios"] == {"squadron": 0.5, "duel": 0.5}
+
+
+def test_a_mid_game_start_seats_the_learner_on_a_ship_still_fighting():
+    found = sample_positions("pantheon", "fleet", ["gunner", "rammer"], 6, seed=21)
+    env = NavalEnv("pantheon", scenario="fleet", learner=["red_0", "blue_0"], opponent="gunner")
+    for start in found:
+        env.set_start("fleet", start.position)
+        _, info = env.reset(seed=start.seed)
+        assert env.game.is_active(info["learner"]) and env.game.current_agent == info["learner"]
+        assert env.game.round >= start.position["round"]   # it played on from the position, not a new game
