@@ -171,3 +171,10 @@ def test_a_mid_game_start_seats_the_learner_on_a_ship_still_fighting():
         _, info = env.reset(seed=start.seed)
         assert env.game.is_active(info["learner"]) and env.game.current_agent == info["learner"]
         assert env.game.round >= start.position["round"]   # it played on from the position, not a new game
+
+
+def test_a_position_of_another_scenario_is_refused():
+    found = sample_positions("pantheon", "fleet", ["gunner"], 2, seed=5)
+    match = Match("pantheon", None, "duel")
+    with pytest.raises(ValueError, match="position of scenario 'fleet' given to a match of scenario 'duel'"):
+        match.start_from(found[0].position, seed=1)

@@ -105,7 +105,7 @@ def callback_parts(callbacks: list[BaseCallback]) -> dict[str, tuple[Saver, Rest
     for callback in callbacks:
         name = type(callback).__name__
         if hasattr(callback, "checkpoint_state"):
-            parts[name] = (callback.checkpoint_state, callback.restore_state)
+            parts[name] = (callback.checkpoint_state, getattr(callback, "restore_state"))  # noqa: B009
         elif name in CALLBACK_STATE:
             fields = CALLBACK_STATE[name]
             parts[name] = (_saver(callback, fields), _restorer(callback, fields))

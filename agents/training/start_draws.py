@@ -177,8 +177,8 @@ class StartsCallback(BaseCallback):
         if self.prioritized:
             self.training_env.env_method("set_cell_scores", scores)
         by_scenario: dict[str, list[float]] = {}
-        for (scenario, _), points in self.table.results.items():
-            by_scenario.setdefault(scenario, []).extend(points)
+        for (scenario, _), results in self.table.results.items():
+            by_scenario.setdefault(scenario, []).extend(results)
         for scenario, points in by_scenario.items():
             self.logger.record(f"starts/score_{scenario}", float(np.mean(points)))
         self.history.append({

@@ -157,20 +157,20 @@ def midgame_table(ruleset: str, captain: str, scenario: str, positions: int, see
     seats = _Seats(ruleset, match, {label: parse_entrant(captain).spec})
     sides = match.game.sides
 
-    def each(play: Callable[[StartPosition, str, int], float]) -> list[float]:
-        return [play(start, seat, seed + DICE_OFFSET + 2 * i + j)
+    def each(who: str, opponent: str) -> list[float]:
+        """``who``'s score against ``opponent`` from every position and seat, with those positions' dice."""
+        return [_play_on(match, seats, start, who, opponent, seat, seed + DICE_OFFSET + 2 * i + j)
                 for i, start in enumerate(found) for j, seat in enumerate(sides)]
 
     reference_scores = {name: 0.0 for name in scripted}
     if len(scripted) > 1:
         for a, b in permutations(scripted, 2):
-            scores = each(lambda start, seat, dice, a=a, b=b: _play_on(match, seats, start, a, b, seat, dice))
+            scores = each(a, b)
             reference_scores[a] += sum(scores) / len(scores) / (len(scripted) - 1)
     reference = max(scripted, key=lambda name: (reference_scores[name], -scripted.index(name)))
     rows, pooled = [], []
     for opponent in scripted:
-        mine = each(lambda start, seat, dice, o=opponent: _play_on(match, seats, start, label, o, seat, dice))
-        theirs = each(lambda start, seat, dice, o=opponent: _play_on(match, seats, start, reference, o, seat, dice))
+        mine, theirs = each(label, opponent), each(reference, opponent)
         differences = [x - r for x, r in zip(mine, theirs)]
         pooled += differences
         rows.append(MidgameRow(opponent, sum(mine) / len(mine), sum(theirs) / len(theirs),

@@ -56,11 +56,11 @@ class Match:
 
     def start_from(self, position: Mapping[str, Any], seed: int | None) -> list[Event]:
         """Play on from ``position`` (``Game.position()`` data of this match's scenario), rolling ``Dice(seed)``."""
-        game = self.ruleset.load_position(position, self.config, seed=seed)
-        if game.scenario_name != (self.scenario or self.config.default_scenario):
-            raise ValueError(f"position of scenario {game.scenario_name!r} given to a match of scenario "
-                             f"{self.scenario or self.config.default_scenario!r}")
-        self.game = game
+        expected = self.scenario or self.config.default_scenario
+        if position.get("scenario", expected) != expected:
+            raise ValueError(f"position of scenario {position.get('scenario')!r} given to a match of scenario "
+                             f"{expected!r}")
+        self.game = self.ruleset.load_position(position, self.config, seed=seed)
         self.last_events = []
         return self.last_events
 
