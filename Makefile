@@ -30,7 +30,7 @@ $(STAMP): pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	# torch first, pinned, so no resolver step can reach for a CUDA build.
 	$(PY) -m pip install --quiet -c constraints.txt torch
-	$(PY) -m pip install --quiet -c constraints.txt -e ".[dev,ray]"
+	$(PY) -m pip install --quiet -c constraints.txt -e ".[train,dev,ray]"
 	touch $(STAMP)
 
 demo: setup

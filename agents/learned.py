@@ -111,6 +111,12 @@ def load_run_captain(path: str | Path, ruleset_id: str, deterministic: bool = Tr
 
     ``config``: the ruleset config (object or path) of the games; default: the run's own.
     """
+    from agents.extras import MissingExtraError, require_training
+
+    try:
+        require_training(f"the run captain {path}")
+    except MissingExtraError as exc:   # the base install plays .onnx exports, not run folders
+        raise ModelLoadError(f"{exc} (an .onnx export of the run plays without it)") from None
     import torch
 
     # torch.distributions argument checks cost more than the policy itself here; masks are valid by

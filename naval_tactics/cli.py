@@ -95,7 +95,8 @@ def add_serve(subparsers: Subparsers) -> None:
     parser.add_argument("--cors-origin", action="append", default=[], metavar="ORIGIN",
                         help="let web pages from ORIGIN (https://host:port, or * for any) call the server; "
                              "repeat for several (default: none)")
-    parser.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+    parser.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"],
+                        help="uvicorn's log level (default info)")
     parser.set_defaults(run=run_serve)
 
 
@@ -116,6 +117,9 @@ def run_serve(args: argparse.Namespace) -> int:
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         print(f"warning: binding {args.host}: anyone who can reach it can use this server (no authentication)",
               file=sys.stderr)
+    shown = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"play in the browser: http://{shown}:{args.port}/play · the API: http://{shown}:{args.port}/docs",
+          file=sys.stderr)
     try:
         serve(settings, host=args.host, port=args.port, log_level=args.log_level)
     except CatalogueError as exc:
@@ -124,8 +128,12 @@ def run_serve(args: argparse.Namespace) -> int:
 
 
 # ------------------------------------------------------------------ play, watch, replay
+#: Seconds between decisions ``watch`` waits on a terminal unless ``--delay`` says otherwise.
+WATCH_DELAY = 0.6
+
+
 def _game_flags(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--ruleset", required=True, choices=ruleset_ids())
+    parser.add_argument("--ruleset", required=True, choices=ruleset_ids(), help="the ruleset to play")
     parser.add_argument("--scenario", help="scenario of the ruleset (default: its default; see list)")
     parser.add_argument("--config", help="ruleset config YAML (default: the shipped one)")
 
@@ -163,17 +171,26 @@ def add_watch(subparsers: Subparsers) -> None:
     _game_flags(parser)
     parser.add_argument("--captains", nargs=2, required=True, metavar=("RED", "BLUE"),
                         help="one captain per side, in side order (see list)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--delay", type=float, default=0.0, help="seconds between decisions")
+    parser.add_argument("--seed", type=int, default=0, help="game seed (default 0)")
+    parser.add_argument("--delay", type=float, default=None,
+                        help=f"seconds between decisions (default: {WATCH_DELAY} on a terminal, so a game can be "
+                             "followed; 0 when the output goes to a file or a pipe)")
     parser.add_argument("--replay", type=Path, metavar="FILE", help="also save the game as a replay")
     parser.set_defaults(run=run_watch)
+
+
+def watch_delay(given: float | None, stream: Any = None) -> float:
+    """``--delay`` as given, else :data:`WATCH_DELAY` when the game is shown on a terminal, else 0."""
+    if given is not None:
+        return given
+    return WATCH_DELAY if (stream or sys.stdout).isatty() else 0.0
 
 
 def run_watch(args: argparse.Namespace) -> int:
     from naval_tactics.play import watch
 
     try:
-        watch(args.ruleset, args.scenario, args.captains, args.seed, args.delay, config=args.config,
+        watch(args.ruleset, args.scenario, args.captains, args.seed, watch_delay(args.delay), config=args.config,
               replay_path=args.replay)
     except ValueError as exc:
         raise CommandError(" ".join(str(exc).split())) from None
@@ -184,8 +201,9 @@ def add_replay(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser("replay", help="turn a game's replay into one self-contained HTML page",
                                    description="Re-play a JSON-lines replay and write an HTML viewer of it "
                                                "(board per decision, event log, play/step controls; no network).")
-    parser.add_argument("replay", type=Path, metavar="GAME.jsonl")
-    parser.add_argument("--html", required=True, type=Path, metavar="OUT.html")
+    parser.add_argument("replay", type=Path, metavar="GAME.jsonl",
+                        help="a replay written by play, watch --replay or evaluate --replays")
+    parser.add_argument("--html", required=True, type=Path, metavar="OUT.html", help="the page to write")
     parser.set_defaults(run=run_replay)
 
 

@@ -10,11 +10,17 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, Strict, StringConstraints, model_validator
 
-#: Seeds an app in any language can hold exactly (JSON numbers are doubles in JavaScript).
-Seed = Annotated[int, Field(ge=0, le=2**53 - 1)]
+#: Seeds an app in any language can hold exactly (JSON numbers are doubles in JavaScript); strict, so
+#: ``false`` or ``"1"`` is refused rather than read as a number.
+Seed = Annotated[int, Strict(), Field(ge=0, le=2**53 - 1)]
 Labels = dict[str, str]
+#: A name in a request (ruleset, scenario, captain, seat, label): text of at most 200 characters. Text
+#: holding a lone surrogate (``"\ud800"`` in the JSON) is refused here, naming the field, instead of
+#: failing when an answer quotes it.
+Text = Annotated[str, StringConstraints(max_length=200)]
+RequestLabels = dict[Text, Text]
 Probabilities = dict[str, dict[str, float]]
 
 
@@ -112,9 +118,9 @@ class NewGame(_Request):
         {"ruleset": "pantheon", "position": {"ruleset": "pantheon", "...": "see the position schema"}, "seed": 7},
     ]})
 
-    ruleset: str
+    ruleset: Text
     """A ruleset id from ``GET /v1/rulesets``."""
-    scenario: str | None = None
+    scenario: Text | None = None
     """One of the ruleset's scenarios; default: its default scenario. Not with ``position``."""
     position: dict[str, Any] | None = None
     """A position (full or short form) of the ruleset: ``GET /v1/rulesets/{id}/position-schema``."""
@@ -165,9 +171,9 @@ class MoveRequest(_Request):
         {"seat": "red_0", "move": {"maneuver": "ahead 3, starboard after 1"}},
     ]})
 
-    seat: str
+    seat: Text
     """The seat moving: it must be ``to_move``."""
-    move: Labels
+    move: RequestLabels
     """``{component: label}``; components left out take their no-op (value 0, always allowed)."""
 
 
@@ -189,10 +195,10 @@ class CaptainMoveRequest(_Request):
         {"captain": "gunner"},
     ]})
 
-    captain: str
+    captain: Text
     """A captain name the ruleset lists (``GET /v1/rulesets``), or ``expert:Nms`` where the ruleset serves
     ``expert``: the top level searching N milliseconds a decision (up to the server's limit)."""
-    seat: str | None = None
+    seat: Text | None = None
     """The seat it moves for; default: ``to_move`` (any other seat is refused: not its turn)."""
 
 
@@ -230,11 +236,11 @@ class DecideRequest(_Request):
          "captain": "gunner"},
     ]})
 
-    ruleset: str
+    ruleset: Text
     position: dict[str, Any]
     """A position (full or short form) of the ruleset."""
-    captain: str
-    seat: str | None = None
+    captain: Text
+    seat: Text | None = None
     """Default: the position's ``to_move``; any other seat is refused (not its turn)."""
     seed: Seed | None = None
     """Seeds the random captain and the position's dice; default 0, so the same request gets the same answer."""

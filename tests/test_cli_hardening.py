@@ -89,9 +89,9 @@ def test_refused_config_leaves_no_run_folder(tmp_path: Path, monkeypatch: pytest
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["--ruleset", "chess"], "train.py: unknown ruleset 'chess'; registered: ["),
-    (["--scenario", "armada"], "train.py: unknown pantheon scenario 'armada'; choose one of ['duel'"),
-    (["--device", "cuda"], "train.py: device 'cuda' asked for, but torch sees no CUDA GPU"),
+    (["--ruleset", "chess"], "naval-tactics train: error: unknown ruleset 'chess'; registered: ["),
+    (["--scenario", "armada"], "naval-tactics train: error: unknown pantheon scenario 'armada'; choose one of ['duel'"),
+    (["--device", "cuda"], "naval-tactics train: error: device 'cuda' asked for, but torch sees no CUDA GPU"),
     (["--seed", str(2**64 - 1)], "field 'seed': Input should be less than or equal to 4294967295"),
 ])
 def test_train_cli_refuses_with_a_clear_line_and_no_folder(
@@ -211,7 +211,7 @@ def test_demo_refuses_flags_it_does_not_take(evaluate_script: ModuleType, capsys
                                              args: list[str], refused: str) -> None:
     assert evaluate_script.main(["--demo", "--workers", "1", "--no-progress", *args]) == 2
     err = capsys.readouterr().err
-    assert err == (f"evaluate.py: error: --demo plays a fixed pantheon duel and round robin, so it does not take "
+    assert err == (f"naval-tactics evaluate: error: --demo plays a fixed pantheon duel and round robin, so it does not take "
                    f"{refused}; drop them, or leave out --demo (the demo takes --address, --backend, --config, "
                    "--no-progress, --out, --overwrite, --seed, --workers)\n")
 
@@ -240,7 +240,7 @@ def test_games_are_counted_plainly(evaluate_script: ModuleType, tmp_path: Path,
 
 def test_negative_seed_is_one_clear_line(evaluate_script: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
     assert evaluate_script.main(_quick("--seed", "-1")) == 2
-    assert capsys.readouterr().err == "evaluate.py: error: the first seed must be 0 or more, got -1\n"
+    assert capsys.readouterr().err == "naval-tactics evaluate: error: the first seed must be 0 or more, got -1\n"
 
 
 # ------------------------------------------------------------------------------ schedule

@@ -21,6 +21,7 @@ from naval_env.envs.match import Match
 from naval_tactics import play as play_module
 from naval_tactics.explain import EXPLANATIONS, Explainer, explain_label
 from naval_tactics.play import HELP_WORDS, QUIT_WORDS, PlayError, play, watch
+from naval_tactics.viewer import replay_movie
 
 SEED = 5
 RE_ASK = "is not an option"
@@ -198,6 +199,11 @@ def test_end_of_input_stops_cleanly_and_saves_the_game_so_far(tmp_path: Path) ->
     # every saved decision re-plays exactly; only the end is missing
     with pytest.raises(ReplayMismatchError, match="the game is not over"):
         replay_game(path)
+    assert replay_game(path, unfinished=True).round == result.record.rounds   # when asked to take it as it is
+    movie = replay_movie(path)                                              # the viewer shows where it stopped
+    assert len(movie.frames) == len(replay.decisions) + 1
+    assert movie.result == (f"unfinished: the record stops in round {result.record.rounds} "
+                            f"after {len(replay.decisions)} decisions")
 
 
 def test_quit_stops_the_game_and_saves_it(tmp_path: Path) -> None:

@@ -142,7 +142,7 @@ def test_missing_ray_is_a_clear_error(monkeypatch: pytest.MonkeyPatch, tmp_path:
     out = tmp_path / "out"
     assert command.main(["--captains", "gunner", "rammer", "--games", "1", "--backend", "ray",
                          "--out", str(out)]) == 2
-    assert capsys.readouterr().err.strip() == f"evaluate.py: error: {INSTALL_HINT}"
+    assert capsys.readouterr().err.strip() == f"naval-tactics evaluate: error: {INSTALL_HINT}"
     assert not out.exists()
 
 

@@ -135,7 +135,8 @@ def test_the_openapi_page_documents_every_route_and_the_error_shape(client: Test
         ("GET", "/v1/rulesets/{ruleset_id}/position-schema"), ("POST", "/v1/games"),
         ("GET", "/v1/games/{game_id}"), ("DELETE", "/v1/games/{game_id}"), ("POST", "/v1/games/{game_id}/moves"),
         ("POST", "/v1/games/{game_id}/captain-moves"), ("GET", "/v1/games/{game_id}/events"),
-        ("POST", "/v1/decide"),
+        ("POST", "/v1/decide"), ("GET", "/v1/games/{game_id}/options"), ("POST", "/v1/rulesets/{ruleset_id}/preview"),
+        ("POST", "/v1/rulesets/{ruleset_id}/picture"), ("POST", "/v1/replays"), ("POST", "/v1/replays/page"),
     }
     move = spec["paths"]["/v1/games/{game_id}/moves"]["post"]
     assert move["requestBody"]["content"]["application/json"]["schema"]["$ref"].endswith("/MoveRequest")
@@ -152,6 +153,9 @@ def test_the_openapi_page_documents_every_route_and_the_error_shape(client: Test
     assert every_ref and set(every_ref) <= set(schemas)   # every reference resolves
     page = client.get("/docs")
     assert page.status_code == 200 and "swagger" in page.text.lower()
+    assets = re.findall(r'(?:src|href)="([^"]+)"', page.text)   # served from the package, not from a CDN
+    assert assets and all(a.startswith("/") for a in assets), assets
+    assert all(client.get(a).status_code == 200 for a in assets)
 
 
 # ------------------------------------------------------------------ games

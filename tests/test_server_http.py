@@ -298,10 +298,12 @@ def test_naval_tactics_serve_runs_the_server_until_interrupted(tmp_path: Path) -
                 assert time.monotonic() < deadline, "the server did not answer within 60 s"
                 time.sleep(0.2)
         assert health["max_games"] == 3 and health["games"] == 0
+        assert httpx.get(f"http://127.0.0.1:{port}/play", timeout=10).status_code == 200
     finally:
         process.send_signal(signal.SIGINT)
         _, err = process.communicate(timeout=30)
     assert process.returncode == 0, err
+    assert f"play in the browser: http://127.0.0.1:{port}/play" in err   # where to point a browser
 
 
 def test_naval_tactics_serve_refuses_bad_settings(tmp_path: Path) -> None:

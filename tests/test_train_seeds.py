@@ -149,7 +149,7 @@ def test_missing_ray_is_a_clear_error(monkeypatch: pytest.MonkeyPatch, tmp_path:
     monkeypatch.setitem(sys.modules, "ray", None)   # `import ray` now raises ImportError
     for flags in (["--backend", "ray"], ["--backend", "ray", "--seeds", "0", "1"], ["--backend", "rllib"]):
         assert command.main([*TINY_FLAGS, "--run-dir", str(tmp_path / "runs"), *flags]) == 2
-        assert capsys.readouterr().err.strip() == f"train.py: {INSTALL_HINT}"
+        assert capsys.readouterr().err.strip() == f"naval-tactics train: error: {INSTALL_HINT}"
     assert not (tmp_path / "runs").exists()
 
 

@@ -19,6 +19,7 @@ import naval_env  # noqa: F401 - registers the envs
 from agents.arena import play_game
 from agents.evaluation.replay import ReplayError, ReplayMismatchError, load_replay, write_replay
 from agents.registry import make_captain, scripted_names
+from naval_env.core.moves import legal_options
 from naval_env.core.picture import BAR_W, picture_of, picture_of_position
 from naval_env.core.position import PositionError
 from naval_env.core.ruleset import get_ruleset, ruleset_ids
@@ -26,6 +27,7 @@ from naval_env.core.scene import Circle, Polygon, Rect, Scene, Segments, Text
 from naval_env.core.sketch import SIDE_FILL
 from naval_env.envs.match import Match
 from naval_tactics.viewer import replay_movie, replay_page, replay_to_html, write_replay_html
+from naval_tactics.viewer.frames import chosen
 
 SVG = "{http://www.w3.org/2000/svg}"
 RULESETS = ["pantheon", "crew_phase", "flotilla", "broadside", "pursuit"]
@@ -321,7 +323,7 @@ def test_page_text_cannot_close_the_script_element(tmp_path: Path) -> None:
     movie = replay_movie(played_replay("pantheon", tmp_path))
     hostile = movie.__class__(**{**movie.__dict__, "result": "</script><script>alert(1)</script>"})
     page = replay_page(hostile)
-    assert page.count("</script>") == 2 and "alert(1)" in page       # kept as text, escaped in the JSON
+    assert page.count("</script>") == 3 and "alert(1)" in page       # data, board script, script; the text escaped
     data = json.loads(page.split('id="replay-data">', 1)[1].split("</script>", 1)[0])
     assert data["result"] == "</script><script>alert(1)</script>"
 
@@ -353,3 +355,46 @@ def test_replay_records_give_the_same_page_as_the_file(tmp_path: Path) -> None:
 
 def test_every_ruleset_has_a_picture() -> None:
     assert sorted(RULESETS) == ruleset_ids()
+
+
+def test_a_value_0_choice_is_named_by_its_label_and_a_forced_no_op_is_left_out() -> None:
+    match = Match("pantheon")
+    match.reset(3)
+    game, spec = match.game, match.action_spec
+    agent = game.current_agent
+    mask = game.legal_mask(agent)
+    choices = chosen(spec, mask, [0] * len(spec.components))
+    offered = {name for name, labels in legal_options(game, agent).items() if len(labels) > 1}
+    assert offered and set(choices) == offered                     # what could be chosen, and only that
+    assert all(choices[name] == spec.components[k].labels[0]
+               for k, name in enumerate(c.name for c in spec.components) if name in choices)
+
+
+def test_an_unfinished_game_is_shown_up_to_where_it_stops(tmp_path: Path) -> None:
+    full = load_replay(played_replay("flotilla", tmp_path))
+    lines = [json.loads(line) for line in (tmp_path / "flotilla.jsonl").read_text().splitlines()]
+    kept = 4
+    match = Match("flotilla")
+    match.reset(full.header.seed)
+    for decision in full.decisions[:kept]:
+        match.game.apply(decision.agent, list(decision.action))
+    result = {**lines[-1], "winner": None, "winner_captain": None, "truncated": False, "rounds": match.game.round,
+              "decisions": kept, "state": match.game.state_dict()}
+    movie = replay_movie([lines[0], *lines[1:1 + kept], result])
+    assert len(movie.frames) == kept + 1
+    assert movie.result == f"unfinished: the record stops in round {match.game.round} after {kept} decisions"
+    page = replay_page(movie)
+    assert "unfinished" in page
+
+
+@pytest.mark.parametrize("ruleset", ["pantheon", "crew_phase", "flotilla"])
+def test_square_boards_number_their_edges_from_0(ruleset: str) -> None:
+    match = Match(ruleset)
+    match.reset(1)
+    scene = picture_of(match.game)
+    columns = [s for s in scene.find("coordinate") if s.ref.startswith("x")]
+    rows = [s for s in scene.find("coordinate") if s.ref.startswith("y")]
+    assert columns and rows
+    assert [t.text for t in columns][:2] in (["0", "1"], ["0", "2"], ["0", "3"])   # every square, or every k-th
+    edge = scene.find("board-edge")[0]
+    assert all(t.y < edge.y for t in columns) and all(t.x < edge.x for t in rows)  # in the margins

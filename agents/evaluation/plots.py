@@ -10,6 +10,7 @@ tests check; the drawing functions only place them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +39,8 @@ RATINGS = "ratings.png"
 PLOT_FILES = (WIN_RATE_MATRIX, RATINGS)
 #: Ratings are drawn as mu ± this many sigma; the left end is openskill's ordinal (mu - 3 sigma).
 SIGMAS = 3
+#: Characters of a captain name on one line of an axis label (longer names are broken after a slash).
+TICK_LABEL_WIDTH = 24
 
 
 @dataclass(frozen=True)
@@ -146,6 +149,26 @@ def draw_win_rate_matrix(matrix: WinRateMatrix, tournament: Tournament,
     return figure
 
 
+def tick_label(name: str, width: int = TICK_LABEL_WIDTH) -> str:
+    """A captain's name as an axis label: a long one (a run folder's path) broken after its slashes into
+    lines of about ``width`` characters, so it does not push the axes and their labels out of the picture."""
+    if len(name) <= width:
+        return name
+    lines, line = [], ""
+    for part in re.findall(r"[^/]*/?", name):
+        while len(part) > width:   # a part too long for a line of its own is cut
+            if line:
+                lines.append(line)
+                line = ""
+            lines.append(part[:width])
+            part = part[width:]
+        if line and len(line) + len(part) > width:
+            lines.append(line)
+            line = ""
+        line += part
+    return "\n".join([*lines, line] if line else lines)
+
+
 def draw_ratings(bars: Sequence[RatingBar], tournament: Tournament) -> Figure:
     figure = new_figure(8.5, max(3.8, 2.2 + 0.5 * len(bars)))
     ax = figure.subplots()
@@ -157,11 +180,11 @@ def draw_ratings(bars: Sequence[RatingBar], tournament: Tournament) -> Figure:
     for index, b in enumerate(bars):
         ax.annotate(f"ordinal {b.low:.1f}, mu {b.mu:.1f}, {b.games} games", (b.high, index), xytext=(8, 0),
                     textcoords="offset points", va="center", fontsize=8.5, color="0.25")
-    ax.set_yticks(y, [b.name for b in bars])
+    ax.set_yticks(y, [tick_label(b.name) for b in bars])
     ax.set_ylim(len(bars) - 0.4, -0.6)  # best at the top
     right = max(b.high for b in bars)
     ax.set_xlim(min(b.low for b in bars) - 2, right + 0.45 * (right - min(b.low for b in bars)) + 4)  # room for notes
-    ax.set_xlabel("OpenSkill rating (Plackett-Luce; a new captain starts at mu 25, sigma 8.33)")
+    ax.set_xlabel("OpenSkill rating\n(Plackett-Luce; a new captain starts at mu 25, sigma 8.33)")
     headings(figure, f"{_setting(tournament)}: OpenSkill ratings, best first",
              f"{count_phrase((b.games for b in bars), 'games')} per captain ({_seeds(tournament)}); dot: mu; bar: "
              f"mu ± {SIGMAS} sigma; red tick: the ordinal, mu − {SIGMAS} sigma, which the ranking sorts by")

@@ -81,6 +81,15 @@ class Replay:
 def write_replay(path: str | Path, record: GameRecord, *, ruleset: str, scenario: str | None,
                  config: str | Path | None = None) -> Path:
     """Write ``record`` (played with ``keep_events`` and ``keep_actions``) as a JSON-lines replay."""
+    text = replay_text(record, ruleset=ruleset, scenario=scenario, config=config)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def replay_text(record: GameRecord, *, ruleset: str, scenario: str | None, config: str | Path | None = None) -> str:
+    """The JSON lines of ``record``'s replay (what :func:`write_replay` writes); the game may be unfinished."""
     if len(record.actions) != record.decisions or len(record.event_starts) != record.decisions:
         raise ValueError("the record lacks per-decision actions or events; play it with "
                          "keep_events=True and keep_actions=True to write a replay")
@@ -102,10 +111,7 @@ def write_replay(path: str | Path, record: GameRecord, *, ruleset: str, scenario
         "truncated": record.truncated, "rounds": record.rounds, "decisions": record.decisions,
         "state": record.final_state,
     })
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines), encoding="utf-8")
-    return path
+    return "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines)
 
 
 def load_replay(path: str | Path) -> Replay:
@@ -164,10 +170,11 @@ def load_replay(path: str | Path) -> Replay:
     return Replay(header, opening, tuple(decisions), result)
 
 
-def replay_game(replay: str | Path | Replay, config: str | Path | None = None) -> Game:
+def replay_game(replay: str | Path | Replay, config: str | Path | None = None, *, unfinished: bool = False) -> Game:
     """Re-create the game from its seed, re-apply every recorded action and check it matches.
 
-    ``config`` overrides the header's config path (e.g. when the replay moved machines).
+    ``config`` overrides the header's config path (e.g. when the replay moved machines). ``unfinished``
+    accepts a record that stops before the game is over (a game abandoned part way); its state must match too.
     Returns the finished game; raises :class:`ReplayMismatchError` at the first decision
     whose agent, legality or events differ from the record, or if the final state does.
     """
@@ -195,7 +202,7 @@ def replay_game(replay: str | Path | Replay, config: str | Path | None = None) -
             raise ReplayMismatchError(f"{where}: the engine refuses the recorded action: {exc}") from None
         _compare_events(decision.events, events, where)
     last = f"after the last decision ({len(replay.decisions) - 1})"
-    if not game.is_over:
+    if not game.is_over and not unfinished:
         raise ReplayMismatchError(f"{last}: the game is not over, but the record ends there")
     result = replay.result
     if (game.winner, game.round) != (result.winner, result.rounds):

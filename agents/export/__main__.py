@@ -13,11 +13,12 @@ import sys
 from collections.abc import Sequence
 
 from agents.export.conformance import DEFAULT_COUNT
+from agents.extras import MissingExtraError, invoked_as, python_command, require_training
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m agents.export",
+        prog=invoked_as("export", module="agents.export"),
         description="Export a trained MaskablePPO captain to ONNX plus a JSON sidecar, and check parity.",
     )
     parser.add_argument("source", help="training run folder (holds run.json) or a model .zip inside one")
@@ -37,6 +38,11 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    try:
+        require_training(invoked_as("export", module="agents.export"))
+    except MissingExtraError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     if args.parity < 0:
         print("error: --parity must be 0 (skip) or a positive number of decisions", file=sys.stderr)
         return 2
@@ -69,7 +75,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         size = result.conformance_path.stat().st_size / 1024
         print(f"  wrote {result.conformance_path} ({result.conformance_vectors} conformance vectors, "
               f"{size:.0f} KiB, verified on reload; check with "
-              f"`python -m agents.export.conformance check {result.conformance_path}`)")
+              f"`{python_command()} -m agents.export.conformance check {result.conformance_path}`)")
     else:
         print(f"  no conformance vectors: {result.conformance_note}")
     if args.parity == 0:

@@ -125,7 +125,7 @@ def load_learning_curve(run_folder: str | Path) -> LearningCurve:
 
 def _draw_evals(ax: Axes, evals: Mapping[str, list[EvalPoint]]) -> None:
     games = [p.games for points in evals.values() for p in points]
-    ax.set_title(f"Quick evaluation: win rate against each opponent ({count_phrase(games, 'games')} per point, "
+    ax.set_title(f"Quick evaluation: win rate per opponent ({count_phrase(games, 'games')} per point, "
                  "95% Wilson interval)" if evals else "Quick evaluation: none was played", loc="left")
     ax.axhline(0.5, color="0.5", lw=1, ls="--")
     for index, (opponent, points) in enumerate(evals.items()):
@@ -154,8 +154,9 @@ def _draw_evals(ax: Axes, evals: Mapping[str, list[EvalPoint]]) -> None:
 
 def _draw_rewards(ax: Axes, rewards: Sequence[RewardPoint]) -> None:
     episodes = count_phrase((p.episodes for p in rewards), "games")
-    ax.set_title(f"Training games: mean episode reward per rollout ({episodes} per point, 95% interval of the "
-                 "mean)" if rewards else "Training games: none finished", loc="left")
+    # The interval is named in the legend: a longer title ran past the figure's right edge.
+    ax.set_title(f"Training games: mean episode reward per rollout ({episodes} per point)" if rewards
+                 else "Training games: none finished", loc="left")
     if rewards:
         x = [p.timesteps for p in rewards]
         ax.plot(x, [p.mean for p in rewards], color="C3", marker="." if len(x) < 60 else None,

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from agents.evaluation.tournament import Evaluation, build_tournament, evaluate
 from agents.registry import scripted_names
 from agents.zoo.card import read_facts, write_card
-from agents.zoo.catalogue import CAPTAINS_DIR, ZooError, rebuild_command, zoo_onnx_path
+from agents.zoo.catalogue import CAPTAINS_DIR, ZooError, card_path, rebuild_command, zoo_onnx_path
 
 #: Seeds of the strength table: 400 seeds, each played from both sides.
 EVALUATION_SEED = 1000
@@ -27,7 +28,7 @@ def load_build_config(ruleset_id: str, config: str, seed: int, run_dir: str = "r
     from agents.training.config import load_train_config
 
     loaded = load_train_config(config, {"seed": seed, "run_dir": run_dir, "name": f"zoo-{ruleset_id}",
-                                        "progress_bar": False})
+                                        "progress_bar": sys.stderr.isatty()})
     if loaded.ruleset != ruleset_id:
         raise ZooError(f"run config {config!r} trains ruleset {loaded.ruleset!r}, not {ruleset_id!r}")
     return loaded
@@ -106,22 +107,42 @@ def training_facts(run_folder: Path, machine_note: str = "", config: str | None 
     }
 
 
+def say(message: str) -> None:
+    """One line of a build's progress (a build runs for minutes: each step says what it starts)."""
+    print(message, flush=True)
+
+
 def build_entry(ruleset_id: str, *, seed: int = 0, run_folder: Path | None = None, seeds: int = EVALUATION_SEEDS,
                 workers: int = 2, directory: Path = CAPTAINS_DIR, run_dir: str = "runs",
-                machine_note: str = "", config: str | None = None) -> Path:
+                machine_note: str = "", config: str | None = None, report: Callable[[str], None] = say) -> Path:
     """Train ``config`` (unless ``run_folder`` is given, which must have been trained by it), export, evaluate
-    and write the card; returns the card's path. ``config`` defaults to the ruleset's shipped run config."""
+    and write the card; returns the card's path. ``config`` defaults to the ruleset's shipped run config.
+    ``report`` gets one line as each step starts. A ladder on the card was measured for the captain this build
+    replaces, so it is kept and marked stale (see :func:`mark_ladder_stale`) until ``zoo ladder`` re-measures it."""
     from naval_env.core.ruleset import get_ruleset
 
     ruleset = get_ruleset(ruleset_id)
     config = config or ruleset_id
     if run_folder is not None:
         check_run_matches_config(run_folder, ruleset_id, config)
-    folder = run_folder if run_folder is not None else train_captain(ruleset_id, seed, run_dir, config)
+        report(f"[1/4] shipping {run_folder} (trained by run config {config!r}); no training")
+        folder = run_folder
+    else:
+        planned = load_build_config(ruleset_id, config, seed, run_dir)
+        report(f"[1/4] training run config {config!r} with seed {seed}: {planned.total_timesteps:,} timesteps "
+               f"into {run_dir}/ (this is the long step)")
+        folder = train_captain(ruleset_id, seed, run_dir, config)
+        report(f"      trained: {folder}")
+    report(f"[2/4] exporting to {zoo_onnx_path(ruleset_id, directory)} (ONNX, sidecar, "
+           f"{ZOO_CONFORMANCE_VECTORS} conformance vectors)")
     export_captain(ruleset_id, folder, directory)
     training = training_facts(folder, machine_note, config)
     scenario = training["scenario"] or ruleset.load_config().default_scenario
+    rivals = scripted_names(ruleset_id)[1:]
+    report(f"[3/4] evaluating against {', '.join(rivals)}: {2 * seeds} games a pairing on {scenario}")
     evaluation = evaluate_captain(ruleset_id, scenario, seeds, EVALUATION_SEED, workers)
+    for summary in evaluation.summaries:
+        report(f"      zoo vs {summary.b}: {summary.win_rate:.2f} [{summary.ci_low:.2f}, {summary.ci_high:.2f}]")
     facts = read_facts(ruleset_id, directory)
     facts.update({
         "ruleset": ruleset_id,
@@ -134,5 +155,22 @@ def build_entry(ruleset_id: str, *, seed: int = 0, run_folder: Path | None = Non
             "pairings": [s.to_dict() for s in evaluation.summaries],
         },
     })
-    facts.pop("ladder", None)  # a new captain makes the old ladder stale: re-measure it
+    stale = mark_ladder_stale(facts)
+    report(f"[4/4] writing the card {card_path(ruleset_id, directory)}")
+    if stale:
+        report(f"warning: the card's difficulty ladder is now marked stale: {stale}")
     return write_card(ruleset_id, facts, directory)
+
+
+def mark_ladder_stale(facts: dict[str, Any]) -> str | None:
+    """Keep the card's ladder but say it was measured for the previous captain (the level shares are not
+    calibrated for the new one); returns the note, or None when the card has no ladder. ``zoo ladder``
+    re-measures it and writes a ladder without the note."""
+    ladder = facts.get("ladder")
+    if not ladder:
+        return None
+    ruleset_id = facts["ruleset"]
+    ladder["stale"] = ("measured for the captain this build replaced, so the level shares are not calibrated "
+                       "for this one; re-measure with `naval-tactics zoo ladder --ruleset "
+                       f"{ruleset_id} --calibrate`")
+    return str(ladder["stale"])

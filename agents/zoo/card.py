@@ -86,6 +86,7 @@ def render_card(facts: dict[str, Any]) -> str:
         lines += [
             "## Difficulty ladder",
             "",
+            *([f"> **Stale:** {ladder['stale']}.", ""] if ladder.get("stale") else []),
             "Each level is the zoo captain playing a share of its decisions uniformly at random "
             "(`agents/zoo/levels.yaml`). The shares are calibrated so each level beats the one below it about "
             "65-75% of the time, or, where the range is too narrow for three such steps, in three equal steps "

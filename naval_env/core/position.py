@@ -19,10 +19,11 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, Protocol, TypeVar, cast
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ValidationError
 
 from naval_env.core.dice import Dice
 from naval_env.core.errors import NavalError
+from naval_env.core.position_fields import PART_CONFIG, Name
 
 if TYPE_CHECKING:
     from naval_env.core.game import Game
@@ -35,11 +36,21 @@ class PositionProblem(NamedTuple):
     message: str
 
 
-class PositionError(NavalError):
-    """A position that cannot be loaded; ``problems`` lists every field at fault."""
+#: Most problems one refusal lists: a position with thousands of faults is refused as fast as one with a
+#: few, and the answer stays small (the rest are counted in a last problem).
+MAX_PROBLEMS = 20
 
-    def __init__(self, problems: Iterable[PositionProblem]) -> None:
-        self.problems = list(problems)
+
+class PositionError(NavalError):
+    """A position that cannot be loaded; ``problems`` lists every field at fault (the first
+    :data:`MAX_PROBLEMS`, then one that counts the rest)."""
+
+    def __init__(self, problems: Iterable[PositionProblem], more: int = 0) -> None:
+        given = list(problems)
+        more += max(0, len(given) - MAX_PROBLEMS)
+        self.problems = given[:MAX_PROBLEMS]
+        if more:
+            self.problems.append(PositionProblem("", f"{more} more problem(s) not listed; fix these first"))
         listed = "; ".join(f"{p.path or '<position>'}: {p.message}" for p in self.problems)
         super().__init__(f"invalid position ({len(self.problems)} problem(s)): {listed}")
 
@@ -48,15 +59,16 @@ class PositionError(NavalError):
 
 
 class PositionModel(BaseModel):
-    """Fields every ruleset's position starts with. Unknown keys are errors."""
+    """Fields every ruleset's position starts with. Unknown keys are errors; numbers are strict and finite
+    (see :mod:`naval_env.core.position_fields`)."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    model_config = PART_CONFIG
 
     ruleset: str
     """The ruleset's id."""
-    version: str | None = None
+    version: Name | None = None
     """The ruleset version the position was written for; when given it must be the engine's."""
-    scenario: str | None = None
+    scenario: Name | None = None
     """The scenario whose board and defaults apply; default: the config's default scenario."""
 
 
@@ -64,7 +76,15 @@ PositionT = TypeVar("PositionT", bound=PositionModel)
 
 
 def path_of(loc: Iterable[Any]) -> str:
-    return ".".join(str(part) for part in loc)
+    """``ships.1.x``; a key that is not printable text (a control character, a lone surrogate) is written
+    with backslash escapes, so the path can always be printed and sent as JSON."""
+    return ".".join(_printable(str(part)) for part in loc)
+
+
+def _printable(text: str) -> str:
+    if text.isprintable():
+        return text
+    return text.encode("unicode_escape", "backslashreplace").decode("ascii")
 
 
 def validate_position(model: type[PositionT], data: Any) -> PositionT:
@@ -77,14 +97,28 @@ def validate_position(model: type[PositionT], data: Any) -> PositionT:
         return model.model_validate(data)
     except ValidationError as exc:
         problems = []
-        for err in exc.errors(include_url=False):
+        errors = exc.errors(include_url=False)
+        for err in errors[:MAX_PROBLEMS]:
             message = err["msg"]
             if err["type"] == "extra_forbidden":
                 message = f"unknown field; allowed here: {', '.join(_allowed_keys(model, err['loc'][:-1]))}"
             elif err["type"] == "missing":
                 message = "required field is missing"
+            elif err["type"] in _RANGE_ERRORS:
+                message = f"{_number(err['input'])} is out of range: {message}"
             problems.append(PositionProblem(path_of(err["loc"]), message))
-        raise PositionError(problems) from None
+        raise PositionError(problems, more=len(errors) - len(problems)) from None
+
+
+#: pydantic's errors for a number past a bound: their message names the bound, not the number given.
+_RANGE_ERRORS = frozenset({"greater_than", "greater_than_equal", "less_than", "less_than_equal"})
+
+
+def _number(value: Any) -> str:
+    """A number as a message may quote it: a whole number of hundreds of digits is not written out."""
+    if isinstance(value, int) and not -10**15 < value < 10**15:
+        return "a whole number of more than 15 digits"
+    return repr(value)
 
 
 def _allowed_keys(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
@@ -140,13 +174,17 @@ class Problems:
 
     def __init__(self) -> None:
         self.found: list[PositionProblem] = []
+        self.more = 0  # problems past :data:`MAX_PROBLEMS`, counted and not kept
 
     def add(self, path: str, message: str) -> None:
-        self.found.append(PositionProblem(path, message))
+        if len(self.found) < MAX_PROBLEMS:
+            self.found.append(PositionProblem(path, message))
+        else:
+            self.more += 1
 
     def raise_if_any(self) -> None:
         if self.found:
-            raise PositionError(self.found)
+            raise PositionError(self.found, more=self.more)
 
 
 #: A ship id: ``<side>_<i>``, the side a lowercase name, ``i`` numbered from 0 per side without leading zeros.

@@ -180,6 +180,19 @@ class Grid:
         rows = tuple(((a.x, a.y + j * c), (a.x + a.w, a.y + j * c)) for j in range(1, self.height))
         scene.add(Segments(segments=columns + rows, stroke=GRID_LINE, width=1, role="grid"))
         scene.add(Rect(x=a.x, y=a.y, w=a.w, h=a.h, stroke=MUTED, width=1.5, role="board-edge"))
+        self.draw_coordinates(scene)
+
+    def draw_coordinates(self, scene: Scene) -> None:
+        """Square numbers in the margins (x along the top, y down the left), as the rules and the log count
+        them from 0; on a fine grid every second or third, so the numbers never touch."""
+        a, c = self.area, self.cell
+        every = max(1, math.ceil(16 / c))
+        for i in range(0, self.width, every):
+            scene.add(Text(x=a.x + (i + 0.5) * c, y=a.y - 5, text=str(i), size=9, anchor="middle", fill=MUTED,
+                           role="coordinate", ref=f"x{i}"))
+        for j in range(0, self.height, every):
+            scene.add(Text(x=a.x - 3, y=a.y + (j + 0.5) * c + 3, text=str(j), size=9, anchor="end", fill=MUTED,
+                           role="coordinate", ref=f"y{j}"))
 
     def squares_within(self, scene: Scene, x0: int, y0: int, x1: int, y1: int, *, role: str, ref: str) -> None:
         """Shade the squares x0..x1, y0..y1 (clipped to the board) with a dashed edge: a range."""

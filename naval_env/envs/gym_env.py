@@ -12,7 +12,7 @@ import numpy as np
 from naval_env.core.captain import Captain
 from naval_env.envs.match import Match
 from naval_env.envs.opponents import CaptainSpec, default_opponent, make_captain
-from naval_env.envs.spaces import action_space, observation_box
+from naval_env.envs.spaces import action_space, masked_observation_space, observation_box
 
 #: What the learner captains: one ship (its other ships get the ally captain) or every ship of its side.
 COMMANDS = ("ship", "side")
@@ -21,11 +21,15 @@ COMMANDS = ("ship", "side")
 MAX_GAMES_PER_RESET = 100
 
 
+#: ``info["outcome"]`` while the game goes on; at its end ``"win"``, ``"loss"`` or ``"draw"`` for the learner.
+PLAYING = "playing"
+
+
 def learner_points(info: Mapping[str, Any]) -> float:
     """The learner's score from the ``info`` of a game's last step: 1 for a win, 0.5 for a draw, 0 for a loss."""
     if info["learner_won"]:
         return 1.0
-    return 0.5 if info["winner"] is None else 0.0
+    return 0.5 if not info["winner"] else 0.0
 
 
 class NavalEnv(gym.Env[np.ndarray, np.ndarray]):
@@ -45,7 +49,16 @@ class NavalEnv(gym.Env[np.ndarray, np.ndarray]):
 
     ## Observation space
     ``Box(-10, 10, (n,), float32)`` from the learner's point of view; the named
-    slices are ``env.unwrapped.observation_spec``.
+    slices are ``env.unwrapped.observation_spec``. With ``mask_in_obs=True`` it is
+    ``Dict({"observation": that Box, "action_mask": Box(0, 1, (flat mask,), bool)})``,
+    as in the PettingZoo envs (there int8), for libraries that read the mask from the observation
+    (TorchRL's ``ActionMask``, Tianshou, CleanRL-style loops).
+
+    ## Info
+    The same keys at every step, each always of one type (vector envs and replay buffers batch them):
+    ``action_mask`` (flat bool), ``learner`` (agent id), ``illegal_action`` (what was refused, ``""``
+    when nothing was), ``winner`` (the winning side, ``""`` while playing and on a draw), ``outcome``
+    (``"playing"``, then ``"win"``, ``"loss"`` or ``"draw"`` for the learner) and ``learner_won`` (numpy bool).
 
     ## Rewards
     From the ruleset config's ``rewards``: win / loss / draw at the end, plus
@@ -77,6 +90,7 @@ class NavalEnv(gym.Env[np.ndarray, np.ndarray]):
       picture the HTML replay viewer shows: ships, bars, wind, ranges; one size per scenario, so
       ``gymnasium.wrappers.RecordVideo`` records it as it is).
     - ``illegal_action``: ``"noop"`` or ``"raise"`` (see Action space).
+    - ``mask_in_obs``: put the action mask in the observation (see Observation space).
     - ``command``: ``"ship"`` (default): the learner captains one ship, ``ally`` the rest of its
       side; ``"side"``: the learner captains every ship of its side, each decision seen from the
       ship that holds it (``info["learner"]``), and its reward counts the whole side's damage.
@@ -104,6 +118,7 @@ class NavalEnv(gym.Env[np.ndarray, np.ndarray]):
         render_mode: str | None = None,
         illegal_action: str = "noop",
         command: Literal["ship", "side"] = "ship",
+        mask_in_obs: bool = False,
     ) -> None:
         if command not in COMMANDS:
             raise ValueError(f"command {command!r} is not one of {COMMANDS}")
@@ -118,7 +133,10 @@ class NavalEnv(gym.Env[np.ndarray, np.ndarray]):
         self.action_spec = self.match.action_spec
         self.observation_spec = self.match.observation_spec
         self.action_space = action_space(self.action_spec, mask_source=self.action_masks)
-        self.observation_space = observation_box(self.observation_spec)
+        self.mask_in_obs = mask_in_obs
+        self.observation_space: gym.Space[Any] = (  # type: ignore[assignment]  # a Dict with mask_in_obs
+            masked_observation_space(self.observation_spec, self.action_spec) if mask_in_obs
+            else observation_box(self.observation_spec))
         self.render_mode = render_mode
         self._learner_choices = self._learner_seats(learner)
         if opponent is None:
@@ -260,20 +278,26 @@ class NavalEnv(gym.Env[np.ndarray, np.ndarray]):
         return None
 
     # ------------------------------------------------------------- helpers
-    def _observe(self) -> np.ndarray:
+    def _observe(self) -> Any:
         game = self.match.game
         self._mask = game.legal_mask(self.learner) if not game.is_over else self.action_spec.noop_mask()
-        return game.observe(self.learner)
+        observation = game.observe(self.learner)
+        if self.mask_in_obs:
+            return {"observation": observation, "action_mask": self._mask}
+        return observation
 
     def _info(self) -> dict[str, Any]:
         game = self.match.game
-        info: dict[str, Any] = {"action_mask": self._mask, "learner": self.learner}
-        if self.match.last_illegal is not None:
-            info["illegal_action"] = self.match.last_illegal
-        if game.is_over:
-            info["winner"] = game.winner
-            info["learner_won"] = game.winner == game.side_of(self.learner)
-        return info
+        winner = game.winner if game.is_over else None
+        learner_won = winner is not None and winner == game.side_of(self.learner)
+        if not game.is_over:
+            outcome = PLAYING
+        else:
+            outcome = "win" if learner_won else "draw" if winner is None else "loss"
+        return {"action_mask": self._mask, "learner": self.learner,
+                "illegal_action": self.match.last_illegal or "", "winner": winner or "", "outcome": outcome,
+                # numpy's bool, as array-minded readers (TorchRL's info reader) expect a dtype
+                "learner_won": np.bool_(learner_won)}
 
     @property
     def game(self) -> Any:

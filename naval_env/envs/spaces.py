@@ -103,3 +103,11 @@ def action_space(spec: ActionSpec, mask_source: Callable[[], np.ndarray] | None 
 
 def mask_box(spec: ActionSpec) -> spaces.Box:
     return spaces.Box(0, 1, shape=(spec.flat_size,), dtype=np.int8)
+
+
+def masked_observation_space(observation: ObservationSpec, actions: ActionSpec) -> spaces.Dict:
+    """The Gymnasium env's ``mask_in_obs`` observation: the observation with the flat action mask beside it, as
+    in the PettingZoo envs but boolean, the mask type TorchRL's ``ActionMask`` and torch's masking take."""
+    return spaces.Dict({"observation": observation_box(observation),
+                        # gymnasium takes a bool Box at run time; its stubs name only numeric dtypes
+                        "action_mask": spaces.Box(0, 1, shape=(actions.flat_size,), dtype=np.bool_)})  # type: ignore[arg-type]

@@ -1,13 +1,14 @@
 """Evaluate captains against each other: paired games, win rates with Wilson intervals, OpenSkill ratings.
 
-    python evaluate.py --ruleset pantheon --scenario duel --captains random rammer gunner runs/x \
+    naval-tactics evaluate --ruleset pantheon --scenario duel --captains random rammer gunner runs/x \
         --games 50 --out results/first [--pairings rammer:gunner x:rammer] [--replays] [--workers 2]
         [--backend ray [--address ray://head:10001]]
-    python evaluate.py --demo
+    naval-tactics evaluate --demo
 
 Every pairing plays ``--games`` seeds, each twice with the sides swapped: N seeds × 2 sides
 = 2N games per pairing. Writes results.json, pairings.csv, ratings.csv and games.csv to
-``--out`` (and, with ``--replays``, one JSON-lines replay per game under ``<out>/replays``);
+``--out``, by default a new folder per run under the user's data folder (:func:`default_out`), so a
+second run never collides with the first and nothing lands in the current folder unasked (and, with ``--replays``, one JSON-lines replay per game under ``<out>/replays``);
 results already there are replaced only with ``--overwrite``. The logic lives in
 ``agents/evaluation``; this script only parses settings and prints. ``--backend ray`` plays
 the games on Ray actors (``--workers`` of them; a local Ray, or the cluster at ``--address``)
@@ -17,9 +18,11 @@ with the same results, game for game, as the local backend.
 import argparse
 import ast
 import inspect
+import os
 import sys
 import time
 from dataclasses import dataclass, field, fields
+from pathlib import Path
 from typing import NoReturn, get_type_hints
 
 from agents.distributed.ray_runtime import add_ray_arguments
@@ -40,6 +43,7 @@ from agents.evaluation.tournament import (
     check_workers,
     evaluate,
 )
+from agents.extras import invoked_as
 from agents.registry import make_captain
 from naval_env.core.errors import ConfigError
 from naval_env.envs.match import Match
@@ -80,7 +84,7 @@ class Settings:
     address: str | None = None
     """Ray cluster to join with --backend ray; default: a local Ray for this command"""
     out: str | None = None
-    """output folder; default results/<ruleset>_<scenario>_seed<seed> (the demo writes only when given)"""
+    """output folder; default a new folder per run, <data>/naval-tactics/evaluations/<ruleset>_<scenario>_seed<seed>-<time>, <data> being $XDG_DATA_HOME or ~/.local/share (the demo writes only when given)"""
     overwrite: bool = False
     """replace the results (and replays) an earlier evaluation left in the output folder"""
     replays: bool = False
@@ -114,7 +118,7 @@ class OneLineParser(argparse.ArgumentParser):
 
 def make_parser(with_defaults: bool = True) -> argparse.ArgumentParser:
     """The command line of :class:`Settings`; ``with_defaults=False``: a setting not named is left out."""
-    parser = OneLineParser(prog="evaluate.py", description=__doc__.split("\n\n")[0],
+    parser = OneLineParser(prog=invoked_as("evaluate"), description=__doc__.split("\n\n")[0],
                            formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     docs, hints, defaults = field_docs(Settings), get_type_hints(Settings), vars(Settings())
     for f in fields(Settings):
@@ -159,7 +163,7 @@ def run(settings: Settings) -> None:
                                   pairings=settings.pairings, seed=settings.seed, config=settings.config)
     check_workers(settings.workers)
     check_backend(settings.backend, settings.address)
-    out = settings.out or f"results/{settings.ruleset}_{settings.scenario or 'default'}_seed{settings.seed}"
+    out = settings.out or str(default_out(settings))
     check_output_folder(out, overwrite=settings.overwrite)
     if settings.overwrite:
         clear_replays(out)
@@ -171,6 +175,22 @@ def run(settings: Settings) -> None:
     paths = write_results(evaluation, out)
     console.print(f"{len(evaluation.results)} games in {time.perf_counter() - started:.1f}s; wrote "
                   + ", ".join(str(p) for p in paths) + (f" and {out}/replays/" if settings.replays else ""))
+
+
+def data_home() -> Path:
+    """The toolkit's folder in the user's data folder ($XDG_DATA_HOME, else ~/.local/share), as XDG tools use."""
+    return Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "naval-tactics"
+
+
+def default_out(settings: Settings) -> Path:
+    """Where results go without ``--out``: a folder named for the run and its start time, never one that exists."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    base = data_home() / "evaluations" / f"{settings.ruleset}_{settings.scenario or 'default'}_seed{settings.seed}"
+    candidate, n = Path(f"{base}-{stamp}"), 1
+    while candidate.exists():   # two runs in the same second
+        n += 1
+        candidate = Path(f"{base}-{stamp}-{n}")
+    return candidate
 
 
 def demo(settings: Settings) -> None:
@@ -208,10 +228,10 @@ def main(argv: list[str] | None = None) -> int:
         else:
             run(settings)
     except (EvaluationInputError, ConfigError) as exc:   # ConfigError: Ray missing or out of reach
-        print(f"evaluate.py: error: {exc}", file=sys.stderr)
+        print(f"{invoked_as('evaluate')}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:   # the workers ignore Ctrl-C, so this is the one message
-        print("evaluate.py: interrupted; the tables and results files are written only when every game has "
+        print(f"{invoked_as('evaluate')}: interrupted; the tables and results files are written only when every game has "
               "been played, so nothing was written (replays of finished games, if asked for, are kept)",
               file=sys.stderr)
         return 130

@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import argparse
 import shlex
-import shutil
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from agents.distributed.ray_runtime import add_ray_arguments
+from agents.extras import MissingExtraError, cli_command, invoked_as, require_training
 from naval_env.core.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -38,9 +38,14 @@ STOPPED = 130
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description="Train a MaskablePPO captain.")
+    return make_parser().parse_args(argv)
+
+
+def make_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=invoked_as("train"), description="Train a MaskablePPO captain.")
     seeds = parser.add_mutually_exclusive_group()
-    parser.add_argument("--config", help="YAML run config, e.g. configs/train/pantheon.yaml")
+    parser.add_argument("--config", help="run config: a shipped one by name (pantheon, crew_phase_strong, ...) "
+                                         "or a YAML path, e.g. configs/train/pantheon.yaml")
     parser.add_argument("--resume", type=Path, metavar="RUN_FOLDER",
                         help="go on with an interrupted run from its newest checkpoint, with its own config "
                              "(no other flag but --no-progress-bar)")
@@ -53,32 +58,42 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                             "folder, and report their final win rates' mean and spread")
     parser.add_argument("--workers", type=int,
                         help="with --seeds: seeds training at once (default: one per seed, at most one per core)")
-    parser.add_argument("--total-timesteps", type=int)
-    parser.add_argument("--n-envs", type=int)
-    parser.add_argument("--vec-env", choices=["dummy", "subproc"])
-    parser.add_argument("--torch-threads", type=int)
+    parser.add_argument("--total-timesteps", type=int, help="learner decisions to train on (total_timesteps)")
+    parser.add_argument("--n-envs", type=int, help="environments stepped together (n_envs)")
+    parser.add_argument("--vec-env", choices=["dummy", "subproc"],
+                        help="dummy: every env in this process; subproc: one process per env")
+    parser.add_argument("--torch-threads", type=int, help="threads torch may use for the policy's maths")
     parser.add_argument("--device", choices=["cpu", "auto", "cuda"],
                         help="cuda is refused where torch sees no GPU; auto takes one when there is one "
                              "(run.json records the device used)")
     parser.add_argument("--run-dir", help="parent folder of run folders (default runs/)")
     parser.add_argument("--opponents", nargs="+", help="opponent pool (scripted names)")
-    parser.add_argument("--opponent-mode", choices=["scripted", "pool", "self_play"])
+    parser.add_argument("--opponent-mode", choices=["scripted", "pool", "self_play"],
+                        help="scripted: one scripted captain; pool: one drawn per game from --opponents; "
+                             "self_play: frozen snapshots of the learner mixed with scripted anchors")
     parser.add_argument("--allies", choices=["opponent", "learner"],
                         help="who captains the learner's other ships in fleet scenarios")
-    parser.add_argument("--learning-rate", type=float)
-    parser.add_argument("--n-steps", type=int)
-    parser.add_argument("--batch-size", type=int)
+    parser.add_argument("--learning-rate", type=float, help="PPO's learning rate (ppo.learning_rate)")
+    parser.add_argument("--n-steps", type=int, help="steps per env in each rollout (ppo.n_steps)")
+    parser.add_argument("--batch-size", type=int, help="minibatch size of each PPO update (ppo.batch_size)")
     parser.add_argument("--imitate", help="scripted captain to clone before PPO (imitation.teacher)")
-    parser.add_argument("--no-progress-bar", dest="progress_bar", action="store_const", const=False)
+    parser.add_argument("--no-progress-bar", dest="progress_bar", action="store_const", const=False,
+                        help="no progress bar (for logs and CI)")
     add_ray_arguments(parser, backends=TRAIN_BACKENDS, default="local")
     parser.set_defaults(backend=None)   # not given: the config's backend (local unless it says otherwise)
-    return parser.parse_args(argv)
+    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    prog = invoked_as("train")
+    try:
+        require_training(prog)
+    except MissingExtraError as error:
+        print(f"{prog}: error: {error}", file=sys.stderr)
+        return 2
     from agents.training.config import load_train_config
 
-    args = parse_args(argv)
     if args.resume is not None:
         return resume_run(args)
     overrides = {k: v for k, v in vars(args).items() if k not in RUN_FLAGS}
@@ -87,7 +102,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.workers is not None and args.seeds is None:
             raise ConfigError("--workers sets how many seeds train at once, so it needs --seeds")
     except ConfigError as error:
-        print(f"train.py: {error}", file=sys.stderr)
+        print(f"{prog}: error: {error}", file=sys.stderr)
         return 2
     if args.seeds is not None:
         return train_several(config, args.seeds, args.workers, args.address)
@@ -97,14 +112,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         folder = train_on_backend(config, args.address)
     except (KeyError, ValueError) as error:   # ConfigError is a ValueError
-        print(f"train.py: {error.args[0] if isinstance(error, KeyError) else error}", file=sys.stderr)
+        print(f"{prog}: error: {error.args[0] if isinstance(error, KeyError) else error}", file=sys.stderr)
         return 2
     except TrainingStopped as stopped:
         print(f"train.py: {stopped}", file=sys.stderr)
         return STOPPED
     print(f"run folder: {folder}")
     print(f"evaluate it: {shlex.join(evaluate_command(config, folder))}")
+    for line in run_summary(folder):
+        print(line)
     return 0
+
+
+def run_summary(folder: Path) -> list[str]:
+    """The last lines of a run: each opponent's final quick evaluation (the final model's, else the last one
+    played) with its interval, and the learning curve's path."""
+    from agents.training.plots import LEARNING_CURVE, load_learning_curve
+
+    lines = []
+    for opponent, points in load_learning_curve(folder).evals.items():
+        last = next((p for p in reversed(points) if p.final), points[-1])
+        which = "final model" if last.final else f"last quick evaluation (at {last.timesteps:,} timesteps)"
+        lines.append(f"{which} vs {opponent}: {last.win_rate:.2f} [{last.low:.2f}, {last.high:.2f}] over "
+                     f"{last.games} games (a quick check; judge a captain with evaluate over a few hundred)")
+    plot = folder / LEARNING_CURVE
+    lines.append(f"learning curve: {plot}" if plot.is_file() else "learning curve: not drawn (nothing recorded)")
+    return lines
 
 
 def resume_run(args: argparse.Namespace) -> int:
@@ -138,7 +171,8 @@ def train_several(config: TrainConfig, seeds: list[int], workers: int | None, ad
                               on_done=lambda o: print(f"seed {o.seed}: {'finished' if o.ok else 'failed'}",
                                                       flush=True))
     except (KeyError, ValueError) as error:
-        print(f"train.py: {error.args[0] if isinstance(error, KeyError) else error}", file=sys.stderr)
+        print(f"{invoked_as('train')}: error: {error.args[0] if isinstance(error, KeyError) else error}",
+              file=sys.stderr)
         return 2
     print(format_summary(summary))
     return 0 if all(outcome.ok for outcome in summary.outcomes) else 1
@@ -148,9 +182,7 @@ def evaluate_command(config: TrainConfig, folder: Path) -> list[str]:
     """The evaluation command for a finished run; it works from any folder where the package is installed."""
     from agents.registry import scripted_names
 
-    on_path = shutil.which("python")
-    python = "python" if on_path and Path(on_path).absolute() == Path(sys.executable).absolute() else sys.executable
-    command = [python, "-m", "naval_tactics", "evaluate", "--ruleset", config.ruleset]
+    command = [*cli_command(), "evaluate", "--ruleset", config.ruleset]
     if config.ruleset_config is not None:
         command += ["--config", config.ruleset_config]
     from agents.training.starts import home_scenario

@@ -22,11 +22,12 @@ TARGET = 0.70   # agents.zoo.ladder.TARGET, without importing the evaluation sta
 
 
 def make_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="naval-tactics zoo", description=__doc__.split("\n\n")[0])
+    # The docstring's first paragraph without its reStructuredText quotes: --help is read in a terminal.
+    parser = argparse.ArgumentParser(prog="naval-tactics zoo", description=__doc__.split("\n\n")[0].replace("``", ""))
     commands = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     build = commands.add_parser("build", help="train (or take --run), export, evaluate against every scripted "
                                               "captain and write the model card")
-    build.add_argument("--ruleset", required=True, choices=ruleset_ids())
+    build.add_argument("--ruleset", required=True, choices=ruleset_ids(), help="the ruleset whose captain to rebuild")
     build.add_argument("--seed", type=int, default=0, help="training seed (default 0)")
     build.add_argument("--config", metavar="RUN_CONFIG", default=None,
                        help="run config to train: a shipped name (crew_phase_strong) or a YAML path; with --run, the "
@@ -34,10 +35,11 @@ def make_parser() -> argparse.ArgumentParser:
                             "configs/train/<ruleset>.yaml)")
     build.add_argument("--run", type=Path, metavar="RUN_FOLDER",
                        help="skip training: ship this run's final model (refused unless trained by the config)")
-    build.add_argument("--games", type=int, default=400, help="seeds per pairing, each played from both sides")
-    build.add_argument("--workers", type=int, default=2)
+    build.add_argument("--games", type=int, default=400,
+                       help="seeds per pairing, each played from both sides (default 400)")
+    build.add_argument("--workers", type=int, default=2, help="processes playing the evaluation games (default 2)")
     ladder = commands.add_parser("ladder", help="re-measure the difficulty ladder (and recalibrate it)")
-    ladder.add_argument("--ruleset", required=True, choices=ruleset_ids())
+    ladder.add_argument("--ruleset", required=True, choices=ruleset_ids(), help="the ruleset whose ladder to measure")
     ladder.add_argument("--calibrate", action="store_true",
                         help="first search each level's share of random moves (writes agents/zoo/levels.yaml)")
     ladder.add_argument("--target", type=float, default=TARGET,
@@ -46,8 +48,9 @@ def make_parser() -> argparse.ArgumentParser:
     ladder.add_argument("--probe-games", type=int, default=100, metavar="SEEDS",
                         help="with --calibrate: seeds per calibration probe, each played from both sides "
                              "(default 100)")
-    ladder.add_argument("--games", type=int, default=400, help="seeds per pairing, each played from both sides")
-    ladder.add_argument("--workers", type=int, default=2)
+    ladder.add_argument("--games", type=int, default=400,
+                        help="seeds per pairing, each played from both sides (default 400)")
+    ladder.add_argument("--workers", type=int, default=2, help="processes playing the games (default 2)")
     report = commands.add_parser("report", help="a captain against every scripted captain in every scenario and "
                                                 "from mid-game positions (agents/zoo/report.py)")
     report.add_argument("--ruleset", required=True, choices=ruleset_ids())
@@ -85,6 +88,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"naval-tactics zoo: error: {problem}", file=sys.stderr)
             return 2
     if args.action == "build":
+        from agents.extras import MissingExtraError, require_training
+
+        try:
+            require_training("naval-tactics zoo build")
+        except MissingExtraError as exc:
+            print(f"naval-tactics zoo: error: {exc}", file=sys.stderr)
+            return 2
         from agents.zoo.build import build_entry
         from agents.zoo.catalogue import ZooError
         from naval_env.core.errors import ConfigError

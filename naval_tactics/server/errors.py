@@ -62,7 +62,19 @@ def error_response(status: int, code: str, message: str, problems: Iterable[Prob
                    details: Mapping[str, Any] | None = None, headers: Mapping[str, str] | None = None) -> JSONResponse:
     body = ErrorResponse(error=ErrorBody(code=code, message=message, problems=list(problems),
                                          details=dict(details) if details is not None else None))
-    return JSONResponse(body.model_dump(mode="json"), status_code=status, headers=headers)
+    return JSONResponse(_encodable(body.model_dump(mode="json")), status_code=status, headers=headers)
+
+
+def _encodable(value: Any) -> Any:
+    """``value`` with text that UTF-8 cannot hold (a lone surrogate quoted from a request) written with
+    backslash escapes, so an error can always be sent."""
+    if isinstance(value, str):
+        return value.encode("utf-8", "backslashreplace").decode("utf-8")
+    if isinstance(value, dict):
+        return {_encodable(key): _encodable(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_encodable(item) for item in value]
+    return value
 
 
 def position_problems(error: PositionError, prefix: str = "position") -> list[Problem]:

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from agents.evaluation.replay import (
     Replay,
     ReplayError,
@@ -22,9 +24,10 @@ from agents.evaluation.replay import (
     load_replay,
     replay_game,
 )
-from naval_env.core.moves import decode_choices
+from naval_env.core.moves import decode
 from naval_env.core.picture import picture_of
 from naval_env.core.ruleset import get_ruleset
+from naval_env.core.spaces import ActionSpec
 from naval_env.envs.match import Match
 
 #: What :func:`replay_movie` reads: a replay file, a parsed replay, or the file's lines as JSON objects.
@@ -87,7 +90,7 @@ def replay_movie(source: ReplaySource, config: str | Path | None = None) -> Repl
     ``config`` overrides the config path the replay names (as in ``replay_game``).
     """
     replay = read_replay(source)
-    finished = replay_game(replay, config)   # the record must replay exactly before its pictures are shown
+    finished = replay_game(replay, config, unfinished=True)   # it must replay exactly before it is shown
     header = replay.header
     rules = get_ruleset(header.ruleset)
     match = Match(rules, config if config is not None else header.config, header.scenario, illegal_action="raise")
@@ -103,18 +106,33 @@ def replay_movie(source: ReplaySource, config: str | Path | None = None) -> Repl
 
     frames = [frame(0, None, {}, replay.opening_events)]
     for decision in replay.decisions:
-        move = decode_choices(match.action_spec, list(decision.action))
+        move = chosen(match.action_spec, game.legal_mask(decision.agent), list(decision.action))
         game.apply(decision.agent, list(decision.action))
         frames.append(frame(decision.index + 1, decision.agent, move, decision.events))
     if json.dumps(game.state_dict(), sort_keys=True) != json.dumps(finished.state_dict(), sort_keys=True):
         raise ReplayMismatchError("painting the frames changed the game: its final state differs from the replay's")
     return ReplayMovie(rules.id, match.scenario or match.config.default_scenario, header.seed,
-                       dict(header.captains), result_line(replay), tuple(parts), tuple(pictures), tuple(frames))
+                       dict(header.captains), result_line(replay, finished.is_over), tuple(parts), tuple(pictures), tuple(frames))
 
 
-def result_line(replay: Replay) -> str:
-    """The result of a recorded game in one line."""
+def chosen(spec: ActionSpec, mask: np.ndarray, action: Sequence[int]) -> dict[str, str]:
+    """A decision's choices by label: every component that had a choice (more than one label allowed) and
+    any set past its no-op, so a value-0 choice such as ``dodge`` is named rather than hidden."""
+    labels = decode(spec, action)
+    start, shown = 0, {}
+    for component, value in zip(spec.components, action, strict=True):
+        size = len(component.labels)
+        if value != 0 or int(np.count_nonzero(mask[start:start + size])) > 1:
+            shown[component.name] = labels[component.name]
+        start += size
+    return shown
+
+
+def result_line(replay: Replay, finished: bool = True) -> str:
+    """The result of a recorded game in one line (or where an unfinished one stopped)."""
     result = replay.result
+    if not finished:
+        return f"unfinished: the record stops in round {result.rounds} after {result.decisions} decisions"
     if result.winner is None:
         return f"draw at the round limit ({result.rounds} rounds)" if result.truncated else \
             f"draw in round {result.rounds}"

@@ -9,7 +9,7 @@ from pathlib import Path
 from string import Template
 
 from naval_tactics.viewer.frames import ReplayMovie, ReplaySource, replay_movie
-from naval_tactics.viewer.page import SCRIPT, STYLE, TEMPLATE
+from naval_tactics.viewer.page import SCRIPT, STYLE, TEMPLATE, board_script
 
 
 def write_replay_html(source: ReplaySource, out_html: str | Path, *, config: str | Path | None = None) -> Path:
@@ -45,5 +45,5 @@ def replay_page(movie: ReplayMovie) -> str:
     data = data.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
     return Template(TEMPLATE).substitute(
         title=escape(f"{heading}: {sides}"), heading=escape(heading), meta=escape(meta), data=data,
-        style=STYLE, script=SCRIPT,
+        style=STYLE, script=SCRIPT, board=board_script(),
     )

@@ -2,8 +2,17 @@
 
 ``TEMPLATE`` is a ``string.Template``: ``title``, ``heading``, ``meta`` (HTML-escaped by the caller) and
 ``data`` (JSON with ``<``, ``>`` and ``&`` escaped, so no text in it can close the script element) are
-filled in by ``html.py``, with ``style`` and ``script`` from here.
+filled in by ``html.py``, with ``style`` and ``script`` from here and ``board``, the drawing script the
+viewer shares with the server's ``/play`` page (``board.js`` beside this file, read by :func:`board_script`).
 """
+
+from importlib.resources import files
+
+
+def board_script() -> str:
+    """The shared board script (``naval_tactics/viewer/board.js``), inlined so a replay page fetches nothing."""
+    return files("naval_tactics.viewer").joinpath("board.js").read_text(encoding="utf-8").replace("</", "<\\/")
+
 
 STYLE = """
 :root { --ink: #1d2733; --muted: #6b7785; --paper: #f6f4ef; --line: #d9d4c7; --hi: #fff3c4; }
@@ -33,6 +42,8 @@ main { display: flex; gap: 16px; padding: 12px 18px; align-items: flex-start; fl
 #log li ul { margin: 2px 0 0 14px; padding: 0; color: #333; }
 #log li li { border: 0; padding: 1px 0; cursor: inherit; }
 #log li.past ul { color: var(--muted); }
+#log .dice { color: #5a4a1a; font-size: 12px; }
+#log .dice::before { content: "dice: "; font-weight: bold; }
 """
 
 SCRIPT = """
@@ -47,26 +58,11 @@ SCRIPT = """
   let current = -1, timer = null;
 
   function describe(frame) {
-    if (frame.actor === null) return "set-up";
-    const move = Object.entries(frame.move).map(([k, v]) => k + ": " + v).join(", ");
-    return frame.actor + " \\u2014 " + (move || "no action");
+    return NavalBoard.describeMove(frame.actor, frame.move);
   }
 
   const items = frames.map(function (frame, k) {
-    const li = document.createElement("li");
-    const who = document.createElement("span");
-    who.className = "who";
-    who.textContent = (k === 0 ? "" : k + ". ") + describe(frame);
-    li.appendChild(who);
-    if (frame.events.length) {
-      const ul = document.createElement("ul");
-      frame.events.forEach(function (text) {
-        const e = document.createElement("li");
-        e.textContent = text;
-        ul.appendChild(e);
-      });
-      li.appendChild(ul);
-    }
+    const li = NavalBoard.logItem((k === 0 ? "" : k + ". ") + describe(frame), frame.events, null);
     li.addEventListener("click", function () { stop(); show(k); });
     log.appendChild(li);
     return li;
@@ -77,7 +73,7 @@ SCRIPT = """
     if (k === current) return;
     current = k;
     const frame = frames[k];
-    board.innerHTML = data.pictures[frame.picture].map(function (i) { return data.parts[i]; }).join("");
+    NavalBoard.show(board, data.pictures[frame.picture].map(function (i) { return data.parts[i]; }).join(""));
     board.dataset.frame = String(k);
     slider.value = String(k);
     counter.textContent = "decision " + k + " / " + last + " \\u00b7 round " + frame.round;
@@ -159,6 +155,7 @@ TEMPLATE = """<!DOCTYPE html>
 </aside>
 </main>
 <script type="application/json" id="replay-data">${data}</script>
+<script>${board}</script>
 <script>${script}</script>
 </body>
 </html>

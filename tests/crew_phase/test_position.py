@@ -231,7 +231,7 @@ def test_an_unknown_scenario_is_refused_with_the_list() -> None:
 
 @pytest.mark.parametrize(("place", "path", "bounds"), [
     ({"x": 24}, "ships.1.x", "x runs from 0 to 23"),
-    ({"y": -1}, "ships.1.y", "y runs from 0 to 23"),
+    ({"y": 24}, "ships.1.y", "y runs from 0 to 23"),
 ])
 def test_a_ship_off_the_board_is_refused_with_the_bounds(place: dict[str, int], path: str, bounds: str) -> None:
     got, message = only_problem(two_ships(blue=place))

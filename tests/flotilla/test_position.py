@@ -242,7 +242,8 @@ PENDING = {"attacker": "red_0", "unit": "ship", "target": "blue_0", "target_unit
     ({"map_size": 20}, "map_size", ["20", "map_size = 15"]),
     ({"attacker": "green"}, "attacker", ["'green'", "red", "blue"]),
     ({"ships": [red(), blue(x=15)]}, "ships.1.x", ["15", "15x15", "0 to 14"]),
-    ({"ships": [red(), blue(y=-1)]}, "ships.1.y", ["-1", "0 to 14"]),
+    ({"ships": [red(), blue(y=-1)]}, "ships.1.y", ["-1 is out of range", "greater than or equal to 0"]),
+    ({"ships": [red(), blue(y=15)]}, "ships.1.y", ["15", "0 to 14"]),
     ({"ships": [red(), blue(x=14)]}, "ships.1", ["(15, 7)", "run off the 15x15 map"]),
     ({"ships": [red(), blue(x=4)]}, "ships.1", ["(4, 7)", "red_0", "share a square"]),
     ({"ships": [red(), blue(cohesion=5)]}, "ships.1.cohesion", ["5", "max_cohesion 4", "0 to 4"]),
@@ -277,7 +278,6 @@ PENDING = {"attacker": "red_0", "unit": "ship", "target": "blue_0", "target_unit
     ({"ships": [red(), red(id="red_1", ship_class="cutter", x=1, y=1, cohesion=0), blue()],
       "to_move": "red_1"}, "to_move", ["red_1 is sunk", "afloat"]),
     ({"to_move": "blue_7"}, "to_move", ["'blue_7'", "red_0", "blue_0"]),
-    ({"to_move": None}, "to_move", ["null only once the game is over"]),
     ({"round": 41}, "round", ["41", "max_rounds = 40"]),
     ({"order": ["red_0", "red_0"]}, "order", ["at most once", "every ship afloat"]),
     ({"order": ["red_0"]}, "order", ["every ship afloat", "['red_0', 'blue_0']"]),
@@ -346,7 +346,7 @@ def test_an_unknown_side_before_the_others_is_the_only_id_refused():
 
 def test_every_problem_is_reported_at_once_and_a_refusal_rolls_no_dice():
     data = {"ruleset": "flotilla", "version": "2.0", "scenario": "duel",
-            "ships": [red(x=40, cohesion=9), blue(ship_class="raft")]}
+            "ships": [red(x=20, cohesion=9), blue(ship_class="raft")]}
     dice = ScriptedDice([3, 6, 2, 1, 5, 5, 5, 5])
     with pytest.raises(PositionError) as caught:
         RULESET.load_position(data, CONFIG, dice=dice)
@@ -358,3 +358,8 @@ def test_every_problem_is_reported_at_once_and_a_refusal_rolls_no_dice():
     game = RULESET.load_position(data, CONFIG, dice=dice)
     assert dice.remaining == 0 and game.state.wind == E and game.state.order == ["red_0", "blue_0"]
     assert [r.reason for r in dice.history] == ["wind", "initiative: red_0", "initiative: blue_0"]
+
+
+def test_a_null_to_move_while_the_battle_goes_on_is_left_to_its_default():
+    """null is the schema's default of ``to_move``: a typed client that sends every field gets the default."""
+    assert load(duel(to_move=None)).position() == load(duel()).position()

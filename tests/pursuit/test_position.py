@@ -237,7 +237,6 @@ def test_to_move_and_phase_are_respected():
     ({"result": {"winner": "red", "reason": "escaped"}, "to_move": "red_0"}, "to_move", ["over", "null"]),
     ({"result": {"winner": "green", "reason": "escaped"}}, "result.winner", ["'green'"]),
     ({"to_move": "blue_4"}, "to_move", ["'blue_4'", "red_0"]),
-    ({"to_move": None}, "to_move", ["null only once the game is over"]),
     ({"ships": [red(), red(id="red_1", y=50, status="escaped"), blue()], "to_move": "red_1"}, "to_move",
      ["red_1 is escaped", "afloat"]),
     ({"ships": [red(), red(id="red_1", y=50, status="escaped"), blue()], "turn": 1}, "turn", ["red_1", "escaped"]),
@@ -277,3 +276,8 @@ def test_every_problem_is_reported_at_once():
     with pytest.raises(PositionError) as caught:
         RULESET.load_position(data, CONFIG, dice=ScriptedDice([]))
     assert [p.path for p in caught.value.problems] == ["version", "ships.0.damage", "ships.1.ship_class"]
+
+
+def test_a_null_to_move_while_the_battle_goes_on_is_left_to_its_default():
+    """null is the schema's default of ``to_move``: a typed client that sends every field gets the default."""
+    assert load(duel(to_move=None)).position() == load(duel()).position()

@@ -11,14 +11,15 @@ new games only, and a position's hulls are where it says.
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from naval_env.core.dice import Dice
 from naval_env.core.game import Game
 from naval_env.core.position import PositionCodec, PositionModel, Problems, scenario_of
+from naval_env.core.position_checks import AgentOrder, check_ending, known
+from naval_env.core.position_fields import Name, PositionPart, Round
 from naval_env.rulesets.broadside.config import PEOPLE, BroadsideConfig, Scenario
 from naval_env.rulesets.broadside.engine import (
     ACTIVATIONS,
@@ -43,18 +44,28 @@ RULESET_ID: Literal["broadside"] = "broadside"
 PhaseName = Literal["maneuver", "gunnery", "collision_board", "boarding", "melee"]
 StageName = Literal["activations", "boarding", "melee"]
 StatusName = Literal["afloat", "sunk", "prize", "fled"]
-_SHIP_ID = re.compile(r"^([a-z][a-z0-9]*)_(0|[1-9][0-9]*)$")
 #: Overlap tolerance, inches: the engine's own invariant check allows this much (hulls left touching).
 _TOUCHING = 1e-6
+#: Ships a side may have (house_rules.max_ships_per_side is at most 5 in any config) and in all.
+MAX_SIDE_SHIPS = 5
+MAX_SHIPS = 2 * MAX_SIDE_SHIPS
+#: Icebergs on a table: house_rules.max_icebergs is at most 4 in any config.
+MAX_ICEBERGS = 4
+#: Largest table side, inches.
+MAX_TABLE = 200.0
+#: Inches past the table edge a ship out of the battle may lie (ASSUMPTION: a ship that fled left the table
+#: within one move, at most 40 inches; a sunk ship or a prize lies where it was).
+MAX_OFF_TABLE = 100.0
+Inches = Annotated[float, Field(ge=-MAX_OFF_TABLE, le=MAX_TABLE + MAX_OFF_TABLE)]
+OnTable = Annotated[float, Field(ge=0, le=MAX_TABLE)]
+Degrees = Annotated[float, Field(ge=0, lt=360)]
+#: People aboard: a vessel's complement is at most 60 crew, archers and marines, 10 lieutenants and 5 heroes
+#: in any config; people are only ever lost.
+Hands = Annotated[int, Field(ge=0, le=60)]
+Heroes = Annotated[int, Field(ge=0, le=5)]
 
 
-class _Part(BaseModel):
-    """A part of a position: unknown keys are errors, and each attribute's docstring documents its field."""
-
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
-
-
-class GunsPosition(_Part):
+class GunsPosition(PositionPart):
     """Cannons left on each battery. Left out: the vessel's."""
 
     port: Annotated[int | None, Field(ge=0, le=4)] = None
@@ -65,14 +76,14 @@ class GunsPosition(_Part):
     """Cannons on the turret."""
 
 
-class PartyPosition(_Part):
+class PartyPosition(PositionPart):
     """Boarders of one enemy ship on this ship's deck."""
 
-    owner: str
+    owner: Name
     """Ship id the boarders came from."""
-    marines: Annotated[int, Field(ge=0)] = 0
+    marines: Hands = 0
     """Marines aboard."""
-    heroes: Annotated[int, Field(ge=0)] = 0
+    heroes: Heroes = 0
     """Heroes (Captain, Commander, Admiral) aboard."""
     heroes_first: bool = False
     """Its heroes roll their melee dice before its marines."""
@@ -80,45 +91,45 @@ class PartyPosition(_Part):
     """A boarder whose melee die ties goes home (else stays on deck)."""
 
 
-class ShipPosition(_Part):
+class ShipPosition(PositionPart):
     """One ship. Left out: the vessel catalogue's value, or the scenario's set-up for that ship id."""
 
-    id: str
+    id: Name
     """Agent id "<side>_<i>", numbered from 0 within each side."""
-    side: str | None = None
+    side: Name | None = None
     """Side it fights for. Default: the side in its id."""
-    vessel: str
+    vessel: Name
     """Vessel type (`vessels` of the config), e.g. "galley"."""
-    x: float
+    x: Inches
     """Centre of its hull, inches east of the board's west edge."""
-    y: float
+    y: Inches
     """Centre of its hull, inches north of the board's south edge."""
-    heading: Annotated[float | None, Field(ge=0, lt=360)] = None
+    heading: Degrees | None = None
     """Compass heading of its bow, degrees (0 north, 90 east). Default: the scenario's set-up for this ship id."""
-    hull: Annotated[int | None, Field(ge=0)] = None
+    hull: Annotated[int | None, Field(ge=0, le=200)] = None
     """Hull points left (0: sunk). Default: the maximum."""
     max_hull: Annotated[int | None, Field(ge=1, le=200)] = None
     """Hull points when whole. Default: the vessel's."""
     status: StatusName | None = None
     """afloat, sunk (hull 0), prize (taken by boarders) or fled (off the table edge). Default: afloat, or sunk
     at 0 hull points."""
-    crew: Annotated[int | None, Field(ge=0)] = None
+    crew: Hands | None = None
     """Crew aboard (at home). Default: the scenario's set-up for this ship id, else the vessel's complement."""
-    archers: Annotated[int | None, Field(ge=0)] = None
+    archers: Hands | None = None
     """Archers aboard (at home)."""
-    marines: Annotated[int | None, Field(ge=0)] = None
+    marines: Hands | None = None
     """Marines aboard (at home, not boarding another deck)."""
-    lieutenants: Annotated[int | None, Field(ge=0)] = None
+    lieutenants: Annotated[int | None, Field(ge=0, le=10)] = None
     """Lieutenants aboard."""
-    heroes: Annotated[int | None, Field(ge=0)] = None
+    heroes: Heroes | None = None
     """Heroes aboard (at home)."""
     guns: GunsPosition = Field(default_factory=GunsPosition)
     """Cannons left on each battery (at most the vessel's)."""
-    oar_sweeps: Annotated[int, Field(ge=0)] = 0
+    oar_sweeps: Annotated[int, Field(ge=0, le=1000)] = 0
     """Times its oars were swept (no Ramming Speed after one, no Battle Speed after two)."""
-    boarders: list[PartyPosition] = Field(default_factory=list)
+    boarders: list[PartyPosition] = Field(default_factory=list, max_length=MAX_SIDE_SHIPS)
     """Enemy boarding parties on its deck, in the order they arrived."""
-    grappled: list[str] = Field(default_factory=list)
+    grappled: list[Name] = Field(default_factory=list, max_length=MAX_SIDE_SHIPS)
     """Ships grappled to this one (a grapple binds both: either ship may list the other)."""
     activated: bool | None = None
     """It has been activated this turn. Default: it is afloat and its activation has come (`order`)."""
@@ -132,14 +143,14 @@ class ShipPosition(_Part):
     """It has made its one ram of the turn."""
 
 
-class IcebergPosition(_Part):
+class IcebergPosition(PositionPart):
     """An iceberg: an oriented rectangle, like a hull."""
 
-    x: float
+    x: OnTable
     """Centre, inches east of the west edge."""
-    y: float
+    y: OnTable
     """Centre, inches north of the south edge."""
-    heading: Annotated[float, Field(ge=0, lt=360)] = 0.0
+    heading: Degrees = 0.0
     """Compass direction of its length, degrees."""
     length: Annotated[float, Field(gt=0, le=20)] = 4.0
     """Length, inches."""
@@ -147,91 +158,88 @@ class IcebergPosition(_Part):
     """Width, inches."""
 
 
-class DecisionPosition(_Part):
+class DecisionPosition(PositionPart):
     """A decision still to offer this turn (skipped when the captain has nothing to decide by then)."""
 
-    ship: str
+    ship: Name
     """Ship id whose captain decides."""
     phase: PhaseName
     """The decision: maneuver, gunnery, collision_board, boarding or melee."""
 
 
-class CollisionPosition(_Part):
+class CollisionPosition(PositionPart):
     """A collision whose COLLISION_BOARD decisions are still open."""
 
-    activated: str
+    activated: Name
     """Ship id of the activated ship that struck (it may board first)."""
-    struck: str
+    struck: Name
     """Ship id of the ship it struck."""
 
 
-class BoardingOrderPosition(_Part):
+class BoardingOrderPosition(PositionPart):
     """A BOARDING declaration made this turn, resolved with the others once every captain has declared."""
 
-    ship: str
+    ship: Name
     """Ship id that declared."""
-    target: str | None = None
+    target: Name | None = None
     """Enemy to board, or friend to reinforce; null: none."""
     reinforce: bool = False
     """The target is a friend in a melee, reinforced."""
-    marines: Annotated[int, Field(ge=0)] = 0
+    marines: Hands = 0
     """Marines sent."""
-    heroes: Annotated[int, Field(ge=0)] = 0
+    heroes: Heroes = 0
     """Heroes sent."""
     heroes_first: bool = False
     """Its heroes roll first."""
-    archer_target: str | None = None
+    archer_target: Name | None = None
     """Enemy its archers shoot at in the melee phase; null: none."""
 
 
 class BroadsidePosition(PositionModel):
     """A `broadside` battle: ships, wind, icebergs, turn, stage and whose decision it is."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
-
     ruleset: Literal["broadside"]
     """Always "broadside"."""
-    version: str | None = None
-    """The ruleset version the position was written for; when given it must be the engine's."""
-    scenario: str | None = None
+    scenario: Name | None = None
     """Scenario whose board, wind, icebergs and set-up defaults apply. Default: the config's default scenario."""
-    board: tuple[Annotated[float, Field(ge=12, le=200)], Annotated[float, Field(ge=12, le=200)]] | None = None
+    board: tuple[Annotated[float, Field(ge=12, le=MAX_TABLE)], Annotated[float, Field(ge=12, le=MAX_TABLE)]] | None = (
+        Field(default=None, strict=False))
     """Table width (west to east) and height (south to north), inches. Default: the scenario's."""
-    wind: Annotated[float | None, Field(ge=0, lt=360)] = None
+    wind: Degrees | None = None
     """Compass direction the wind blows toward, degrees. Default: the scenario's."""
-    icebergs: list[IcebergPosition] | None = None
+    icebergs: list[IcebergPosition] | None = Field(default=None, max_length=MAX_ICEBERGS)
     """Icebergs on the table. Default: the scenario's."""
-    round: Annotated[int, Field(ge=1)] = 1
+    round: Round = 1
     """Turn number, from 1 (at most `max_rounds`); the first side activates first in odd turns."""
     stage: StageName | None = None
     """activations (ships move and fire one at a time), boarding (every captain declares) or melee. Default:
     the stage of `phase`."""
     phase: PhaseName = "maneuver"
     """Decision now: maneuver, gunnery, collision_board (activations), boarding or melee."""
-    order: list[str] | None = None
+    order: list[Name] | None = Field(default=None, max_length=MAX_SHIPS)
     """Activation order of this turn. Default: the sides alternate ship by ship, the first side leading in odd
     turns, over the ships afloat."""
-    activation: Annotated[int | None, Field(ge=-1)] = None
+    activation: Annotated[int | None, Field(ge=-1, le=MAX_SHIPS)] = None
     """Index in `order` of the ship activated now (the last index once every ship has moved). Default: the
     ship to move's (the activated ship's in a collision)."""
-    to_move: str | None = None
+    to_move: Name | None = None
     """Ship id whose captain decides now; null once the game is over. Default: the first afloat ship in `order`
     (in the boarding and melee stages, the first with that decision to make)."""
-    pending: list[DecisionPosition] | None = None
+    pending: list[DecisionPosition] | None = Field(default=None, max_length=MAX_SHIPS)
     """Decisions still to offer this turn after this one, in order. Default: what follows the decision now
     (a maneuver's gunnery; the struck ship's collision_board and the mover's gunnery; the later ships'
     boarding or melee)."""
     collision: CollisionPosition | None = None
     """The collision whose boarding decisions are open (needed for collision_board); null: none."""
-    boarding_orders: list[BoardingOrderPosition] = Field(default_factory=list)
+    boarding_orders: list[BoardingOrderPosition] = Field(default_factory=list, max_length=MAX_SHIPS)
     """BOARDING declarations made so far this turn, in order."""
-    ships: list[ShipPosition]
+    ships: list[ShipPosition] = Field(max_length=MAX_SHIPS)
     """Every ship in agent order: the first side's ships by number, then the second side's."""
     ended: bool = False
     """The battle is over."""
-    winner: str | None = None
+    winner: Name | None = None
     """Winning side once over; null for a draw or while playing."""
-    end_reason: str | None = None
+    end_reason: Name | None = None
     """Why the battle ended; null while playing."""
 
 
@@ -337,9 +345,10 @@ def _icebergs(config: BroadsideConfig, scenario: Scenario, position: BroadsidePo
                  for b in scenario.icebergs]
     else:
         given = position.icebergs
-    if len(given) > config.house_rules.max_icebergs:
+    if len(given) > config.house_rules.max_icebergs:  # refused before any pair is compared
         problems.add("icebergs", f"{len(given)} icebergs; at most house_rules.max_icebergs = "
                                  f"{config.house_rules.max_icebergs}")
+        return []
     icebergs = [Iceberg(f"iceberg_{i}", Hull(b.x, b.y, b.heading, b.length, b.beam)) for i, b in enumerate(given)]
     for i, berg in enumerate(icebergs):
         _check_on_board(berg.shape, board, f"icebergs.{i}", problems)
@@ -352,29 +361,15 @@ def _icebergs(config: BroadsideConfig, scenario: Scenario, position: BroadsidePo
 def _ships(config: BroadsideConfig, scenario: Scenario, position: BroadsidePosition, board: tuple[float, float],
            icebergs: list[Iceberg], problems: Problems) -> dict[str, Ship]:
     """Every well-formed ship of ``position`` by id, in agent order; each fault becomes a problem."""
-    sides = [side.name for side in scenario.sides]
-    counts = dict.fromkeys(sides, 0)
+    agents = AgentOrder([side.name for side in scenario.sides])
     rules = config.house_rules
     ships: dict[str, Ship] = {}
     bodies: list[tuple[str, Hull]] = [(b.id, b.shape) for b in icebergs]
-    listing = 0  # index in ``sides`` of the side being listed
     for i, given in enumerate(position.ships):
         where = f"ships.{i}"
-        match = _SHIP_ID.match(given.id)
-        side = match[1] if match else None
-        if side is None or side not in counts:
-            problems.add(f"{where}.id", f"{given.id!r} is not a ship id '<side>_<number>' of this scenario's "
-                                        f"sides {sides}")
+        side = agents.side(where, given.id, given.side, problems)
+        if side is None:
             continue
-        listing = max(listing, sides.index(side))
-        expected = f"{side}_{counts[side]}"
-        if given.id != expected or sides.index(side) < listing:
-            problems.add(f"{where}.id", f"expected {expected!r}: ships come in agent order, every {sides[0]} ship "
-                                        f"before the {sides[1]} ones, numbered from 0 within each side")
-            continue
-        counts[side] += 1
-        if given.side is not None and given.side != side:
-            problems.add(f"{where}.side", f"{given.id} fights for {side!r} (its id says so), not {given.side!r}")
         ship = _ship(config, scenario, given, side, where, problems)
         if ship is None:
             continue
@@ -385,20 +380,14 @@ def _ships(config: BroadsideConfig, scenario: Scenario, position: BroadsidePosit
                     problems.add(where, f"its hull overlaps {other_id}'s; hulls on the table never overlap")
             bodies.append((ship.id, ship.shape))
         ships[ship.id] = ship
-    for side in sides:
-        if counts[side] > rules.max_ships_per_side:
-            problems.add("ships", f"{counts[side]} {side} ships; at most house_rules.max_ships_per_side = "
-                                  f"{rules.max_ships_per_side}")
-        if counts[side] == 0:
-            problems.add("ships", f"no {side} ship; each side of the scenario ({', '.join(sides)}) needs at least one")
+    agents.check_counts(rules.max_ships_per_side, problems)
     return ships
 
 
 def _ship(config: BroadsideConfig, scenario: Scenario, given: ShipPosition, side: str, where: str,
           problems: Problems) -> Ship | None:
-    vessel = config.vessels.get(given.vessel)
+    vessel = known(config.vessels, given.vessel, f"{where}.vessel", "vessel", problems)
     if vessel is None:
-        problems.add(f"{where}.vessel", f"unknown vessel {given.vessel!r}; choose one of {sorted(config.vessels)}")
         return None
     setup_side = next(s for s in scenario.sides if s.name == side)
     number = int(given.id.rsplit("_", 1)[1])
@@ -515,12 +504,8 @@ def _flow(config: BroadsideConfig, position: BroadsidePosition, scenario: Scenar
                               f"{rules.max_rounds}")
     if not ended and stage != _STAGE_OF[phase]:
         problems.add("stage", f"a {position.phase} decision comes in the {_STAGE_OF[phase]} stage, not {stage}")
-    if position.winner is not None and position.winner not in sides:
-        problems.add("winner", f"{position.winner!r} is not a side; choose one of {list(sides)} or null (a draw)")
+    check_ending(sides, position.ended, position.winner, position.end_reason, problems)
     if not ended:
-        for name in ("winner", "end_reason"):
-            if getattr(position, name) is not None:
-                problems.add(name, "only a finished battle has one: set ended to true, or give null")
         beaten = [side for side in sides if any(s.side == side for s in ships.values())
                   and not any(s.side == side and s.status.fighting for s in ships.values())]
         if beaten and len(ships) == len(listed):  # (a faulty ship was not built)

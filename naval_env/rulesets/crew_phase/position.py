@@ -11,11 +11,10 @@ of a position is left to chance.
 
 from __future__ import annotations
 
-import re
-from typing import Annotated, Any, Literal, get_args
+from typing import Annotated, Literal, get_args
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import Field, field_validator
 
 from naval_env.core.dice import Dice
 from naval_env.core.game import Game
@@ -28,6 +27,8 @@ from naval_env.core.position import (
     Problems,
     scenario_of,
 )
+from naval_env.core.position_checks import AgentOrder, check_ending, given_or, known
+from naval_env.core.position_fields import Key, Name, PositionPart, Round
 from naval_env.rulesets.crew_phase.config import (
     ARCS,
     SIZES,
@@ -54,19 +55,30 @@ from naval_env.rulesets.crew_phase.state import (
 RULESET_ID: Literal["crew_phase"] = "crew_phase"
 PhaseName = Literal["crew", "move", "attack"]
 StatusName = Literal["afloat", "sinking", "sunk"]
-_SHIP_ID = re.compile(r"^([a-z][a-z0-9]*)_(0|[1-9][0-9]*)$")
+#: Ships a position may list: two sides of at most house_rules.max_ships_per_side (at most 4 in any config).
+MAX_SHIPS = 8
+#: Largest board side, in squares.
+MAX_BOARD = 64
+#: Crew members, weapon mounts and navigation sections a ship may have: house_rules.max_crew,
+#: max_weapons and max_sections are at most 10, 8 and 8 in any config.
+MAX_CREW, MAX_WEAPONS, MAX_SECTIONS = 10, 8, 8
+#: Most hull points: a vessel's hull_points is at most 1000 in any config.
+MAX_HULL = 1000
+#: Feet of speed a ship may gain or have left in a round: each crew member's Navigate adds the speed unit
+#: (at most 100 ft).
+MAX_FEET = MAX_CREW * 100
+#: Grapples at once: one a grappling weapon, and one a pair of enemy ships tangled by a ram.
+MAX_GRAPPLES = MAX_SHIPS * MAX_WEAPONS + (MAX_SHIPS // 2) ** 2
+#: Ship initiative: fixed initiative (-10 to 40) plus house_rules.command_bonus (at most 5) per Command
+#: success (at most 10 a round).
+MIN_INITIATIVE, MAX_INITIATIVE = -10, 40 + 5 * 10
+CrewSlot = Annotated[int, Field(ge=0, le=MAX_CREW - 1)]
 
 
-class _Part(BaseModel):
-    """A part of a position: unknown keys are errors, and each attribute's docstring documents its field."""
-
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
-
-
-class CrewMemberPosition(_Part):
+class CrewMemberPosition(PositionPart):
     """One crew member (a 5e-style creature; ability values are modifiers). Left out: the profile's value."""
 
-    role: str
+    role: Name
     """Crew profile (`crew_profiles` of the config), e.g. "sailor"."""
     hp: Annotated[int | None, Field(ge=0, le=200)] = None
     """Hit points; 0 is incapacitated. Default: the maximum."""
@@ -94,14 +106,14 @@ class CrewMemberPosition(_Part):
     """Healing uses left this battle. Default: the profile's `heals`."""
     prone: bool = False
     """Knocked prone by a ram this Ship Phase (stands up when the next Character Phase begins)."""
-    action: str = "none"
+    action: Name = "none"
     """The crew action chosen this round, as a `crew_i` label ("navigate@s0", "operate@w1", ...)."""
 
 
-class WeaponPosition(_Part):
+class WeaponPosition(PositionPart):
     """One weapon mount (a part with its own hit points). Left out: the weapon catalogue's value."""
 
-    weapon: str
+    weapon: Name
     """Weapon name (`weapons` of the config), e.g. "ballista"."""
     arc: Arc
     """Arc it fires into: bow, starboard, stern, port (90 degrees each) or all."""
@@ -109,7 +121,7 @@ class WeaponPosition(_Part):
     """Ability its operator attacks with."""
     attack_bonus: Annotated[int | None, Field(ge=-5, le=10)] = None
     """Bonus to its attack rolls."""
-    damage: str | None = None
+    damage: Annotated[str | None, Field(max_length=16)] = None
     """Damage dice, e.g. "3d10" or "2d4+2"."""
     range: Annotated[int | None, Field(ge=5, le=1000)] = None
     """Normal range, feet."""
@@ -125,9 +137,9 @@ class WeaponPosition(_Part):
     """Shots left."""
     grapples: bool | None = None
     """A hit on a ship grapples it (a harpoon)."""
-    operator: Annotated[int | None, Field(ge=0)] = None
+    operator: CrewSlot | None = None
     """Crew slot that Operated it this round (it fires on the ship's turn); null: nobody."""
-    readied_by: Annotated[int | None, Field(ge=0)] = None
+    readied_by: CrewSlot | None = None
     """Crew slot that readied it this round (it fires on the trigger); null: nobody."""
 
     @field_validator("damage")
@@ -138,24 +150,24 @@ class WeaponPosition(_Part):
         return value
 
 
-class ShipPosition(_Part):
+class ShipPosition(PositionPart):
     """One ship. Left out: the vessel catalogue's value, or the scenario's for that ship id."""
 
-    id: str
+    id: Name
     """Agent id "<side>_<i>", numbered from 0 within each side."""
-    side: str | None = None
+    side: Name | None = None
     """Side it fights for. Default: the side in its id."""
-    vessel: str
+    vessel: Name
     """Vessel type (`vessels` of the config), e.g. "sailing_ship"."""
-    x: int
+    x: int = Field(ge=0, le=MAX_BOARD - 1)
     """Column of its square, from 0 at the west edge."""
-    y: int
+    y: int = Field(ge=0, le=MAX_BOARD - 1)
     """Row of its square, from 0 at the north edge (y grows southward)."""
     facing: Direction | None = None
     """Compass facing. Default: the scenario's for this ship, else its side's."""
-    hull: int | None = None
+    hull: int | None = Field(default=None, ge=-(MAX_HULL // 2), le=MAX_HULL)
     """Hull points, down to minus half the maximum (sinking at 0 or below, sunk at the floor). Default: the maximum."""
-    max_hull: Annotated[int | None, Field(ge=2, le=1000)] = None
+    max_hull: Annotated[int | None, Field(ge=2, le=MAX_HULL)] = None
     """Maximum hull points."""
     status: StatusName | None = None
     """afloat, sinking or sunk; it follows from the hull. Default: the status the hull gives."""
@@ -163,7 +175,7 @@ class ShipPosition(_Part):
     """Size class."""
     speed_unit: Annotated[int | None, Field(ge=5, le=100)] = None
     """Feet gained per successful Navigate."""
-    sections: Annotated[int | None, Field(ge=0, le=8)] = None
+    sections: Annotated[int | None, Field(ge=0, le=MAX_SECTIONS)] = None
     """Navigation sections."""
     self_steering: bool | None = None
     """Its propulsion sets its direction (a rowboat): turns need no helm."""
@@ -181,15 +193,16 @@ class ShipPosition(_Part):
     """Hull dice it carries."""
     hull_dice_left: Annotated[int | None, Field(ge=0, le=30)] = None
     """Hull dice not yet spent. Default: all of them."""
-    crew: list[CrewMemberPosition] | None = None
+    crew: list[CrewMemberPosition] | None = Field(default=None, max_length=MAX_CREW)
     """Crew members in slot order. Default: the scenario's crew sheet for this ship, else the vessel's crew."""
-    weapons: list[WeaponPosition] | None = None
+    weapons: list[WeaponPosition] | None = Field(default=None, max_length=MAX_WEAPONS)
     """Weapon mounts in slot order. Default: the vessel's mounts."""
-    speed_gained: Annotated[int, Field(ge=0)] = 0
+    speed_gained: Annotated[int, Field(ge=0, le=MAX_FEET)] = 0
     """Feet of speed its crew gained with Navigate this round."""
-    sections_navigated: list[Annotated[int, Field(ge=0)]] = Field(default_factory=list)
+    sections_navigated: list[Annotated[int, Field(ge=0, le=MAX_SECTIONS - 1)]] = Field(
+        default_factory=list, max_length=MAX_SECTIONS)
     """Navigation sections worked this round (each takes one crew member)."""
-    helmsman: Annotated[int | None, Field(ge=0)] = None
+    helmsman: CrewSlot | None = None
     """Crew slot that took Steer this round; null: nobody."""
     helm_working: bool | None = None
     """The helm works this round (rough weather needs a passed check). Default: a helmsman in calm weather."""
@@ -197,66 +210,64 @@ class ShipPosition(_Part):
     """Successful Command checks this round (each adds `command_bonus` to the Ship Phase initiative)."""
     cut_lines: bool = False
     """A crew member took axes to the grappling lines this round (they part at its Ship Phase turn)."""
-    movement_left: Annotated[int | None, Field(ge=0)] = None
+    movement_left: Annotated[int | None, Field(ge=0, le=MAX_FEET)] = None
     """Feet of movement left in its Ship Phase turn. Default: its whole allowance when it is the ship to
     move in a move or attack decision, else 0."""
     rammed: bool = False
     """It has rammed this turn."""
 
 
-class GrapplePosition(_Part):
+class GrapplePosition(PositionPart):
     """``holder`` holds ``held``: with its grappling weapon, or both ways after a ram (``weapon`` null)."""
 
-    holder: str
+    holder: Name
     """Ship id of the holder."""
-    held: str
+    held: Name
     """Ship id of the ship held."""
-    weapon: Annotated[int | None, Field(ge=0)] = None
+    weapon: Annotated[int | None, Field(ge=0, le=MAX_WEAPONS - 1)] = None
     """Weapon slot of the holder's grappling weapon; null for the mutual grapple a ram leaves."""
 
 
 class CrewPhasePosition(PositionModel):
     """A `crew_phase` battle: ships, weather, round, phase and whose decision it is."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
-
     ruleset: Literal["crew_phase"]
     """Always "crew_phase"."""
-    version: str | None = None
-    """The ruleset version the position was written for; when given it must be the engine's."""
-    scenario: str | None = None
+    scenario: Name | None = None
     """Scenario whose board, weather and set-up defaults apply. Default: the config's default scenario."""
-    board: tuple[Annotated[int, Field(ge=4, le=64)], Annotated[int, Field(ge=4, le=64)]] | None = None
+    board: tuple[Annotated[int, Field(ge=4, le=MAX_BOARD)], Annotated[int, Field(ge=4, le=MAX_BOARD)]] | None = (
+        Field(default=None, strict=False))
     """Board width and height in squares (one square is `square_feet`). Default: the scenario's."""
     weather: Literal["calm", "rough"] | None = None
     """Rough weather asks a check of the helmsman. Default: the scenario's."""
-    round: Annotated[int, Field(ge=1)] = 1
+    round: Round = 1
     """Round number, from 1 (at most `max_rounds`)."""
     phase: PhaseName = "crew"
     """Decision now: crew (Character Phase: crew actions), move (Ship Phase: the maneuver) or attack
     (Ship Phase: ram and weapon targets)."""
     ship_phase: bool | None = None
     """In the Ship Phase (else the Character Phase). Default: whether `phase` is move or attack."""
-    order: list[str] | None = None
+    order: list[Name] | None = Field(default=None, max_length=MAX_SHIPS)
     """Ship ids in the order they act in this phase. Default: the fixed ship initiative in the Character
     Phase, `initiative` in the Ship Phase (ties to the ship listed first), ships on the board only."""
-    turn: Annotated[int | None, Field(ge=0)] = None
+    turn: Annotated[int | None, Field(ge=0, le=MAX_SHIPS)] = None
     """Index in `order` of the ship whose turn it is (earlier ones have acted). Default: `to_move`'s."""
-    to_move: str | None = None
+    to_move: Name | None = None
     """Ship id whose captain decides now; null once the game is over. Default: the first ship in `order`
     that can decide."""
-    initiative: dict[str, int] | None = None
+    initiative: dict[Key, Annotated[int, Field(ge=MIN_INITIATIVE, le=MAX_INITIATIVE)]] | None = Field(
+        default=None, max_length=MAX_SHIPS)
     """Ship initiative of this Ship Phase (fixed initiative plus Command). Default: worked out from the
     ships in the Ship Phase; none in the Character Phase."""
-    grapples: list[GrapplePosition] = Field(default_factory=list)
+    grapples: list[GrapplePosition] = Field(default_factory=list, max_length=MAX_GRAPPLES)
     """Grapples in the order they were made."""
-    ships: list[ShipPosition]
+    ships: list[ShipPosition] = Field(max_length=MAX_SHIPS)
     """Every ship in agent order: the first side's ships by number, then the second side's."""
     ended: bool = False
     """The battle is over."""
-    winner: str | None = None
+    winner: Name | None = None
     """Winning side once over; null for a draw or while playing."""
-    end_reason: str | None = None
+    end_reason: Name | None = None
     """Why the battle ended; null while playing."""
 
 
@@ -380,30 +391,16 @@ def _state(config: CrewPhaseConfig, position: CrewPhasePosition) -> tuple[GameSt
 def _ships(config: CrewPhaseConfig, scenario: Scenario, position: CrewPhasePosition, board: tuple[int, int],
            rough: bool, problems: Problems) -> dict[str, Ship]:
     """Every well-formed ship of ``position`` by id, in agent order; each fault becomes a problem."""
-    sides = [side.name for side in scenario.sides]
-    counts = dict.fromkeys(sides, 0)
+    agents = AgentOrder([side.name for side in scenario.sides])
     rules = config.house_rules
     labels = {label: code for code, label in enumerate(_crew_labels(config))}
     ships: dict[str, Ship] = {}
     squares: dict[tuple[int, int], str] = {}
-    listing = 0  # index in ``sides`` of the side being listed
     for i, given in enumerate(position.ships):
         where = f"ships.{i}"
-        match = _SHIP_ID.match(given.id)
-        side = match[1] if match else None
-        if side is None or side not in counts:
-            problems.add(f"{where}.id", f"{given.id!r} is not a ship id '<side>_<number>' of this scenario's "
-                                        f"sides {sides}")
+        side = agents.side(where, given.id, given.side, problems)
+        if side is None:
             continue
-        listing = max(listing, sides.index(side))
-        expected = f"{side}_{counts[side]}"
-        if given.id != expected or sides.index(side) < listing:
-            problems.add(f"{where}.id", f"expected {expected!r}: ships come in agent order, every {sides[0]} ship "
-                                        f"before the {sides[1]} ones, numbered from 0 within each side")
-            continue
-        counts[side] += 1
-        if given.side is not None and given.side != side:
-            problems.add(f"{where}.side", f"{given.id} fights for {side!r} (its id says so), not {given.side!r}")
         width, height = board
         for axis, value, size in (("x", given.x, width), ("y", given.y, height)):
             if not 0 <= value < size:
@@ -418,20 +415,14 @@ def _ships(config: CrewPhaseConfig, scenario: Scenario, position: CrewPhasePosit
                 problems.add(where, f"on ({ship.x}, {ship.y}) with {other}; two ships on the board never share "
                                     f"a square")
         ships[ship.id] = ship
-    for side in sides:
-        if counts[side] > rules.max_ships_per_side:
-            problems.add("ships", f"{counts[side]} {side} ships; at most house_rules.max_ships_per_side = "
-                                  f"{rules.max_ships_per_side}")
-        if counts[side] == 0:
-            problems.add("ships", f"no {side} ship; each side of the scenario ({', '.join(sides)}) needs at least one")
+    agents.check_counts(rules.max_ships_per_side, problems)
     return ships
 
 
 def _ship(config: CrewPhaseConfig, scenario: Scenario, given: ShipPosition, side: str, slot: int, rough: bool,
           labels: dict[str, int], where: str, problems: Problems) -> Ship | None:
-    vessel = config.vessels.get(given.vessel)
+    vessel = known(config.vessels, given.vessel, f"{where}.vessel", "vessel", problems)
     if vessel is None:
-        problems.add(f"{where}.vessel", f"unknown vessel {given.vessel!r}; choose one of {sorted(config.vessels)}")
         return None
     rules = config.house_rules
     setup_side = next(s for s in scenario.sides if s.name == side)
@@ -450,12 +441,12 @@ def _ship(config: CrewPhaseConfig, scenario: Scenario, given: ShipPosition, side
     if len(mounts) > rules.max_weapons:
         problems.add(f"{where}.weapons", f"{len(mounts)} weapons; at most house_rules.max_weapons = "
                                          f"{rules.max_weapons}")
-    sections = _or(given.sections, vessel.sections)
+    sections = given_or(given.sections, vessel.sections)
     if sections > rules.max_sections:
         problems.add(f"{where}.sections", f"{sections} sections; at most house_rules.max_sections = "
                                           f"{rules.max_sections}")
-    max_hull = _or(given.max_hull, vessel.hull_points)
-    hull = _or(given.hull, max_hull)
+    max_hull = given_or(given.max_hull, vessel.hull_points)
+    hull = given_or(given.hull, max_hull)
     floor = -(max_hull // 2)
     if not floor <= hull <= max_hull:
         problems.add(f"{where}.hull", f"{hull} hull points; allowed from {floor} (minus half the maximum: sunk) "
@@ -465,8 +456,8 @@ def _ship(config: CrewPhaseConfig, scenario: Scenario, given: ShipPosition, side
         problems.add(f"{where}.status", f"{given.status!r} does not follow from {hull} hull points: a ship is "
                                         f"afloat above 0, sinking from 0 to {floor + 1}, sunk at {floor}; "
                                         f"here {status.value!r}")
-    hull_dice = _or(given.hull_dice, vessel.hull_dice.count)
-    hull_dice_left = _or(given.hull_dice_left, hull_dice)
+    hull_dice = given_or(given.hull_dice, vessel.hull_dice.count)
+    hull_dice_left = given_or(given.hull_dice_left, hull_dice)
     if hull_dice_left > hull_dice:
         problems.add(f"{where}.hull_dice_left", f"{hull_dice_left} hull dice left; at most the {hull_dice} it carries")
     manned = 0
@@ -485,12 +476,12 @@ def _ship(config: CrewPhaseConfig, scenario: Scenario, given: ShipPosition, side
     if any(m is None for m in crew) or any(w is None for w in weapons):
         return None
     return Ship(
-        id=given.id, side=side, vessel=given.vessel, slot=slot, size=SIZES.index(_or(given.size, vessel.size)),
-        speed_unit=_or(given.speed_unit, vessel.speed_unit), sections=sections,
-        self_steering=_or(given.self_steering, vessel.self_steering), agile=_or(given.agile, vessel.agile),
-        rails=_or(given.rails, vessel.rails), ac=_or(given.ac, vessel.ac),
-        base_initiative=_or(given.initiative, vessel.initiative), max_hp=max_hull, hp=hull,
-        hull_die=_or(given.hull_die, vessel.hull_dice.sides), hull_dice_max=hull_dice, hull_dice_left=hull_dice_left,
+        id=given.id, side=side, vessel=given.vessel, slot=slot, size=SIZES.index(given_or(given.size, vessel.size)),
+        speed_unit=given_or(given.speed_unit, vessel.speed_unit), sections=sections,
+        self_steering=given_or(given.self_steering, vessel.self_steering), agile=given_or(given.agile, vessel.agile),
+        rails=given_or(given.rails, vessel.rails), ac=given_or(given.ac, vessel.ac),
+        base_initiative=given_or(given.initiative, vessel.initiative), max_hp=max_hull, hp=hull,
+        hull_die=given_or(given.hull_die, vessel.hull_dice.sides), hull_dice_max=hull_dice, hull_dice_left=hull_dice_left,
         x=given.x, y=given.y, facing=int(Compass.parse(facing)),
         crew=[m for m in crew if m is not None], weapons=[w for w in weapons if w is not None], status=status,
         speed_ft=given.speed_gained, sections_manned=manned, helmsman=given.helmsman, steer_ok=helm_working,
@@ -501,27 +492,25 @@ def _ship(config: CrewPhaseConfig, scenario: Scenario, given: ShipPosition, side
 
 def _member(config: CrewPhaseConfig, index: int, given: CrewMemberPosition, labels: dict[str, int], where: str,
             problems: Problems) -> CrewMember | None:
-    profile = config.crew_profiles.get(given.role)
     if given.action not in labels:
         problems.add(f"{where}.action", f"unknown crew action {given.action!r}; choose one of {list(labels)}")
+    profile = known(config.crew_profiles, given.role, f"{where}.role", "crew profile", problems)
     if profile is None:
-        problems.add(f"{where}.role", f"unknown crew profile {given.role!r}; choose one of "
-                                      f"{sorted(config.crew_profiles)}")
         return None
-    max_hp = _or(given.max_hp, profile.hp)
-    hp = _or(given.hp, max_hp)
+    max_hp = given_or(given.max_hp, profile.hp)
+    hp = given_or(given.hp, max_hp)
     if hp > max_hp:
         problems.add(f"{where}.hp", f"{hp} hit points; from 0 to the maximum {max_hp}")
-    dexterity = _or(given.dexterity, profile.dexterity)
+    dexterity = given_or(given.dexterity, profile.dexterity)
     dex_save = given.dex_save if given.dex_save is not None else (
         profile.dex_save if profile.dex_save is not None else dexterity)
     return CrewMember(
-        index=index, role=given.role, strength=_or(given.strength, profile.strength), dexterity=dexterity,
-        intelligence=_or(given.intelligence, profile.intelligence), charisma=_or(given.charisma, profile.charisma),
-        proficiency=_or(given.proficiency, profile.proficiency),
-        water_vehicles=_or(given.water_vehicles, profile.water_vehicles),
-        siege_weapons=_or(given.siege_weapons, profile.siege_weapons), dex_save=dex_save,
-        ac=_or(given.ac, profile.ac), max_hp=max_hp, hp=hp, heals_left=_or(given.heals_left, profile.heals),
+        index=index, role=given.role, strength=given_or(given.strength, profile.strength), dexterity=dexterity,
+        intelligence=given_or(given.intelligence, profile.intelligence), charisma=given_or(given.charisma, profile.charisma),
+        proficiency=given_or(given.proficiency, profile.proficiency),
+        water_vehicles=given_or(given.water_vehicles, profile.water_vehicles),
+        siege_weapons=given_or(given.siege_weapons, profile.siege_weapons), dex_save=dex_save,
+        ac=given_or(given.ac, profile.ac), max_hp=max_hp, hp=hp, heals_left=given_or(given.heals_left, profile.heals),
         prone=given.prone, action=labels.get(given.action, 0),
     )
 
@@ -534,23 +523,22 @@ def _weapon(config: CrewPhaseConfig, index: int, given: WeaponPosition, crew: in
             problems.add(f"{where}.{name}", f"crew slot {slot}; the ship has crew slots 0 to {crew - 1}")
     if given.operator is not None and given.readied_by is not None:
         problems.add(f"{where}.readied_by", "a weapon is either operated or readied this round, not both")
-    stats = config.weapons.get(given.weapon)
+    stats = known(config.weapons, given.weapon, f"{where}.weapon", "weapon", problems)
     if stats is None:
-        problems.add(f"{where}.weapon", f"unknown weapon {given.weapon!r}; choose one of {sorted(config.weapons)}")
         return None
-    max_hp = _or(given.max_hp, stats.hp)
-    hp = _or(given.hp, max_hp)
+    max_hp = given_or(given.max_hp, stats.hp)
+    hp = given_or(given.hp, max_hp)
     if hp > max_hp:
         problems.add(f"{where}.hp", f"{hp} hit points; from 0 to the maximum {max_hp}")
-    long_range = _or(given.long_range, stats.long_range)
-    short_range = _or(given.range, stats.range)
+    long_range = given_or(given.long_range, stats.long_range)
+    short_range = given_or(given.range, stats.range)
     if long_range < short_range:
         problems.add(f"{where}.long_range", f"{long_range} ft is shorter than its range {short_range} ft")
     return WeaponState(
-        index=index, name=given.weapon, arc=ARCS.index(given.arc), ability=_or(given.ability, stats.ability),
-        attack_bonus=_or(given.attack_bonus, stats.attack_bonus), dice=parse_dice(_or(given.damage, stats.damage)),
-        range_ft=short_range, long_range_ft=long_range, max_hp=max_hp, hp=hp, ac=_or(given.ac, stats.ac),
-        ammo=_or(given.ammo, stats.ammo), grapples=_or(given.grapples, stats.grapples),
+        index=index, name=given.weapon, arc=ARCS.index(given.arc), ability=given_or(given.ability, stats.ability),
+        attack_bonus=given_or(given.attack_bonus, stats.attack_bonus), dice=parse_dice(given_or(given.damage, stats.damage)),
+        range_ft=short_range, long_range_ft=long_range, max_hp=max_hp, hp=hp, ac=given_or(given.ac, stats.ac),
+        ammo=given_or(given.ammo, stats.ammo), grapples=given_or(given.grapples, stats.grapples),
         operator=given.operator, readied_by=given.readied_by,
     )
 
@@ -609,12 +597,7 @@ def _flow(config: CrewPhaseConfig, position: CrewPhasePosition, sides: tuple[str
         problems.add("ship_phase", f"the {position.phase} decision comes in the "
                                    f"{'Character' if phase is Phase.CREW else 'Ship'} Phase; ship_phase must be "
                                    f"{phase is not Phase.CREW} (or left out)")
-    if position.winner is not None and position.winner not in sides:
-        problems.add("winner", f"{position.winner!r} is not a side; choose one of {list(sides)} or null (a draw)")
-    if not position.ended:
-        for name in ("winner", "end_reason"):
-            if getattr(position, name) is not None:
-                problems.add(name, "only a finished battle has one: set ended to true, or give null")
+    check_ending(sides, position.ended, position.winner, position.end_reason, problems)
     afloat = [s for s in ships.values() if s.status is not Status.SUNK]
     beaten = [side for side in sides if not any(s.side == side for s in afloat)
               and any(s.side == side for s in ships.values())]
@@ -690,8 +673,3 @@ def _crew_labels(config: CrewPhaseConfig) -> tuple[str, ...]:
     from naval_env.rulesets.crew_phase import _specs  # the package imports this module
 
     return _specs(config)[0].crew.labels
-
-
-def _or(value: Any, default: Any) -> Any:
-    """``value`` unless it was left out (None)."""
-    return default if value is None else value

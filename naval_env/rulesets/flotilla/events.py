@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from naval_env.core.events import DamageDealt, Event, EventCatalog, GameEnded, event
+from naval_env.core.grid import Compass
 
 
 @event("placed", "{ship} starts with its bow at ({x}, {y}) facing {facing}")
@@ -73,7 +74,8 @@ class Moved(Event):
     facing_to: int
 
     def text(self) -> str:
-        turned = "" if self.facing_from == self.facing_to else f", turning {self.facing_from}->{self.facing_to}"
+        turned = ("" if self.facing_from == self.facing_to   # facings as compass letters, as everywhere else
+                  else f", turning {Compass(self.facing_from).name}->{Compass(self.facing_to).name}")
         return f"{self.ship} {self.maneuver}: {self.path[0]} -> {self.path[-1]}{turned}"
 
 

@@ -10,9 +10,9 @@ map, the deploy order, a mage squad's full strength) are rebuilt, not asked for.
 
 from __future__ import annotations
 
-from typing import Literal, cast, get_args
+from typing import Annotated, Literal, cast, get_args
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from naval_env.core.dice import Dice
 from naval_env.core.grid import Compass
@@ -20,10 +20,18 @@ from naval_env.core.position import (
     PositionCodec,
     PositionModel,
     Problems,
-    check_ship_ids,
     scenario_of,
     side_of,
 )
+from naval_env.core.position_checks import (
+    ShipsBuilder,
+    check_going_on,
+    check_result,
+    given_or,
+    known,
+    setup_of,
+)
+from naval_env.core.position_fields import MAX_ROUND, Name, PositionPart
 from naval_env.rulesets.flotilla.combat import can_counter
 from naval_env.rulesets.flotilla.config import (
     Direction,
@@ -58,29 +66,35 @@ EndReason = Literal["last side afloat", "no ship afloat", "round_limit"]
 #: The on/off traits in the order a dump lists them.
 TRAITS: tuple[str, ...] = get_args(Trait)
 _UNITS: dict[str, Unit] = {"ship": SHIP, "mages": MAGES}
+#: Ships a position may list: two sides of at most house_rules.max_ships_per_side (at most 8 in any config).
+MAX_SHIPS = 16
+#: Largest map: house_rules.map_size is at most 40 in any config.
+MAX_MAP = 40
+#: Most cohesion a ship (or a mage squad) may have: a class's cohesion is at most 30 in any config.
+MAX_COHESION = 30
+#: Highest upgrade level (ASSUMPTION: the shipped price lists stop at 3; the builder checks each against the
+#: config's own list).
+MAX_UPGRADE_LEVEL = 10
 
 
-class _Part(BaseModel):
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
-
-
-class ShipPosition(_Part):
+class ShipPosition(PositionPart):
     """One ship. Only ``id``, ``ship_class``, ``x`` and ``y`` are required; the rest defaults."""
 
-    id: str
+    id: Name
     """``<side>_<i>``, numbered from 0 per side (also the captain's agent id)."""
-    side: str | None = None
+    side: Name | None = None
     """The ship's side, one of the scenario's two. Default: the prefix of ``id``."""
-    ship_class: str
+    ship_class: Name
     """Ship class, a key of the config's ship_classes (cutter, galley, brig, frigate, galleon)."""
-    x: int
+    x: int = Field(ge=0, le=MAX_MAP - 1)
     """Bow square, west to east, from 0. A sunk ship keeps the squares it sank on."""
-    y: int
+    y: int = Field(ge=0, le=MAX_MAP - 1)
     """Bow square, north to south, from 0."""
     facing: Direction | None = None
     """Compass facing of the bow (N is y decreasing); the ship takes its ``size`` squares in a line from the
     bow astern. Default: the scenario's facing for this ship id, else its side's."""
-    upgrades: dict[Upgrade, int] | None = Field(default=None, exclude=True)
+    upgrades: dict[Upgrade, Annotated[int, Field(ge=0, le=MAX_UPGRADE_LEVEL)]] | None = Field(default=None,
+                                                                                           exclude=True)
     """Short form only: upgrades (name: level) used to default the stats below. Default: the scenario's for
     this ship id when it is the same class, else none. Not part of the state: a dump gives the stats."""
     captain_perception: int | None = Field(default=None, ge=1, le=6, exclude=True)
@@ -96,13 +110,13 @@ class ShipPosition(_Part):
     Default: the class's (or ``captain_perception``) + 1 per veteran captain level."""
     captain_alive: bool | None = None
     """Whether the captain lives (a dead captain's ship moves no more, or drifts). Default: ``steering`` > 0."""
-    crew_hits: int = Field(default=0, ge=0)
-    """Crew hits taken: one penalty die each on every steering roll."""
-    propulsion_hits: int = Field(default=0, ge=0)
-    """Propulsion hits taken: one square less movement each."""
-    max_cohesion: int | None = Field(default=None, ge=1, le=30)
+    crew_hits: int = Field(default=0, ge=0, le=MAX_COHESION)
+    """Crew hits taken: one penalty die each on every steering roll (a hit takes cohesion)."""
+    propulsion_hits: int = Field(default=0, ge=0, le=MAX_COHESION)
+    """Propulsion hits taken: one square less movement each (a hit takes cohesion)."""
+    max_cohesion: int | None = Field(default=None, ge=1, le=MAX_COHESION)
     """Cohesion the ship starts with. Default: the class's."""
-    cohesion: int | None = Field(default=None, ge=0)
+    cohesion: int | None = Field(default=None, ge=0, le=MAX_COHESION)
     """Cohesion now, 0 to ``max_cohesion``; at 0 the ship has sunk. Default: ``max_cohesion``."""
     combat: int | None = Field(default=None, ge=1, le=12)
     """Combat Roll dice. Default: the class's + 1 with better artillery."""
@@ -113,21 +127,21 @@ class ShipPosition(_Part):
     house_rules.max_boarding_dice."""
     movement: int | None = Field(default=None, ge=0, le=8)
     """Squares of the base move before propulsion hits and the wind. Default: the class's."""
-    traits: list[Trait] | None = None
+    traits: list[Trait] | None = Field(default=None, max_length=len(TRAITS))
     """On/off traits: armour, ram, bow_guns, broadside_guns, mage_squad, sails. Default: the class's and
     the upgrades'."""
-    mages: int | None = Field(default=None, ge=0)
+    mages: int | None = Field(default=None, ge=0, le=MAX_COHESION)
     """Mage squad cohesion now (0: none or lost); at most house_rules.mage_cohesion, with the mage_squad
     trait only. Default: house_rules.mage_cohesion with the trait, else 0."""
     status: StatusName | None = None
     """afloat or sunk; sunk exactly at cohesion 0. Default: from ``cohesion``."""
-    grappled_with: str | None = None
+    grappled_with: Name | None = None
     """The enemy ship this one is grappled with (both stop moving); the other ship's side of the grapple
     defaults from this one."""
-    grappled_round: int = Field(default=0, ge=0)
+    grappled_round: int = Field(default=0, ge=0, le=MAX_ROUND)
     """Round the latest grapple was made (breaking free is allowed from the next round)."""
-    break_failures: int = Field(default=0, ge=0)
-    """Failed attempts to break free of the current grapple: one penalty die each on the next."""
+    break_failures: int = Field(default=0, ge=0, le=MAX_ROUND)
+    """Failed attempts to break free of the current grapple: one penalty die each on the next (one a round)."""
     stuck: bool = False
     """Loses its next movement (after a collision)."""
     moved: bool | None = None
@@ -140,24 +154,24 @@ class ShipPosition(_Part):
     the attack phase (and the attacker of a reaction), else false."""
 
 
-class AttackPosition(_Part):
+class AttackPosition(PositionPart):
     """One attack declared and not yet resolved: ``unit`` of ``attacker`` fires at ``target_unit`` of
     ``target``."""
 
-    attacker: str
+    attacker: Name
     """The attacking ship's id."""
     unit: UnitName
     """What attacks: the ship's guns or its mage squad."""
-    target: str
+    target: Name
     """The enemy ship's id."""
     target_unit: UnitName
     """What is attacked: the ship (its cohesion) or its mage squad."""
 
 
-class Result(_Part):
+class Result(PositionPart):
     """How the battle ended."""
 
-    winner: str | None
+    winner: Name | None
     """The winning side; null for a draw."""
     reason: EndReason
     """Why it ended: one side afloat, none, or the round limit (a draw)."""
@@ -166,48 +180,46 @@ class Result(_Part):
 class FlotillaPosition(PositionModel):
     """A `flotilla` battle at one decision: the map, the wind, the fleets and whose decision it is."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
-
     ruleset: Literal["flotilla"]
     """Always ``flotilla``."""
-    version: str | None = None
-    """The ruleset version the position was written for; when given it must be the engine's."""
-    scenario: str | None = None
+    scenario: Name | None = None
     """The scenario whose sides, roles, situations (wind, current) and ship set-ups apply. Default: the
     config's default."""
-    map_size: int | None = Field(default=None, ge=1)
+    map_size: int | None = Field(default=None, ge=1, le=MAX_MAP)
     """Squares a side of the square map; x grows east, y south, from 0. Must be the config's
     house_rules.map_size. Default: that."""
-    attacker: str | None = None
+    attacker: Name | None = None
     """The attacking side (the other defends and deploys first). Default: the scenario's."""
     wind: WindName | None = None
     """Direction the wind blows toward, or calm. Default: calm in the deploy phase (not yet rolled); else the
     scenario's fixed wind; else rolled with the game's dice on the set-up table (round 1, or a scenario
     whose wind is not rolled each round) or on the round table."""
-    round: int | None = Field(default=None, ge=0)
+    round: int | None = Field(default=None, ge=0, le=MAX_ROUND)
     """Round number, from 1; 0 in the deploy phase. Default: 0 in the deploy phase, else 1."""
     phase: PhaseName | None = None
     """Decision of ``to_move``: deploy (choose a facing before the battle), move (the movement step),
     attack (the attack step) or reaction (dodge or counter the ``pending`` attack). Default: reaction with a
     pending attack, else move."""
-    to_move: str | None = None
-    """The ship id (agent) whose decision it is; null once the game is over. Default: the ship at ``turn``
-    (in a reaction: the pending attack's target), else the first ship afloat in ``order`` (in the deploy
-    phase: the first in the deploy order, the defender's ships first)."""
-    order: list[str] | None = None
+    to_move: Name | None = None
+    """The ship id (agent) whose decision it is; null once the game is over (or left to its default while it
+    goes on). Default: the ship at ``turn`` (in a reaction: the pending attack's target), else the first
+    ship afloat in ``order`` (in the deploy phase: the first in the deploy order, the defender's ships
+    first)."""
+    order: list[Name] | None = Field(default=None, max_length=MAX_SHIPS)
     """This round's initiative order, best first: every ship afloat at the start of the round. Empty in the
     deploy phase. Default: rolled as a round's start rolls it (opposed steering rolls, with the game's
     dice)."""
-    turn: int | None = Field(default=None, ge=0)
+    turn: int | None = Field(default=None, ge=0, le=MAX_SHIPS)
     """Index in ``order`` (in the deploy phase: in the deploy order) of the ship whose step it is (or was,
     once over); in a reaction, the attacker's. Default: ``to_move``'s index (the attacker's in a reaction)."""
     pending: AttackPosition | None = None
     """The attack the reaction answers; null outside the reaction phase."""
-    queue: list[AttackPosition] = Field(default_factory=list)
-    """Attacks declared at the same attack step, resolved after ``pending``; empty outside a reaction."""
+    queue: list[AttackPosition] = Field(default_factory=list, max_length=2)
+    """Attacks declared at the same attack step, resolved after ``pending`` (a ship's guns and its mage
+    squad each attack once a step); empty outside a reaction."""
     result: Result | None = None
     """Null while the battle goes on."""
-    ships: list[ShipPosition]
+    ships: list[ShipPosition] = Field(max_length=MAX_SHIPS)
     """Every ship in agent order: the scenario's first side, then the second, each numbered from 0."""
 
 
@@ -276,14 +288,16 @@ def _dump_ship(ship: Ship) -> ShipPosition:
     )
 
 
-class _Builder:
+class _Builder(ShipsBuilder[Ship]):
     """Checks a position against the config, scenario and rules, noting every problem, and builds its state."""
+
+    config: FlotillaConfig
+    scenario: Scenario
+    position: FlotillaPosition
 
     def __init__(self, config: FlotillaConfig, scenario: Scenario, position: FlotillaPosition,
                  problems: Problems) -> None:
-        self.config, self.rules, self.scenario = config, config.house_rules, scenario
-        self.position, self.problems = position, problems
-        self.sides = tuple(side.name for side in scenario.sides)
+        super().__init__(config, scenario, position, problems)
         self.size = self.rules.map_size
         p = position
         self.phase = Phase[p.phase.upper()] if p.phase else (REACTION if p.pending is not None else MOVE)
@@ -299,12 +313,7 @@ class _Builder:
                             "(load a config with another map_size to play on another map)")
         if self.attacker not in self.sides:
             add("attacker", f"{self.attacker!r} is not a side; sides: {list(self.sides)}")
-        check_ship_ids(self.problems, p.ships, self.sides, self.rules.max_ships_per_side)
-        ships = {}
-        for k, given in enumerate(p.ships):
-            ship = self._ship(k, given)
-            if ship is not None:
-                ships[ship.id] = ship
+        ships = self.ships()
         if self.problems.found:
             return None
         self._check_between(ships)
@@ -344,25 +353,16 @@ class _Builder:
         return table[dice.d(len(table), "wind") - 1]
 
     # ------------------------------------------------------------------ ships
-    def _setup(self, ship_id: str) -> ShipSetup | None:
-        """The scenario's set-up of ``ship_id`` (``<side>_<i>``), if it has one."""
-        side_name, index = ship_id.rsplit("_", 1)
-        for side in self.scenario.sides:
-            if side.name == side_name and int(index) < len(side.ships):
-                return side.ships[int(index)]
-        return None
-
-    def _ship(self, k: int, given: ShipPosition) -> Ship | None:
+    def build_ship(self, k: int, given: ShipPosition) -> Ship | None:
         """The ship with every default filled in (as ``FlotillaGame._set_up`` would), or None."""
         where, add, rules = f"ships.{k}", self.problems.add, self.rules
-        if given.ship_class not in self.config.ship_classes:
-            add(f"{where}.ship_class", f"unknown ship class {given.ship_class!r}; known: "
-                                       f"{sorted(self.config.ship_classes)}")
+        if known(self.config.ship_classes, given.ship_class, f"{where}.ship_class", "ship class",
+                 self.problems) is None:
             return None
         side_name = side_of(given.id)
         if side_name not in self.sides:
             return None
-        setup = self._setup(given.id)
+        setup: ShipSetup | None = setup_of(self.scenario, given.id)
         same = setup if setup is not None and setup.ship == given.ship_class else None
         upgrades = given.upgrades if given.upgrades is not None else dict(same.upgrades if same else {})
         perception = given.captain_perception if given.captain_perception is not None else (
@@ -375,21 +375,21 @@ class _Builder:
         facing = given.facing or (setup.facing if setup and setup.facing else None) or side.facing
         traits = set(given.traits) if given.traits is not None else set(build.traits)
         max_mages = rules.mage_cohesion if "mage_squad" in traits else 0
-        max_cohesion = _given(given.max_cohesion, build.cohesion)
-        cohesion = _given(given.cohesion, max_cohesion)
-        steering = _given(given.steering, build.steering)
+        max_cohesion = given_or(given.max_cohesion, build.cohesion)
+        cohesion = given_or(given.cohesion, max_cohesion)
+        steering = given_or(given.steering, build.steering)
         ship = Ship(
             id=given.id, side=side_name, ship_class=given.ship_class, x=given.x, y=given.y,
-            facing=int(Compass.parse(facing)), size=_given(given.size, build.size), max_cohesion=max_cohesion,
+            facing=int(Compass.parse(facing)), size=given_or(given.size, build.size), max_cohesion=max_cohesion,
             cohesion=cohesion, captain_dice=steering,
             captain_alive=given.captain_alive if given.captain_alive is not None else steering > 0,
-            crew_hits=given.crew_hits, combat=_given(given.combat, build.combat),
-            range=_given(given.range, build.range), boarding=_given(given.boarding, build.boarding),
-            base_movement=_given(given.movement, build.movement), propulsion_hits=given.propulsion_hits,
+            crew_hits=given.crew_hits, combat=given_or(given.combat, build.combat),
+            range=given_or(given.range, build.range), boarding=given_or(given.boarding, build.boarding),
+            base_movement=given_or(given.movement, build.movement), propulsion_hits=given.propulsion_hits,
             armour="armour" in traits, ram="ram" in traits, bow_guns="bow_guns" in traits,
             broadside_guns="broadside_guns" in traits, sails="sails" in traits,
             hero=given.hero if given.hero is not None else bool(setup and setup.hero),
-            mages=_given(given.mages, max_mages), max_mages=max_mages,
+            mages=given_or(given.mages, max_mages), max_mages=max_mages,
             afloat=given.status == "afloat" if given.status is not None else cohesion > 0,
             grappled_with=given.grappled_with, grappled_round=given.grappled_round,
             break_failures=given.break_failures, stuck=given.stuck, moved=bool(given.moved),
@@ -478,20 +478,10 @@ class _Builder:
     def _check_turn(self, ships: dict[str, Ship]) -> None:
         """The turn fields checked before any die is rolled (the decision itself in :meth:`settle`)."""
         p, add = self.position, self.problems.add
-        if p.result is not None:
-            if p.result.winner is not None and p.result.winner not in self.sides:
-                add("result.winner", f"{p.result.winner!r} is not a side; sides: {list(self.sides)} (null: a draw)")
-            if p.to_move is not None:
-                add("to_move", "the game is over (result is given): to_move must be null")
-        else:
-            lost = [side for side in self.sides if not any(s.afloat for s in ships.values() if s.side == side)]
-            if lost:
-                add("result", f"side(s) {lost} have no ship afloat: the battle is over; give its result")
-            if self.round > self.rules.max_rounds:
-                add("round", f"{self.round} is past house_rules.max_rounds = {self.rules.max_rounds} while the "
-                             "battle goes on")
-            if "to_move" in p.model_fields_set and p.to_move is None:
-                add("to_move", "null only once the game is over (give result); otherwise a ship id")
+        check_result(self.sides, p.result, p.to_move, self.problems)
+        if p.result is None:
+            fighting = {s.side for s in ships.values() if s.afloat}
+            check_going_on(self.sides, fighting, "afloat", self.round, self.rules.max_rounds, self.problems)
         if p.to_move is not None and p.to_move not in ships:
             add("to_move", f"{p.to_move!r} is not a ship here; ships: {list(ships)}")
         elif p.to_move is not None and p.result is None and not ships[p.to_move].afloat:
@@ -580,7 +570,7 @@ class _Builder:
         if step not in order:
             add("to_move" if step == p.to_move else "pending.attacker",
                 f"{step} is not in this round's order: {order}")
-        elif p.turn is not None and order[p.turn] != step:
+        elif p.turn is not None and p.turn < len(order) and order[p.turn] != step:
             add("turn", f"order[{p.turn}] is {order[p.turn]}, not {step}")
 
     # --------------------------------------------------------- the decision
@@ -650,7 +640,3 @@ def _attack(attack: AttackPosition) -> Attack:
 
 def _status(ship: Ship) -> str:
     return "afloat" if ship.afloat else "sunk"
-
-
-def _given(value: int | None, default: int) -> int:
-    return default if value is None else value

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from naval_env.core.dice import Dice
 from naval_env.core.grid import Compass, chebyshev
@@ -18,10 +18,11 @@ from naval_env.core.position import (
     PositionCodec,
     PositionModel,
     Problems,
-    check_ship_ids,
     scenario_of,
     side_of,
 )
+from naval_env.core.position_checks import ShipsBuilder, check_going_on, given_or, known, setup_of
+from naval_env.core.position_fields import MAX_ROUND, Name, PositionPart, Round
 from naval_env.rulesets.pantheon.config import (
     CaptainStats,
     Direction,
@@ -41,22 +42,30 @@ EndReason = Literal["last side fighting", "no ship left fighting", "round_limit"
 #: Crew-action buffs a ship can hold (every crew label but "none" and the one-off "repair").
 BUFF_LABELS: tuple[str, ...] = CREW_LABELS[NONE_CODE + 1: REPAIR_CODE]
 BuffLabel = Literal[BUFF_LABELS]  # type: ignore[valid-type]
+#: Ships a position may list: two sides of at most house_rules.max_ships_per_side (at most 5 in any config).
+MAX_SHIPS = 10
+#: Largest side of the battle mat, in squares.
+MAX_BOARD = 64
+#: Highest health level (ASSUMPTION: a vessel's health is at most 40 in any config; armor upgrades add a few
+#: levels each, at most four upgrades a ship; this bound leaves room for configs with more).
+MAX_HEALTH = 200
+#: Highest speed, damage, maneuverability or initiative a ship may have (ASSUMPTION: the vessel catalogue
+#: stays at 10 and under, upgrades add a few points each; ratings past this do not occur).
+MAX_RATING = 100
+#: Turns begun in a battle: at most one a ship a round.
+MAX_TURNS = MAX_ROUND * MAX_SHIPS
 
 
-class _Part(BaseModel):
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
-
-
-class Board(_Part):
+class Board(PositionPart):
     """The battle mat in squares; x grows east (0 = west edge), y grows south (0 = north edge)."""
 
-    width: int = Field(ge=4, le=64)
+    width: int = Field(ge=4, le=MAX_BOARD)
     """Squares from west to east."""
-    height: int = Field(ge=4, le=64)
+    height: int = Field(ge=4, le=MAX_BOARD)
     """Squares from north to south."""
 
 
-class Captain(_Part):
+class Captain(PositionPart):
     """The captain's sheet: the attributes and skill the ship combat pools and initiative use."""
 
     wits: int = Field(ge=0, le=10)
@@ -71,55 +80,55 @@ class Captain(_Part):
     """Seamanship: in every pool and initiative; the captain starts with this many retests."""
 
 
-class ShipPosition(_Part):
+class ShipPosition(PositionPart):
     """One ship. Only ``id``, ``vessel``, ``x``, ``y`` and ``facing`` are required; the rest defaults."""
 
-    id: str
+    id: Name
     """``<side>_<i>``, numbered from 0 per side (also the captain's agent id)."""
-    side: str | None = None
+    side: Name | None = None
     """The ship's side, one of the scenario's two. Default: the prefix of ``id``."""
-    vessel: str
+    vessel: Name
     """Vessel type, a key of the config's vessel catalogue (trireme, bireme, ...)."""
-    x: int
+    x: int = Field(ge=0, le=MAX_BOARD - 1)
     """Square, west to east, from 0. A sunk or escaped ship keeps the square it left from."""
-    y: int
+    y: int = Field(ge=0, le=MAX_BOARD - 1)
     """Square, north to south, from 0."""
     facing: Direction
     """Compass facing of the bow; N is up the board (y decreasing)."""
     captain: Captain | None = None
     """Default: the scenario's captain sheet for this ship id, else the config's default sheet."""
-    enhancements: list[Enhancement] | None = Field(default=None, exclude=True)
+    enhancements: list[Enhancement] | None = Field(default=None, exclude=True, max_length=8)
     """Short form only: ship upgrades used to default the stats below (armor, speed, range,
     initiative). Default: the scenario's for this ship id when it is the same vessel, else none.
     Not part of the state: a dump leaves it out and gives the stats instead."""
-    health: int | None = None
+    health: int | None = Field(default=None, ge=-MAX_HEALTH, le=MAX_HEALTH)
     """Health levels now; 0 or less is Wrecked, minus ``max_health`` is Sinking. Default: ``max_health``."""
-    max_health: int | None = Field(default=None, ge=1)
+    max_health: int | None = Field(default=None, ge=1, le=MAX_HEALTH)
     """Current maximum health (a wreck repair lowers it). Default: vessel health + 5 per armor upgrade."""
-    speed: int | None = Field(default=None, ge=1)
+    speed: int | None = Field(default=None, ge=1, le=MAX_RATING)
     """Speed rating in squares before the wind. Default: vessel speed + 1 per speed upgrade."""
-    damage: int | None = Field(default=None, ge=0)
+    damage: int | None = Field(default=None, ge=0, le=MAX_RATING)
     """Damage rating. Default: the vessel's."""
-    maneuverability: int | None = Field(default=None, ge=0)
+    maneuverability: int | None = Field(default=None, ge=0, le=MAX_RATING)
     """Maneuverability (in both pools and initiative). Default: the vessel's."""
     crew: int | None = Field(default=None, ge=0, le=4)
     """PCs aboard, each giving one crew action. Default: the scenario's, else the vessel's PC capacity."""
     shipwright: int | None = Field(default=None, ge=0, le=5)
     """Crafts (Shipwright) rating of the best shipwright aboard, 0 for none. Default: the scenario's, else 0."""
-    fire_range: int | None = Field(default=None, ge=1)
+    fire_range: int | None = Field(default=None, ge=1, le=MAX_BOARD)
     """Fire! range in squares. Default: 4 with the range upgrade, else 3 (house rules)."""
-    initiative: int | None = None
+    initiative: int | None = Field(default=None, ge=-MAX_RATING, le=MAX_RATING)
     """Initiative rating. Default: Wits + Seamanship + Maneuverability + 3 per initiative upgrade."""
-    retests: int | None = Field(default=None, ge=0)
+    retests: int | None = Field(default=None, ge=0, le=5)
     """Retests left for the rest of the combat. Default: the captain's Seamanship."""
-    status: Status | None = None
+    status: Status | None = Field(default=None, strict=False)
     """afloat, wrecked, sinking, sunk or escaped. Default: from health (wrecked at 0 or less,
     sinking at minus ``max_health``)."""
-    sinking_turns: int = Field(default=0, ge=0)
+    sinking_turns: int = Field(default=0, ge=0, le=MAX_ROUND)
     """Turns a sinking ship has counted so far (removed at the house rules' ``sinking_turns``)."""
     crew_repair_used: bool = False
     """Whether the crew's once-a-combat Repair has been used."""
-    buffs: list[BuffLabel] = Field(default_factory=list)
+    buffs: list[BuffLabel] = Field(default_factory=list, max_length=4)
     """Crew-action buffs chosen at this captain's last attack step (at most one per PC aboard),
     as the ``crew_<i>`` action labels, e.g. ``damage+ram``; they last until its next attack step."""
     retest_on_failure: bool = False
@@ -128,24 +137,24 @@ class ShipPosition(_Part):
     """Standing order until its next attack step: spend a retest when an enemy's test against it succeeds."""
     moved_forward: bool = False
     """Whether the ship moved forward this turn (its latest turn for a ship not to move); Ram! needs it."""
-    allowance: int | None = Field(default=None, ge=0)
+    allowance: int | None = Field(default=None, ge=0, le=MAX_RATING)
     """Movement allowance of its current or latest turn (speed after the wind, at least 1). Default: the
     wind-modified speed for the ship to move in the move phase, else 0."""
     started_at_edge: bool | None = None
     """Whether its current or latest turn began on an edge square. Default: whether it is on one now."""
-    boarding: str | None = None
+    boarding: Name | None = None
     """The enemy ship this one has boarded (the two are tied); the boarded ship is found from this."""
-    last_turn_began: int = Field(default=-1, ge=-1)
+    last_turn_began: int | None = Field(default=None, ge=-1, le=MAX_TURNS)
     """``turns_begun`` when this ship last began a turn; -1: not since the position was set up
     (Fair Escape needs a whole earlier turn). Default: ``turns_begun`` for the ship to move, else -1."""
-    last_targeted: int = Field(default=-1, ge=-1)
+    last_targeted: int = Field(default=-1, ge=-1, le=MAX_TURNS)
     """``turns_begun`` of the turn in which an action was last declared at this ship; -1: never."""
 
 
-class Result(_Part):
+class Result(PositionPart):
     """How the battle ended."""
 
-    winner: str | None
+    winner: Name | None
     """The winning side; null for a draw."""
     reason: EndReason
     """Why it ended: a side still fighting alone, none left, or the round limit (a draw)."""
@@ -154,41 +163,37 @@ class Result(_Part):
 class PantheonPosition(PositionModel):
     """A `pantheon` battle at one decision: the mat, the wind, the ships and whose decision it is."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
-
     ruleset: Literal["pantheon"]
     """Always ``pantheon``."""
-    version: str | None = None
-    """The ruleset version the position was written for; when given it must be the engine's."""
-    scenario: str | None = None
+    scenario: Name | None = None
     """The scenario whose board, sides and ship set-ups give the defaults. Default: the config's default."""
     board: Board | None = None
     """Default: the scenario's board."""
     wind: Direction | None = None
     """Compass direction the wind blows toward. Default: the scenario's."""
-    round: int = Field(default=1, ge=1)
+    round: Round = 1
     """Round number, from 1."""
     phase: PhaseName | None = None
     """Step of the turn of ``to_move``: start (release a boarded ship or Fair Escape), move, attack, or
     escape (the extra move of Get Us Out Of Here!). Default: the step its turn begins with."""
-    to_move: str | None = None
-    """The ship id (agent) whose decision it is; null once the game is over. Default: ``order[turn]`` when
-    ``turn`` is given, else the first ship afloat or wrecked in initiative order."""
-    order: list[str] | None = None
+    to_move: Name | None = None
+    """The ship id (agent) whose decision it is; null once the game is over (or left to its default while it
+    goes on). Default: ``order[turn]`` when ``turn`` is given, else the first ship afloat or wrecked in
+    initiative order."""
+    order: list[Name] | None = Field(default=None, max_length=MAX_SHIPS)
     """Initiative order, every ship id, highest first. Default: rolled as at set-up (initiative, ties by
     a d10 each with the game's dice)."""
-    turn: int | None = Field(default=None, ge=0)
+    turn: int | None = Field(default=None, ge=0, le=MAX_SHIPS - 1)
     """Index in ``order`` of the ship whose turn it is (or was, once over). Default: ``to_move``'s index."""
-    turns_begun: int | None = Field(default=None, ge=0)
+    turns_begun: int | None = Field(default=None, ge=0, le=MAX_TURNS)
     """Turns begun since the start of the battle (numbers turns for Fair Escape). Default: 1, or the
     largest ``last_turn_began`` / ``last_targeted`` given."""
     fair_escape: bool = False
     """Whether the ship to move may declare Fair Escape this turn (offered in the start phase)."""
     result: Result | None = None
     """Null while the battle goes on."""
-    ships: list[ShipPosition]
+    ships: list[ShipPosition] = Field(max_length=MAX_SHIPS)
     """Every ship in agent order: the scenario's first side, then the second, each numbered from 0."""
-
 
 
 class PantheonPositions(PositionCodec[PantheonPosition]):
@@ -248,14 +253,16 @@ def _dump_ship(ship: Ship) -> ShipPosition:
     )
 
 
-class _Builder:
+class _Builder(ShipsBuilder[Ship]):
     """Checks a position against the config, scenario and rules, noting every problem, and builds its state."""
+
+    config: PantheonConfig
+    scenario: Scenario
+    position: PantheonPosition
 
     def __init__(self, config: PantheonConfig, scenario: Scenario, position: PantheonPosition,
                  problems: Problems) -> None:
-        self.config, self.rules, self.scenario = config, config.house_rules, scenario
-        self.position, self.problems = position, problems
-        self.sides = tuple(side.name for side in scenario.sides)
+        super().__init__(config, scenario, position, problems)
         board = position.board or Board(width=scenario.board[0], height=scenario.board[1])
         self.width, self.height = board.width, board.height
 
@@ -263,12 +270,7 @@ class _Builder:
         """The state, or None with the problems noted. Dice are rolled (an initiative order not given)
         only once every other field has passed, so a refused position rolls nothing."""
         p, add = self.position, self.problems.add
-        check_ship_ids(self.problems, self.position.ships, self.sides, self.rules.max_ships_per_side)
-        ships = {}
-        for k, given in enumerate(p.ships):
-            ship = self._ship(k, given)
-            if ship is not None:
-                ships[ship.id] = ship
+        ships = self.ships()
         if p.result is not None and p.result.winner is not None and p.result.winner not in self.sides:
             add("result.winner", f"{p.result.winner!r} is not a side; sides: {list(self.sides)} (null: a draw)")
         if self.problems.found:
@@ -287,25 +289,15 @@ class _Builder:
         return None if self.problems.found else state
 
     # ------------------------------------------------------------------ ships
-    def _setup(self, ship_id: str) -> ShipSetup | None:
-        """The scenario's set-up of ``ship_id`` (``<side>_<i>``), if it has one."""
-        side_name, index = ship_id.rsplit("_", 1)
-        for side in self.scenario.sides:
-            if side.name == side_name and int(index) < len(side.ships):
-                return side.ships[int(index)]
-        return None
-
-    def _ship(self, k: int, given: ShipPosition) -> Ship | None:
+    def build_ship(self, k: int, given: ShipPosition) -> Ship | None:
         """The ship with every default filled in (as ``PantheonGame._set_up`` would), or None."""
         rules, where = self.rules, f"ships.{k}"
-        vessel = self.config.vessels.get(given.vessel)
+        vessel = known(self.config.vessels, given.vessel, f"{where}.vessel", "vessel", self.problems)
         if vessel is None:
-            self.problems.add(f"{where}.vessel", f"unknown vessel {given.vessel!r}; known: "
-                                                 f"{sorted(self.config.vessels)}")
             return None
         if side_of(given.id) not in self.sides:
             return None
-        setup = self._setup(given.id)
+        setup: ShipSetup | None = setup_of(self.scenario, given.id)
         same = setup if setup is not None and setup.vessel == given.vessel else None
         ups = given.enhancements if given.enhancements is not None else list(same.enhancements if same else [])
         if len(ups) > rules.max_enhancements or ups.count("range") > 1:
@@ -313,29 +305,30 @@ class _Builder:
                                                        f"{rules.max_enhancements} upgrades, and 'range' once")
         sheet = given.captain if given.captain is not None else (setup.captain if setup else CaptainStats())
         captain = CaptainSheet(**sheet.model_dump())
-        max_health = _given(given.max_health, vessel.health + rules.armor_enhancement * ups.count("armor"))
-        health = _given(given.health, max_health)
+        max_health = given_or(given.max_health, vessel.health + rules.armor_enhancement * ups.count("armor"))
+        health = given_or(given.health, max_health)
         default_crew = vessel.pc_capacity if same is None or same.crew is None else min(same.crew, vessel.pc_capacity)
         ship = Ship(
             id=given.id, side=side_of(given.id) or "", vessel=given.vessel, captain=captain,
             x=given.x, y=given.y, facing=int(Compass.parse(given.facing)), max_health=max_health, health=health,
-            speed=_given(given.speed, vessel.speed + ups.count("speed")),
-            damage=_given(given.damage, vessel.damage),
-            maneuverability=_given(given.maneuverability, vessel.maneuverability),
-            crew_slots=_given(given.crew, default_crew),
-            shipwright=_given(given.shipwright, same.shipwright if same else 0),
-            fire_range=_given(given.fire_range, rules.range_enhancement if "range" in ups else rules.fire_range),
-            initiative=_given(given.initiative, captain.wits + captain.seamanship + vessel.maneuverability
+            speed=given_or(given.speed, vessel.speed + ups.count("speed")),
+            damage=given_or(given.damage, vessel.damage),
+            maneuverability=given_or(given.maneuverability, vessel.maneuverability),
+            crew_slots=given_or(given.crew, default_crew),
+            shipwright=given_or(given.shipwright, same.shipwright if same else 0),
+            fire_range=given_or(given.fire_range, rules.range_enhancement if "range" in ups else rules.fire_range),
+            initiative=given_or(given.initiative, captain.wits + captain.seamanship + vessel.maneuverability
                               + rules.initiative_enhancement * ups.count("initiative")),
-            retests=_given(given.retests, captain.seamanship),
+            retests=given_or(given.retests, captain.seamanship),
             status=given.status if given.status is not None else _status_of(health, max_health),
             sinking_turns=given.sinking_turns, crew_repair_used=given.crew_repair_used,
             buffs=tuple(CREW_LABELS.index(label) for label in given.buffs),
             retest_on_failure=given.retest_on_failure, retest_when_hit=given.retest_when_hit,
-            moved_forward=given.moved_forward, speed_this_turn=_given(given.allowance, 0),
+            moved_forward=given.moved_forward, speed_this_turn=given_or(given.allowance, 0),
             started_at_edge=(given.started_at_edge if given.started_at_edge is not None
                              else self._at_edge(given.x, given.y)),
-            boarding=given.boarding, last_turn_start=given.last_turn_began, targeted_at=given.last_targeted,
+            boarding=given.boarding, targeted_at=given.last_targeted,
+            last_turn_start=given.last_turn_began if given.last_turn_began is not None else -1,
         )
         self._check_ship(where, ship, vessel)
         return ship
@@ -424,15 +417,9 @@ class _Builder:
             if p.to_move is not None:
                 add("to_move", "the game is over (result is given): to_move must be null")
             return
-        lost = [side for side in self.sides if not any(s.status.fighting for s in ships.values() if s.side == side)]
-        if lost:
-            add("result", f"side(s) {lost} have no ship afloat or wrecked: the battle is over; give its result")
-        if p.round > self.rules.max_rounds:
-            add("round", f"{p.round} is past house_rules.max_rounds = {self.rules.max_rounds} while the battle "
-                         "goes on")
-        if "to_move" in p.model_fields_set and p.to_move is None:
-            add("to_move", "null only once the game is over (give result); otherwise a ship id")
-        elif p.to_move is not None and p.to_move not in ships:
+        fighting = {s.side for s in ships.values() if s.status.fighting}
+        check_going_on(self.sides, fighting, "afloat or wrecked", p.round, self.rules.max_rounds, self.problems)
+        if p.to_move is not None and p.to_move not in ships:
             add("to_move", f"{p.to_move!r} is not a ship here; ships: {list(ships)}")
 
     def _settle_turn(self, state: GameState) -> None:
@@ -459,7 +446,7 @@ class _Builder:
         ship = state.ships[to_move]
         k = list(state.ships).index(to_move)
         state.phase = self._phase(ship)
-        if "last_turn_began" not in p.ships[k].model_fields_set:
+        if p.ships[k].last_turn_began is None:
             ship.last_turn_start = state.turn_counter
         allowance = speed_with_wind(ship.speed, ship.facing, state.wind)
         if state.phase is Phase.MOVE and p.ships[k].allowance is None:
@@ -506,7 +493,3 @@ def _status_of(health: int, max_health: int) -> Status:
     if health <= -max_health:
         return Status.SINKING
     return Status.WRECKED if health <= 0 else Status.AFLOAT
-
-
-def _given(value: int | None, default: int) -> int:
-    return default if value is None else value

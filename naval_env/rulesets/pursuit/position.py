@@ -12,17 +12,25 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from naval_env.core.dice import Dice
 from naval_env.core.position import (
     PositionCodec,
     PositionModel,
     Problems,
-    check_ship_ids,
     scenario_of,
     side_of,
 )
+from naval_env.core.position_checks import (
+    ShipsBuilder,
+    check_going_on,
+    check_result,
+    given_or,
+    known,
+    setup_of,
+)
+from naval_env.core.position_fields import MAX_ROUND, Key, Name, PositionPart, Round
 from naval_env.rulesets.pursuit.config import (
     Controller as ControllerSetup,
 )
@@ -54,16 +62,29 @@ from naval_env.rulesets.pursuit.state import (
 PhaseName = Literal["command", "maneuver", "guns"]
 DriveName = Literal["none", "rowed", "sailed", "switching", "aground"]
 EndReason = Literal["last side fighting", "no ship left fighting", "escaped", "enemy escaped", "round_limit"]
-Yards = Annotated[float, Field(allow_inf_nan=False)]
+#: Ships a position may list: two sides of at most house_rules.max_ships_per_side (at most 4 in any config).
+MAX_SHIPS = 8
+#: War machines a ship may carry: house_rules.max_machines is at most 8 in any config.
+MAX_MACHINES = 8
+#: Crew a ship may hold: a ship class's crew is at most 60 in any config.
+MAX_CREW = 60
+#: Yards from the origin a place may lie (ASSUMPTION: the open sea has no edge; escapes happen within a few
+#: hundred yards, so this is far past any battle).
+MAX_YARDS = 100_000.0
+#: Yards a ship's latest maneuver may have carried it (ASSUMPTION: the fastest class in any config, 30, with
+#: the strongest wind and current, moves well under this in a round).
+MAX_MOTION = 1_000.0
+#: Last round a boost or a change of propulsion may run to: a round plus an hour (house_rules.rounds_per_hour
+#: is at most 3600 in any config).
+MAX_UNTIL = MAX_ROUND + 3600
+Yards = Annotated[float, Field(ge=-MAX_YARDS, le=MAX_YARDS)]
 Point = tuple[Yards, Yards]
+Motion = tuple[Annotated[float, Field(ge=-MAX_MOTION, le=MAX_MOTION)],
+               Annotated[float, Field(ge=-MAX_MOTION, le=MAX_MOTION)]]
 _COMPASS_NAMES = {degrees: name for name, degrees in COMPASS_DEGREES.items()}
 
 
-class _Part(BaseModel):
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
-
-
-class WindPosition(_Part):
+class WindPosition(PositionPart):
     """The wind over the battle."""
 
     strength: WindStrength
@@ -72,7 +93,7 @@ class WindPosition(_Part):
     """Compass direction the wind blows toward (N is +y)."""
 
 
-class CurrentPosition(_Part):
+class CurrentPosition(PositionPart):
     """The current of the water."""
 
     toward: Direction
@@ -81,12 +102,12 @@ class CurrentPosition(_Part):
     """A fast-flowing current changes a rowed ship's Speed; a slow one changes nothing."""
 
 
-class ControllerPosition(_Part):
+class ControllerPosition(PositionPart):
     """The pilot or captain; the ship's Agility comes from them."""
 
     role: Literal["pilot", "captain"]
     """A pilot gives the ship half its Agility; a captain half its Intellect or Will (the better)."""
-    profession: str
+    profession: Name
     """A captain needs a seafaring profession (house rules' captain_professions)."""
     agility: int = Field(ge=1, le=25)
     """Agility score."""
@@ -96,12 +117,12 @@ class ControllerPosition(_Part):
     """Will score (forced rowing, inspiring the crew)."""
 
 
-class CrewPosition(_Part):
+class CrewPosition(PositionPart):
     """The crew, acting as one group for its rolls. Every field defaults."""
 
-    aboard: int | None = Field(default=None, ge=0, le=60)
+    aboard: int | None = Field(default=None, ge=0, le=MAX_CREW)
     """Crew members alive aboard. Default: ``at_start``."""
-    at_start: int | None = Field(default=None, ge=1, le=60)
+    at_start: int | None = Field(default=None, ge=1, le=MAX_CREW)
     """Crew at the start of the battle. Default: the scenario's count for this ship id, else the class's crew."""
     agility: int | None = Field(default=None, ge=1, le=25)
     """Agility score of each member. Default: the scenario's, else 10."""
@@ -113,14 +134,15 @@ class CrewPosition(_Part):
     """Health of each member. Default: the scenario's, else 12."""
     fatigued: bool = False
     """Fatigued by rowing: 1 bane on the crew's challenge rolls."""
-    health_penalty: int = Field(default=0, ge=0)
-    """Lowers each member's Health (rowing on while fatigued)."""
+    health_penalty: int = Field(default=0, ge=0, le=200)
+    """Lowers each member's Health (rowing on while fatigued); past the Health (at most 100) it lowers nothing
+    more."""
 
 
-class MachinePosition(_Part):
+class MachinePosition(PositionPart):
     """One war machine aboard; machine i stands on deck spot i. Only ``kind`` is required."""
 
-    kind: str
+    kind: Name
     """War machine type, a key of the config's war_machines (ballista, cannon, ...)."""
     gunners: int | None = Field(default=None, ge=1, le=6)
     """Its own crew, one action each a round. Default: the scenario's mount, else the stat block's crew."""
@@ -128,34 +150,34 @@ class MachinePosition(_Part):
     """Intellect of its gunners (indirect fire). Default: the scenario's mount, else 10."""
     ammunition: Literal["standard", "stone"] | None = None
     """A round stone halves range and damage. Default: the scenario's mount, else standard."""
-    damage: int = Field(default=0, ge=0)
+    damage: int = Field(default=0, ge=0, le=200)
     """Damage taken; at its Health it is destroyed, at half it is damaged."""
     loaded: bool = False
     """Loaded and ready to fire."""
-    load_progress: int = Field(default=0, ge=0)
+    load_progress: int = Field(default=0, ge=0, le=6)
     """Load actions spent toward its load number."""
-    aim_target: str | None = None
+    aim_target: Name | None = None
     """The enemy ship id being aimed at (an aim in progress or done)."""
-    aim_progress: int = Field(default=0, ge=0)
+    aim_progress: int = Field(default=0, ge=0, le=6)
     """Aim actions spent toward its aim number."""
-    aim_point: Point | None = None
+    aim_point: Point | None = Field(default=None, strict=False)
     """[x, y] yards of a finished aim (the target's place when the aim was done)."""
-    last_point: Point | None = None
+    last_point: Point | None = Field(default=None, strict=False)
     """[x, y] yards of its last shot (where it fires without a new aim)."""
     misfired: bool = False
     """Misfired: needs repair before it fires again."""
-    repair_progress: int = Field(default=0, ge=0)
+    repair_progress: int = Field(default=0, ge=0, le=12)
     """Repair actions spent (twice the load number repairs it)."""
 
 
-class ShipPosition(_Part):
+class ShipPosition(PositionPart):
     """One ship. Only ``id``, ``ship_class``, ``x`` and ``y`` are required; the rest defaults."""
 
-    id: str
+    id: Name
     """``<side>_<i>``, numbered from 0 per side (also the captain's agent id)."""
-    side: str | None = None
+    side: Name | None = None
     """The ship's side, one of the scenario's two. Default: the prefix of ``id``."""
-    ship_class: str
+    ship_class: Name
     """Ship class, a key of the config's ship_classes (rowboat, galley, galleon, ...); its stat block
     (Size, radius, draft, Speeds, boons and banes, crew needed, deck spots) comes from the config."""
     x: Yards
@@ -168,57 +190,57 @@ class ShipPosition(_Part):
     """Default: every crew field from the scenario's set-up (same class), else the class and the defaults."""
     propulsion: Literal["oars", "sails"] | None = None
     """The propulsion in use (or being changed to). Default: the scenario's, else sails if it has any."""
-    machines: list[MachinePosition] | None = None
+    machines: list[MachinePosition] | None = Field(default=None, max_length=MAX_MACHINES)
     """War machines aboard, unloaded and unaimed unless said. Default: the scenario's mounts for this
     ship id (same class), else the class's armament."""
     health: int | None = Field(default=None, ge=2, le=1000)
     """Health rating of the hull. Default: the class's."""
-    damage: int = Field(default=0, ge=0)
+    damage: int = Field(default=0, ge=0, le=1000)
     """Damage total; scuttled at half the Health, destroyed at the Health."""
-    status: Status | None = None
+    status: Status | None = Field(default=None, strict=False)
     """afloat, sinking (destroyed, going down), sunk or escaped. Default: afloat, or sinking at full damage."""
     grounded: bool = False
     """Aground: it cannot be sailed or rowed for the rest of the battle."""
     on_rocks: bool = False
     """Aground on rocks (1d6 damage each hour)."""
-    aground_rounds: int = Field(default=0, ge=0)
+    aground_rounds: int = Field(default=0, ge=0, le=MAX_ROUND)
     """Rounds spent on rocks so far."""
-    sinking_rounds: int = Field(default=0, ge=0)
+    sinking_rounds: int = Field(default=0, ge=0, le=MAX_ROUND)
     """Rounds a sinking ship has spent going down (it sinks after Size minutes)."""
     drive: DriveName | None = None
     """How the ship is driven this round, set by its crew order: none, rowed, sailed, switching (changing
     propulsion) or aground. Default: for the ship to move past its command phase, what its crew can work
     (rowed, sailed, switching, aground or none); otherwise none."""
-    switching_until: int = Field(default=-1, ge=-1)
+    switching_until: int = Field(default=-1, ge=-1, le=MAX_UNTIL)
     """Round at whose end a change of propulsion is done; -1: not changing."""
-    rowed_rounds: int = Field(default=0, ge=0)
+    rowed_rounds: int = Field(default=0, ge=0, le=MAX_ROUND)
     """Consecutive rounds rowed (rowing endurance)."""
     forced_bonus: int = Field(default=0, ge=0, le=6)
     """Speed from forced rowing (1d6 while it lasts)."""
-    forced_until: int | None = Field(default=None, ge=-1)
+    forced_until: int | None = Field(default=None, ge=-1, le=MAX_UNTIL)
     """Round at whose end forced rowing ends. Default: an hour from this round with a bonus, else -1."""
     forced_locked: bool = False
     """A failed goad: no more forced rowing this battle."""
     inspire_bonus: int = Field(default=0, ge=0, le=6)
     """Base Speed from inspiring the crew (1d6 while it lasts)."""
-    inspire_until: int | None = Field(default=None, ge=-1)
+    inspire_until: int | None = Field(default=None, ge=-1, le=MAX_UNTIL)
     """Round at whose end inspiring ends. Default: an hour from this round with a bonus, else -1."""
-    inspire_retry_after: int = Field(default=-1, ge=-1)
+    inspire_retry_after: int = Field(default=-1, ge=-1, le=MAX_UNTIL)
     """A failed attempt: no new attempt before the end of this round."""
     slowed: bool = False
     """Its next maneuver is at half Speed (a crash across the path, or a mishap)."""
     helm_jammed: bool = False
     """No maneuver next round (mishap)."""
-    maneuver_banes: int = Field(default=0, ge=0)
-    """Banes on its next maneuver roll (mishap)."""
-    motion: Point = (0.0, 0.0)
+    maneuver_banes: int = Field(default=0, ge=0, le=20)
+    """Banes on its next maneuver roll (mishap; a mishap's amount is at most 10)."""
+    motion: Motion = Field(default=(0.0, 0.0), strict=False)
     """[dx, dy] yards of its latest maneuver (how it was moving when rammed)."""
 
 
-class Result(_Part):
+class Result(PositionPart):
     """How the battle ended."""
 
-    winner: str | None
+    winner: Name | None
     """The winning side; null for a draw."""
     reason: EndReason
     """Why it ended."""
@@ -227,36 +249,34 @@ class Result(_Part):
 class PursuitPosition(PositionModel):
     """A `pursuit` battle at one decision: the sea, the weather, the ships and whose decision it is."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
-
     ruleset: Literal["pursuit"]
     """Always ``pursuit``."""
-    version: str | None = None
-    """The ruleset version the position was written for; when given it must be the engine's."""
-    scenario: str | None = None
+    scenario: Name | None = None
     """The scenario whose shoals, escape rule and ship set-ups apply. Default: the config's default."""
     wind: WindPosition | None = None
     """Default: the scenario's wind."""
     current: CurrentPosition | None = None
     """Default: the scenario's current; null: no current."""
-    round: int = Field(default=1, ge=1)
+    round: Round = 1
     """Round number, from 1."""
     phase: PhaseName = "command"
     """Decision of ``to_move``'s turn: command (the crew's propulsion order and the captain's command),
     maneuver (flee, pursue, ram or hold) or guns (an order for each war machine)."""
-    to_move: str | None = None
-    """The ship id (agent) whose decision it is; null once the game is over. Default: the ship of ``turn``
-    when given, else the first ship afloat in the round order (the first side's ships, then the second's)."""
-    turn: int | None = Field(default=None, ge=0)
+    to_move: Name | None = None
+    """The ship id (agent) whose decision it is; null once the game is over (or left to its default while it
+    goes on). Default: the ship of ``turn`` when given, else the first ship afloat in the round order (the
+    first side's ships, then the second's)."""
+    turn: int | None = Field(default=None, ge=0, le=MAX_SHIPS - 1)
     """Index in the round order (= ``ships``) of the ship whose turn it is (or was, once over).
     Default: ``to_move``'s index."""
     result: Result | None = None
     """Null while the battle goes on."""
-    shots: int = Field(default=0, ge=0)
-    """Projectiles fired so far (statistics)."""
-    casualties: dict[str, int] = Field(default_factory=dict)
+    shots: int = Field(default=0, ge=0, le=MAX_ROUND * MAX_SHIPS * MAX_MACHINES)
+    """Projectiles fired so far (statistics; each machine fires at most once a round)."""
+    casualties: dict[Key, Annotated[int, Field(ge=0, le=MAX_CREW)]] = Field(default_factory=dict,
+                                                                            max_length=MAX_SHIPS)
     """Crew members killed so far, by ship id, for ships struck at least once (statistics)."""
-    ships: list[ShipPosition]
+    ships: list[ShipPosition] = Field(max_length=MAX_SHIPS)
     """Every ship in agent order: the scenario's first side, then the second, each numbered from 0."""
 
 
@@ -335,24 +355,17 @@ def _dump_machine(m: Machine) -> MachinePosition:
     )
 
 
-class _Builder:
+class _Builder(ShipsBuilder[Ship]):
     """Checks a position against the config, scenario and rules, noting every problem, and builds its state."""
 
-    def __init__(self, config: PursuitConfig, scenario: Scenario, position: PursuitPosition,
-                 problems: Problems) -> None:
-        self.config, self.rules, self.scenario = config, config.house_rules, scenario
-        self.position, self.problems = position, problems
-        self.sides = tuple(side.name for side in scenario.sides)
+    config: PursuitConfig
+    scenario: Scenario
+    position: PursuitPosition
 
     def state(self) -> GameState | None:
         """The state with every field but the turn's defaults (:meth:`settle`), or None with problems noted."""
         p = self.position
-        check_ship_ids(self.problems, self.position.ships, self.sides, self.rules.max_ships_per_side)
-        ships = {}
-        for k, given in enumerate(p.ships):
-            ship = self._ship(k, given)
-            if ship is not None:
-                ships[ship.id] = ship
+        ships = self.ships()
         if self.problems.found:
             return None
         self._check_between(ships)
@@ -373,31 +386,21 @@ class _Builder:
         )
 
     # ------------------------------------------------------------------ ships
-    def _setup(self, ship_id: str) -> ShipSetup | None:
-        """The scenario's set-up of ``ship_id`` (``<side>_<i>``), if it has one."""
-        side_name, index = ship_id.rsplit("_", 1)
-        for side in self.scenario.sides:
-            if side.name == side_name and int(index) < len(side.ships):
-                return side.ships[int(index)]
-        return None
-
-    def _ship(self, k: int, given: ShipPosition) -> Ship | None:
+    def build_ship(self, k: int, given: ShipPosition) -> Ship | None:
         """The ship with every default filled in (as ``PursuitGame._set_up`` would), or None."""
-        where, add = f"ships.{k}", self.problems.add
-        cls = self.config.ship_classes.get(given.ship_class)
+        where = f"ships.{k}"
+        cls = known(self.config.ship_classes, given.ship_class, f"{where}.ship_class", "ship class", self.problems)
         if cls is None:
-            add(f"{where}.ship_class", f"unknown ship class {given.ship_class!r}; known: "
-                                       f"{sorted(self.config.ship_classes)}")
             return None
         if side_of(given.id) not in self.sides:
             return None
-        setup = self._setup(given.id)
+        setup: ShipSetup | None = setup_of(self.scenario, given.id)
         same = setup if setup is not None and setup.ship == given.ship_class else None
         controller = given.controller or (setup.controller if setup else ControllerSetup())
         crew_setup = same.crew if same else CrewStats()
         crew = given.crew or CrewPosition()
-        at_start = _given(crew.at_start, crew_setup.count if crew_setup.count is not None else cls.crew)
-        health = _given(given.health, cls.health)
+        at_start = given_or(crew.at_start, crew_setup.count if crew_setup.count is not None else cls.crew)
+        health = given_or(given.health, cls.health)
         propulsion = given.propulsion or (same.propulsion if same and same.propulsion else None) or (
             "sails" if cls.sails else "oars")
         ship = Ship(
@@ -407,9 +410,9 @@ class _Builder:
             x=float(given.x), y=float(given.y), health=health, size=cls.size, radius=cls.radius, draft=cls.draft,
             maneuverability=cls.maneuverability, seaworthiness=cls.seaworthiness, oars=cls.oars, sails=cls.sails,
             rowers=cls.rowers, sail_crew=cls.sail_crew, deck_spots=cls.deck_spots,
-            crew=_given(crew.aboard, at_start), crew_max=at_start,
-            crew_agility=_given(crew.agility, crew_setup.agility), crew_strength=_given(crew.strength, crew_setup.strength),
-            crew_will=_given(crew.will, crew_setup.will), crew_health=_given(crew.health, crew_setup.health),
+            crew=given_or(crew.aboard, at_start), crew_max=at_start,
+            crew_agility=given_or(crew.agility, crew_setup.agility), crew_strength=given_or(crew.strength, crew_setup.strength),
+            crew_will=given_or(crew.will, crew_setup.will), crew_health=given_or(crew.health, crew_setup.health),
             propulsion=Propulsion(propulsion), machines=self._machines(where, given, same, cls),
             damage=given.damage, scuttled=2 * given.damage >= health,
             status=given.status if given.status is not None else (
@@ -445,17 +448,17 @@ class _Builder:
             add(f"{where}.machines", f"{len(wanted)} war machines; a {given.ship_class} carries at most {limit}")
         machines = []
         for j, m in enumerate(wanted):
-            here, machine_class = f"{where}.machines.{j}", catalogue.get(m.kind)
+            here = f"{where}.machines.{j}"
+            machine_class = known(catalogue, m.kind, f"{here}.kind", "war machine", self.problems)
             if machine_class is None:
-                add(f"{here}.kind", f"unknown war machine {m.kind!r}; known: {sorted(catalogue)}")
                 continue
             mount = mounts[j] if j < len(mounts) and mounts[j].machine == m.kind else MountSetup(machine=m.kind)
             ammunition = m.ammunition or mount.ammunition
             if ammunition == "stone" and not machine_class.stone:
                 add(f"{here}.ammunition", f"a {m.kind} cannot fire a round stone; standard only")
             machine = Machine(
-                kind=m.kind, spot=j, gunners=_given(m.gunners, mount.gunners or machine_class.crew),
-                gunner_intellect=_given(m.gunner_intellect, mount.gunner_intellect), stone=ammunition == "stone",
+                kind=m.kind, spot=j, gunners=given_or(m.gunners, mount.gunners or machine_class.crew),
+                gunner_intellect=given_or(m.gunner_intellect, mount.gunner_intellect), stone=ammunition == "stone",
                 health=machine_class.health, damage=m.damage, destroyed=m.damage >= machine_class.health,
                 load_progress=m.load_progress, loaded=m.loaded, aim_target=m.aim_target,
                 aim_progress=m.aim_progress, aim_point=_point(m.aim_point), last_point=_point(m.last_point),
@@ -528,26 +531,16 @@ class _Builder:
         p, add = self.position, self.problems.add
         if p.turn is not None and p.turn >= len(ships):
             add("turn", f"{p.turn} is past the last ship of the round order (0 to {len(ships) - 1})")
+        check_result(self.sides, p.result, p.to_move, self.problems)
         if p.result is not None:
-            if p.result.winner is not None and p.result.winner not in self.sides:
-                add("result.winner", f"{p.result.winner!r} is not a side; sides: {list(self.sides)} (null: a draw)")
-            if p.to_move is not None:
-                add("to_move", "the game is over (result is given): to_move must be null")
             return
-        lost = [side for side in self.sides if not any(s.status is Status.AFLOAT for s in ships.values()
-                                                        if s.side == side)]
-        if lost:
-            add("result", f"side(s) {lost} have no ship afloat: the battle is over; give its result")
-        if p.round > self.rules.max_rounds:
-            add("round", f"{p.round} is past house_rules.max_rounds = {self.rules.max_rounds} while the battle "
-                         "goes on")
-        if "to_move" in p.model_fields_set and p.to_move is None:
-            add("to_move", "null only once the game is over (give result); otherwise a ship id")
-        elif p.to_move is not None and p.to_move not in ships:
+        fighting = {s.side for s in ships.values() if s.status is Status.AFLOAT}
+        check_going_on(self.sides, fighting, "afloat", p.round, self.rules.max_rounds, self.problems)
+        if p.to_move is not None and p.to_move not in ships:
             add("to_move", f"{p.to_move!r} is not a ship here; ships: {list(ships)}")
         elif p.to_move is not None and ships[p.to_move].status is not Status.AFLOAT:
             add("to_move", f"{p.to_move} is {ships[p.to_move].status.value}: only a ship afloat has decisions")
-        elif p.to_move is not None and p.turn is not None and list(ships)[p.turn] != p.to_move:
+        elif p.to_move is not None and p.turn is not None and p.turn < len(ships) and list(ships)[p.turn] != p.to_move:
             add("turn", f"ship {p.turn} of the round order is {list(ships)[p.turn]}, not to_move {p.to_move}")
 
     # ------------------------------------------------------------ the turn
@@ -578,7 +571,3 @@ class _Builder:
 
 def _point(point: Point | None) -> tuple[float, float] | None:
     return None if point is None else (float(point[0]), float(point[1]))
-
-
-def _given(value: int | None, default: int) -> int:
-    return default if value is None else value
