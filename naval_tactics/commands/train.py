@@ -115,7 +115,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{prog}: error: {error.args[0] if isinstance(error, KeyError) else error}", file=sys.stderr)
         return 2
     except TrainingStopped as stopped:
-        print(f"train.py: {stopped}", file=sys.stderr)
+        print(f"{prog}: {stopped}", file=sys.stderr)
         return STOPPED
     print(f"run folder: {folder}")
     print(f"evaluate it: {shlex.join(evaluate_command(config, folder))}")
@@ -145,18 +145,19 @@ def resume_run(args: argparse.Namespace) -> int:
     from agents.training.checkpoints import ResumeError, TrainingStopped
     from agents.training.run import resume
 
+    prog = invoked_as("train")
     given = sorted(f"--{k.replace('_', '-')}" for k, v in vars(args).items()
                    if v is not None and k not in ("resume", "progress_bar"))
     if given:
-        print(f"train.py: --resume goes on with the run's own config.yaml; drop {', '.join(given)}", file=sys.stderr)
+        print(f"{prog}: error: --resume goes on with the run's own config.yaml; drop {', '.join(given)}", file=sys.stderr)
         return 2
     try:
         folder = resume(args.resume, args.progress_bar)
     except (ResumeError, ValueError, KeyError) as error:
-        print(f"train.py: {error.args[0] if isinstance(error, KeyError) else error}", file=sys.stderr)
+        print(f"{prog}: error: {error.args[0] if isinstance(error, KeyError) else error}", file=sys.stderr)
         return 2
     except TrainingStopped as stopped:
-        print(f"train.py: {stopped}", file=sys.stderr)
+        print(f"{prog}: {stopped}", file=sys.stderr)
         return STOPPED
     print(f"run folder: {folder}")
     return 0
