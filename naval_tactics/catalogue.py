@@ -177,15 +177,16 @@ def zoo_captains(settings: CatalogueSettings) -> Iterator[CaptainEntry]:
             timed = (f"; ask for {TIMED_EXPERT_FORM} (N from 1 to {settings.max_expert_ms:g}) to have it search "
                      "N milliseconds a decision instead") if level == "expert" else ""
             yield CaptainEntry(level, ruleset_id, "level", f"difficulty {level}: {_level_play(spec)}" + timed,
-                               partial(_level, zoo, spec.random_share, entry.action_spec, level))
+                               partial(_level, zoo, spec, entry.action_spec, level))
 
 
 def _level_play(level: Level) -> str:
     """How a difficulty level plays, in words."""
     if level.random_share >= 1.0:
         return "uniformly random legal moves"
-    return "the zoo captain" + (f" playing {level.random_share:.0%} of its decisions at random"
-                                if level.random_share else "")
+    tempered = f" sampling its moves at temperature {level.temperature:g}" if level.temperature else ""
+    return "the zoo captain" + tempered + (f" playing {level.random_share:.0%} of its decisions at random"
+                                           if level.random_share else "")
 
 
 def _timed_expert(zoo: Captain, milliseconds: float, ruleset_id: str, seed: int | None) -> Captain:
@@ -194,10 +195,10 @@ def _timed_expert(zoo: Captain, milliseconds: float, ruleset_id: str, seed: int 
     return make_timed_expert(milliseconds, ruleset_id, seed=seed, guide=zoo)
 
 
-def _level(zoo: Captain, share: float, spec: ActionSpec, name: str, seed: int | None) -> Captain:
-    from agents.zoo.levels import MixedCaptain
+def _level(zoo: Captain, level: Level, spec: ActionSpec, name: str, seed: int | None) -> Captain:
+    from agents.zoo.levels import level_captain
 
-    return MixedCaptain(zoo, share, spec, name=name, seed=seed)
+    return level_captain(zoo, level, spec, name=name, seed=seed)
 
 
 #: Where captains come from, in order. A name may appear once per ruleset.

@@ -134,3 +134,34 @@ def summarize(results: Sequence[GameResult], z: float = Z_95) -> list[PairingSum
     for result in sorted(results, key=lambda r: r.sort_key):
         by_pairing.setdefault(result.pairing, []).append(result)
     return [summarize_pairing(games, z) for _, games in sorted(by_pairing.items())]
+
+
+@dataclass(frozen=True)
+class PairedDifference:
+    """The mean of paired differences (captain minus reference, same positions and dice) and its interval."""
+
+    n: int
+    mean: float
+    ci_low: float
+    ci_high: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def paired_difference(differences: Sequence[float], z: float = Z_95) -> PairedDifference:
+    """Mean of ``differences`` with a normal-approximation interval (sample standard deviation, n - 1).
+
+    Pairing removes what the position and the dice contribute to both scores, so the interval is much
+    narrower than the two win rates' intervals side by side. Fewer than two differences: the vacuous
+    interval (-1, 1).
+    """
+    n = len(differences)
+    if n == 0:
+        raise ValueError("cannot take the mean of no paired differences")
+    mean = sum(differences) / n
+    if n < 2:
+        return PairedDifference(n, mean, -1.0, 1.0)
+    variance = sum((d - mean) ** 2 for d in differences) / (n - 1)
+    half = z * math.sqrt(variance / n)
+    return PairedDifference(n, mean, max(-1.0, mean - half), min(1.0, mean + half))

@@ -5,9 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from agents.training.rllib.settings import RLlibSettings
+from agents.training.starts import ScenarioChoice, StartsSettings, check_scenario_shape
 from naval_env.core.config import BUNDLED_CONFIGS, StrictModel, read_yaml, validate
 from naval_env.core.errors import ConfigError
 
@@ -116,7 +117,13 @@ class TrainConfig(StrictModel):
     name: str = Field(pattern=r"^[A-Za-z0-9_.-]+$")
     ruleset: str
     ruleset_config: str | None = Field(default=None, description="path; default configs/rulesets/<id>.yaml")
-    scenario: str | None = None
+    scenario: ScenarioChoice = Field(default=None, description=(
+        "a scenario, a list of them (drawn uniformly per game), a mapping scenario: weight, or all; unset: the "
+        "ruleset's default (agents/training/starts.py)"))
+    starts: StartsSettings = Field(default=StartsSettings(), description="mid-game starts and prioritized draws")
+    learner_commands: Literal["ship", "side"] = Field(default="ship", description=(
+        "ship: the learner captains one ship, the others of its side get opponents.allies; side: every ship of "
+        "its side, as a shipped captain does in a fleet"))
     seed: int = Field(default=0, ge=0, le=MAX_SEED,
                       description="seeds numpy, torch and the envs; numpy's global seed allows 0..2**32 - 1")
     total_timesteps: int = Field(ge=1)
@@ -139,6 +146,33 @@ class TrainConfig(StrictModel):
         "local: SB3 on this machine; ray: SB3 as Ray tasks (one per seed; a local Ray or the cluster given by "
         "--address); rllib: RLlib's PPO on Ray (agents.training.rllib; settings in rllib:)"))
     rllib: RLlibSettings = RLlibSettings()
+
+    @field_validator("scenario")
+    @classmethod
+    def _scenario_shape(cls, value: ScenarioChoice) -> ScenarioChoice:
+        return check_scenario_shape(value)
+
+    @model_validator(mode="after")
+    def _one_captain_per_ship(self) -> TrainConfig:
+        if self.learner_commands == "side" and self.opponents.allies == "learner":
+            raise ValueError("learner_commands 'side' already has the learner captain its other ships; "
+                             "opponents.allies 'learner' (snapshots as allies) applies only with "
+                             "learner_commands 'ship'")
+        return self
+
+    @model_validator(mode="after")
+    def _starts_need_sb3(self) -> TrainConfig:
+        if self.backend != "rllib":
+            return self
+        several = self.scenario is not None and not (isinstance(self.scenario, str) and self.scenario != "all")
+        extra = [name for name, used in (
+            ("a scenario list, mapping or all", several), ("starts.midgame.share above 0", self.starts.midgame.share > 0),
+            ("starts.prioritized", self.starts.prioritized.enabled), ("learner_commands 'side'",
+                                                                      self.learner_commands == "side")) if used]
+        if extra:
+            raise ValueError(f"backend rllib trains one scenario from its set-up with the learner on one ship; "
+                             f"{', '.join(extra)} need backend local or ray")
+        return self
 
     @model_validator(mode="after")
     def _batch_fits(self) -> TrainConfig:

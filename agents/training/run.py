@@ -22,11 +22,23 @@ from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv,
 from agents.learned import RUN_MANIFEST
 from agents.registry import make_captain
 from agents.training.callbacks import QuickEvalCallback, SelfPlayCallback, WinRateLogger
+from agents.training.checkpoints import (
+    Checkpoint,
+    StopRequest,
+    TrainingStopped,
+    callback_parts,
+    latest_checkpoint,
+    restore_model,
+    restore_parts,
+    restore_snapshots,
+)
+from agents.training.checkpoints import CheckpointCallback as ResumeCheckpoints
 from agents.training.config import PPOSettings, TrainConfig
 from agents.training.expert_iteration import expert_iteration
 from agents.training.imitation import clone, collect, teachers_by_side
 from agents.training.plots import plot_learning_curve
-from agents.training.selfplay import SelfPlayEnv
+from agents.training.start_draws import StartsCallback, StartsEnv, position_pool
+from agents.training.starts import home_scenario, scenario_weights
 from naval_env.core.errors import ConfigError
 from naval_env.core.ruleset import get_ruleset
 from naval_env.envs.gym_env import CaptainSpec, NavalEnv
@@ -55,32 +67,39 @@ def cpu_kernels() -> dict[str, Any]:
             "env": {name: os.environ[name] for name in KERNEL_VARIABLES if name in os.environ}}
 
 
-def make_env(config: TrainConfig, rank: int):
-    """Factory for one training env (picklable for SubprocVecEnv)."""
+def make_env(config: TrainConfig, rank: int, positions: dict[str | None, list[dict[str, Any]]] | None = None,
+             seed_offset: int = 0):
+    """Factory for one training env (picklable for SubprocVecEnv); ``positions``: the mid-game pool."""
 
-    def build() -> SelfPlayEnv:
+    def build() -> StartsEnv:
         pool: list[CaptainSpec] = list(config.opponents.pool)
         if config.opponents.mode == "scripted":
             pool = pool[:1]
-        env = NavalEnv(config.ruleset, config.ruleset_config, config.scenario, learner=config.learner,
-                       opponent=pool)
+        weights = scenario_weights(config.ruleset, config.ruleset_config, config.scenario)
+        env = NavalEnv(config.ruleset, config.ruleset_config, next(iter(weights)), learner=config.learner,
+                       opponent=pool, command=config.learner_commands)
         share = config.opponents.self_play.snapshot_share if config.opponents.mode == "self_play" else 0.0
         anchors = config.opponents.pool[:1] if config.opponents.mode == "scripted" else config.opponents.pool
-        wrapped = SelfPlayEnv(env, anchors, share, config.opponents.self_play.max_snapshots,
-                              allies_are_snapshots=config.opponents.allies == "learner")
-        wrapped.reset(seed=config.seed * 1000 + rank)
+        wrapped = StartsEnv(env, anchors, share, config.opponents.self_play.max_snapshots, weights=weights,
+                            positions=positions or {}, midgame_share=config.starts.midgame.share,
+                            prioritized=config.starts.prioritized,
+                            allies_are_snapshots=config.opponents.allies == "learner")
+        wrapped.reset(seed=config.seed * 1000 + rank + seed_offset)
         return wrapped
 
     return build
 
 
-def make_vec_env(config: TrainConfig) -> VecEnv:
-    factories = [make_env(config, rank) for rank in range(config.n_envs)]
+def make_vec_env(config: TrainConfig, seed_offset: int = 0) -> VecEnv:
+    """The training envs; ``seed_offset`` (a resumed run's step count) gives a resumed run fresh game seeds."""
+    weights = scenario_weights(config.ruleset, config.ruleset_config, config.scenario)
+    positions = position_pool(config.ruleset, config.ruleset_config, list(weights), config.starts.midgame)
+    factories = [make_env(config, rank, positions, seed_offset) for rank in range(config.n_envs)]
     if config.vec_env == "subproc":
         vec: VecEnv = SubprocVecEnv(factories, start_method="forkserver")
     else:
         vec = DummyVecEnv(factories)
-    vec.seed(config.seed)
+    vec.seed(config.seed + seed_offset)
     return VecMonitor(vec)
 
 
@@ -102,7 +121,11 @@ def write_manifest(folder: Path, config: TrainConfig, extra: dict[str, Any]) -> 
         "name": folder.name,
         "ruleset": ruleset.id,
         "ruleset_version": ruleset.version,
-        "scenario": config.scenario,
+        "scenario": home_scenario(config.ruleset, config.ruleset_config, config.scenario),
+        "scenarios": {k or "default": v for k, v in scenario_weights(config.ruleset, config.ruleset_config,
+                                                             config.scenario).items()},
+        "toolkit": "naval-tactics",
+        "resume_command": f"naval-tactics train --resume {folder}",
         "seed": config.seed,
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
         "versions": library_versions(),
@@ -116,7 +139,8 @@ def write_manifest(folder: Path, config: TrainConfig, extra: dict[str, Any]) -> 
 
 def check_teachers(config: TrainConfig) -> None:
     """Raise, naming what is allowed, for a teacher that is not a captain or a side the scenario lacks."""
-    match = Match(config.ruleset, config.ruleset_config, config.scenario)
+    match = Match(config.ruleset, config.ruleset_config,
+                  home_scenario(config.ruleset, config.ruleset_config, config.scenario))
     assert config.imitation.teacher is not None
     for name in teachers_by_side(config.imitation.teacher, match.game.sides).values():
         make_captain(name, match.ruleset.id, match.action_spec)
@@ -157,8 +181,10 @@ def check_run(config: TrainConfig) -> str:
         raise ConfigError(str(error.args[0])) from None
     check_run_dir(config.run_dir)
     device = resolve_device(config.device)
+    scenario_weights(config.ruleset, config.ruleset_config, config.scenario)   # names the allowed scenarios
     make_env(config, rank=0)().close()
-    match = Match(config.ruleset, config.ruleset_config, config.scenario)
+    match = Match(config.ruleset, config.ruleset_config,
+                  home_scenario(config.ruleset, config.ruleset_config, config.scenario))
     make_captain(config.eval.opponent, match.ruleset.id, match.action_spec, config=match.config)
     if config.imitation.teacher is not None:
         check_teachers(config)
@@ -210,18 +236,45 @@ def train(config: TrainConfig, folder: Path | None = None) -> Path:
     ``folder``: the run folder to make (one seed of a multi-seed run); default a new
     ``<run_dir>/<name>-<time>``.
     """
+    device = _prepare(config)
+    if folder is None:
+        folder = create_run_folder(config)
+    else:
+        folder.mkdir(parents=True)
+    return _run_guarded(folder, config, device, None)
+
+
+def resume(run_folder: Path, progress_bar: bool | None = None) -> Path:
+    """Go on with an interrupted run from its newest checkpoint (``resume/step-<N>/``) to its total timesteps.
+
+    The run's own ``config.yaml`` is read back and validated; the policy, optimizer, step count (and so
+    the learning-rate schedule), self-play pool, histories and draw table come from the checkpoint.
+    Refuses a folder this toolkit did not make (:class:`~agents.training.checkpoints.ResumeError`).
+    """
+    from agents.training.config import load_train_config
+
+    checkpoint = latest_checkpoint(run_folder)
+    config = load_train_config(run_folder / "config.yaml", {"progress_bar": progress_bar})
+    if checkpoint.step >= config.total_timesteps:
+        raise ConfigError(f"{run_folder}: its checkpoint is at {checkpoint.step} timesteps, already the run's "
+                          f"total_timesteps {config.total_timesteps}; nothing to resume")
+    device = _prepare(config, seed_offset=checkpoint.step)
+    return _run_guarded(run_folder, config, device, checkpoint)
+
+
+def _prepare(config: TrainConfig, seed_offset: int = 0) -> str:
     device = check_run(config)
     torch.set_num_threads(config.torch_threads)
     # Argument checks in torch.distributions cost ~4x the policy's forward time with ten
     # MultiDiscrete components (measured); the masks we feed are valid by construction.
     torch.distributions.Distribution.set_default_validate_args(False)
-    set_random_seed(config.seed)
-    if folder is None:
-        folder = create_run_folder(config)
-    else:
-        folder.mkdir(parents=True)
+    set_random_seed(config.seed + seed_offset)
+    return device
+
+
+def _run_guarded(folder: Path, config: TrainConfig, device: str, checkpoint: Checkpoint | None) -> Path:
     try:
-        return _train_in(folder, config, device)
+        return _train_in(folder, config, device, checkpoint)
     except BaseException as error:
         status = "interrupted" if isinstance(error, KeyboardInterrupt) else "failed"
         write_manifest(folder, config, {"status": status, "device": device,
@@ -238,9 +291,11 @@ def _plot_what_there_is(folder: Path, error: BaseException) -> None:
         error.add_note(f"learning_curve.png was not drawn: {type(plot_error).__name__}: {plot_error}")
 
 
-def _train_in(folder: Path, config: TrainConfig, device: str) -> Path:
-    write_manifest(folder, config, {"status": "running", "device": device})
-    vec = make_vec_env(config)
+def _train_in(folder: Path, config: TrainConfig, device: str, checkpoint: Checkpoint | None) -> Path:
+    resumed = {"resumed_from": checkpoint.step} if checkpoint is not None else {}
+    previous = _previous_manifest(folder) if checkpoint is not None else {}
+    write_manifest(folder, config, {"status": "running", "device": device, **resumed})
+    vec = make_vec_env(config, seed_offset=0 if checkpoint is None else checkpoint.step)
     ppo = config.ppo
     model = MaskablePPO(
         "MlpPolicy", vec, learning_rate=learning_rate(ppo), n_steps=ppo.n_steps, batch_size=ppo.batch_size,
@@ -249,30 +304,53 @@ def _train_in(folder: Path, config: TrainConfig, device: str) -> Path:
         policy_kwargs={"net_arch": list(ppo.net_arch)}, tensorboard_log=str(folder / "tb"),
         seed=config.seed, device=device, verbose=0,
     )
-    evaluator = QuickEvalCallback(Match(config.ruleset, config.ruleset_config, config.scenario, "raise"),
+    home = home_scenario(config.ruleset, config.ruleset_config, config.scenario)
+    evaluator = QuickEvalCallback(Match(config.ruleset, config.ruleset_config, home, "raise"),
                                   config.eval.opponent, config.eval.games, config.eval.every, folder, config.seed)
     callbacks = [
         WinRateLogger(folder),
         evaluator,
+        StartsCallback(folder, config.starts.prioritized.window, config.starts.prioritized.enabled),
         CheckpointCallback(max(1, config.checkpoint_every // config.n_envs), str(folder / "checkpoints"),
                            name_prefix="model"),
     ]
     if config.opponents.mode == "self_play" or config.opponents.allies == "learner":
         callbacks.append(SelfPlayCallback(config.opponents.self_play.snapshot_every))
+    parts = callback_parts(callbacks)
+    clock = {"before": 0.0, "started": time.perf_counter()}
+    parts["clock"] = (lambda: clock["before"] + time.perf_counter() - clock["started"],
+                      lambda seconds: clock.update(before=float(seconds)))
+    stop = StopRequest()
+    callbacks.append(ResumeCheckpoints(folder, config.checkpoint_every, parts, stop))
     if config.progress_bar:
         callbacks.append(ProgressBarCallback())
-    started = time.perf_counter()
-    imitation = imitate(model, config)
-    if imitation:
-        write_manifest(folder, config, {"status": "running", "device": device, "imitation": imitation})
-    expert = iterate(model, config)
-    if expert:
-        write_manifest(folder, config, {"status": "running", "device": device, "expert_iteration": expert,
-                                        **({"imitation": imitation} if imitation else {})})
+    imitation: dict[str, Any] = {}
+    expert: dict[str, Any] = {}
+    if checkpoint is None:
+        imitation = imitate(model, config)
+        if imitation:
+            write_manifest(folder, config, {"status": "running", "device": device, "imitation": imitation})
+        expert = iterate(model, config)
+        if expert:
+            write_manifest(folder, config, {"status": "running", "device": device, "expert_iteration": expert,
+                                            **({"imitation": imitation} if imitation else {})})
+    else:
+        restore_model(model, checkpoint)
+        restore_snapshots(vec, model, checkpoint)
+        restore_parts(parts, checkpoint)
+        imitation, expert = previous.get("imitation", {}), previous.get("expert_iteration", {})
+        print(f"resumed {folder} at {checkpoint.step} of {config.total_timesteps} timesteps", file=sys.stderr,
+              flush=True)
     try:
-        model.learn(config.total_timesteps, callback=CallbackList(callbacks), tb_log_name="ppo")
+        with stop.installed():
+            model.learn(config.total_timesteps - model.num_timesteps, callback=CallbackList(callbacks),
+                        tb_log_name="ppo", reset_num_timesteps=checkpoint is None)
     finally:
         vec.close()
+    if stop.requested:
+        saved = latest_checkpoint(folder).step
+        raise TrainingStopped(f"stopped by signal {stop.signal} at {model.num_timesteps} timesteps, checkpoint at "
+                              f"{saved}; resume with: naval-tactics train --resume {folder}")
     model.save(folder / "final_model.zip")
     final_rate = evaluator.evaluate_now(final=True)
     # Drawn once, at the end: a redraw at every quick evaluation measured 0.23-0.35 s of CPU each (2 busy
@@ -281,11 +359,19 @@ def _train_in(folder: Path, config: TrainConfig, device: str) -> Path:
     write_manifest(folder, config, {
         "status": "finished",
         "device": device,
-        "wall_seconds": round(time.perf_counter() - started, 1),
+        "wall_seconds": round(parts["clock"][0](), 1),   # every session of a resumed run together
         "final_quick_eval": {"opponent": config.eval.opponent, "games": 2 * config.eval.games,
                              "win_rate": final_rate},
         "best_quick_eval": evaluator.best,
+        **resumed,
         **({"imitation": imitation} if imitation else {}),
         **({"expert_iteration": expert} if expert else {}),
     })
     return folder
+
+
+def _previous_manifest(folder: Path) -> dict[str, Any]:
+    try:
+        return json.loads((folder / RUN_MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}

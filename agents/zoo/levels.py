@@ -34,9 +34,18 @@ TIMED_EXPERT_FORM = "expert:Nms"
 _TIMED_EXPERT = re.compile(r"^expert:(?P<ms>[0-9]+)ms$")
 
 
+#: The highest sampling temperature a level may have (far past it the policy is as flat as random play).
+MAX_TEMPERATURE = 100.0
+
+
 class Level(StrictModel):
     base: str = Field(description="the captain it is built on: zoo or a scripted captain's name")
-    random_share: float = Field(ge=0.0, le=1.0, description="share of decisions played uniformly at random")
+    random_share: float = Field(default=0.0, ge=0.0, le=1.0,
+                                description="share of decisions played uniformly at random")
+    temperature: float = Field(default=0.0, ge=0.0, le=MAX_TEMPERATURE, description=(
+        "0: the base captain's own (most likely) moves; above 0: each move sampled from the base policy's "
+        "masked probabilities sharpened or flattened by 1 / temperature, so a weaker level still prefers "
+        "the moves its policy rates, only less surely (the base must give probabilities: zoo, an ONNX export)"))
 
 
 class RulesetLevels(StrictModel):
@@ -123,8 +132,52 @@ class MixedCaptain(Captain):
         return self.base.act(decision)
 
 
+class TemperatureCaptain(Captain):
+    """Samples each action component from the base policy's masked probabilities at ``temperature``
+    (``p ** (1 / T)``, renormalised: softmax of the logits over T). Low temperatures play the policy's
+    favourite moves; high ones spread over the moves it rates lower, never onto a masked one.
+
+    The draws come from its own generator, re-seeded by :meth:`reset`, so a game replays from its seed.
+    """
+
+    def __init__(self, base: Captain, temperature: float, name: str, seed: int | None = None) -> None:
+        if not 0.0 < temperature <= MAX_TEMPERATURE:
+            raise ValueError(f"temperature {temperature} is not within (0, {MAX_TEMPERATURE:g}]")
+        if type(base).probabilities is Captain.probabilities:   # the protocol's default: no distribution
+            raise ConfigError(f"captain {base.name!r} gives no move probabilities, so it cannot play at a "
+                              "temperature; build the level on zoo or an ONNX export")
+        self.base = base
+        self.temperature = temperature
+        self.name = name
+        self.needs_observation = True
+        self._rng = np.random.default_rng(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        self.base.reset(seed)
+        if seed is not None:
+            self._rng = np.random.default_rng([seed, 0x7E4])
+
+    def act(self, decision: Decision) -> np.ndarray:
+        choices = []
+        for probabilities in self.base.probabilities(decision) or []:
+            tempered = np.where(probabilities > 0, probabilities, 0.0) ** (1.0 / self.temperature)
+            total = tempered.sum()
+            if not total > 0:   # underflow at a very low temperature: the favourite move
+                choices.append(int(np.argmax(probabilities)))
+                continue
+            choices.append(int(self._rng.choice(len(tempered), p=tempered / total)))
+        return np.asarray(choices, dtype=np.int64)
+
+
+def level_captain(base: Captain, level: Level, action_spec: ActionSpec, name: str,
+                  seed: int | None = None) -> Captain:
+    """``base`` as ``level`` plays it: at its temperature (if any), then with its share of random moves."""
+    played = TemperatureCaptain(base, level.temperature, name, seed) if level.temperature > 0 else base
+    return MixedCaptain(played, level.random_share, action_spec, name=name, seed=seed)
+
+
 def make_level_captain(level: str, ruleset_id: str, action_spec: ActionSpec, base_captain: Callable[[str], Captain],
-                       seed: int | None = None, levels: RulesetLevels | None = None) -> MixedCaptain:
+                       seed: int | None = None, levels: RulesetLevels | None = None) -> Captain:
     """The captain of difficulty ``level`` in ``ruleset_id`` (``levels``: override the shipped table).
 
     ``base_captain`` makes the level's base captain from its name (``zoo`` or a scripted captain's):
@@ -136,4 +189,4 @@ def make_level_captain(level: str, ruleset_id: str, action_spec: ActionSpec, bas
     if spec.base in LEVELS:
         raise ConfigError(f"difficulty level {level!r} of {ruleset_id} is built on another level ({spec.base!r})")
     base = base_captain(spec.base)
-    return MixedCaptain(base, spec.random_share, action_spec, name=level, seed=seed)
+    return level_captain(base, spec, action_spec, name=level, seed=seed)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, SupportsFloat
+from typing import Any, Literal, SupportsFloat
 
 import gymnasium as gym
 import numpy as np
@@ -13,6 +13,9 @@ from naval_env.core.captain import Captain
 from naval_env.envs.match import Match
 from naval_env.envs.opponents import CaptainSpec, default_opponent, make_captain
 from naval_env.envs.spaces import action_space, masked_observation_space, observation_box
+
+#: What the learner captains: one ship (its other ships get the ally captain) or every ship of its side.
+COMMANDS = ("ship", "side")
 
 #: Games a reset may start before one gives the learner a decision (see ``reset``).
 MAX_GAMES_PER_RESET = 100
@@ -88,6 +91,15 @@ class NavalEnv(gym.Env[np.ndarray, np.ndarray]):
       ``gymnasium.wrappers.RecordVideo`` records it as it is).
     - ``illegal_action``: ``"noop"`` or ``"raise"`` (see Action space).
     - ``mask_in_obs``: put the action mask in the observation (see Observation space).
+    - ``command``: ``"ship"`` (default): the learner captains one ship, ``ally`` the rest of its
+      side; ``"side"``: the learner captains every ship of its side, each decision seen from the
+      ship that holds it (``info["learner"]``), and its reward counts the whole side's damage.
+      A trained captain commands its whole side in a game, as ``"side"`` trains it to.
+
+    ## Starts
+    ``set_start(scenario, position)`` picks the next reset's scenario (one of the ruleset's; the
+    spaces are the same in all of them) and, optionally, a mid-game position (``Game.position()``
+    data) to play on from instead of the scenario's set-up, rolling the game's own seeded dice.
 
     ## Version history
     - v0: first release.
@@ -105,11 +117,18 @@ class NavalEnv(gym.Env[np.ndarray, np.ndarray]):
         ally: CaptainSpec | None = None,
         render_mode: str | None = None,
         illegal_action: str = "noop",
+        command: Literal["ship", "side"] = "ship",
         mask_in_obs: bool = False,
     ) -> None:
+        if command not in COMMANDS:
+            raise ValueError(f"command {command!r} is not one of {COMMANDS}")
+        self.command = command
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
         self.match = Match(ruleset, config, scenario, illegal_action)
+        self._matches: dict[str | None, Match] = {scenario: self.match}
+        self._position: dict[str, Any] | None = None
+        self._learner_spec = learner
         self.ruleset_id = self.match.ruleset.id
         self.action_spec = self.match.action_spec
         self.observation_spec = self.match.observation_spec
@@ -119,18 +138,7 @@ class NavalEnv(gym.Env[np.ndarray, np.ndarray]):
             masked_observation_space(self.observation_spec, self.action_spec) if mask_in_obs
             else observation_box(self.observation_spec))
         self.render_mode = render_mode
-        agents = self.match.agents
-        if learner == "random":
-            self._learner_choices = self._first_ships()
-        elif learner is None or isinstance(learner, str):
-            self._learner_choices = [learner or agents[0]]
-        else:
-            self._learner_choices = list(learner)
-            if not self._learner_choices:
-                raise ValueError(f"learner list is empty; list agent ids from {agents}")
-        for choice in self._learner_choices:
-            if choice not in agents:
-                raise ValueError(f"learner {choice!r} is not a captain of this scenario; choose one of {agents}")
+        self._learner_choices = self._learner_seats(learner)
         if opponent is None:
             opponent = default_opponent(self.ruleset_id)
         self.set_opponents(opponent if isinstance(opponent, list) else [opponent])
@@ -139,11 +147,37 @@ class NavalEnv(gym.Env[np.ndarray, np.ndarray]):
         self.captains: dict[str, Captain] = {}
         self._mask = self.action_spec.noop_mask()
 
+    def _learner_seats(self, learner: str | Sequence[str] | None) -> list[str]:
+        """The agent ids a reset draws the learner from, in the current match's scenario."""
+        agents = self.match.agents
+        if learner == "random":
+            return self._first_ships()
+        if learner is None or isinstance(learner, str):
+            choices = [learner or agents[0]]
+        else:
+            choices = list(learner)
+            if not choices:
+                raise ValueError(f"learner list is empty; list agent ids from {agents}")
+        for choice in choices:
+            if choice not in agents:
+                where = "this scenario" if self.match.scenario is None else f"scenario {self.match.scenario!r}"
+                raise ValueError(f"learner {choice!r} is not a captain of {where}; choose one of {agents}")
+        return choices
+
     def _first_ships(self) -> list[str]:
         firsts: dict[str, str] = {}
         for agent in self.match.agents:
             firsts.setdefault(self.match.game.side_of(agent), agent)
         return list(firsts.values())
+
+    def set_start(self, scenario: str | None, position: Mapping[str, Any] | None = None) -> None:
+        """Where the next reset starts: ``scenario``'s set-up, or ``position`` (of that scenario) played on."""
+        if scenario not in self._matches:
+            current = self.match
+            self._matches[scenario] = Match(current.ruleset, current.config, scenario, current.illegal_action)
+        self.match = self._matches[scenario]
+        self._learner_choices = self._learner_seats(self._learner_spec)
+        self._position = None if position is None else dict(position)
 
     def set_opponents(self, pool: Sequence[CaptainSpec]) -> None:
         """Replace the opponent pool; takes effect at the next reset (self-play swaps snapshots in)."""
@@ -176,27 +210,57 @@ class NavalEnv(gym.Env[np.ndarray, np.ndarray]):
         game_seed = int(rng.integers(2**31 - 1))
         self.learner = self._learner_choices[int(rng.integers(len(self._learner_choices)))]
         opponent = self._opponent_pool[int(rng.integers(len(self._opponent_pool)))]
-        events = self.match.reset(game_seed)
+        if self._position is None:
+            events = self.match.reset(game_seed)
+        else:
+            events = self.match.start_from(self._position, game_seed)
+            # In a mid-game position the drawn seat's ship may be out of the fight: its side's first
+            # ship still fighting takes the seat (a position in play has one on each side).
+            side = self.match.game.side_of(self.learner)
+            self.learner = next((a for a in self.match.agents if self.match.game.side_of(a) == side
+                                 and self.match.game.is_active(a)), self.learner)
         self.match.last_illegal = None
         game = self.match.game
         learner_side = game.side_of(self.learner)
-        self.captains = {
-            agent: (self._ally or opponent) if game.side_of(agent) == learner_side else opponent
-            for agent in game.agents if agent != self.learner
-        }
+        if self.command == "side":
+            self.captains = {agent: opponent for agent in game.agents if game.side_of(agent) != learner_side}
+        else:
+            self.captains = {
+                agent: (self._ally or opponent) if game.side_of(agent) == learner_side else opponent
+                for agent in game.agents if agent != self.learner
+            }
         for captain in {id(c): c for c in self.captains.values()}.values():
             captain.reset(int(rng.integers(2**31 - 1)))
-        return events + self.match.play_until(self.captains, stop_at=self.learner)
+        return events + self._play_others()
+
+    def _play_others(self) -> list[Any]:
+        """The other captains' moves up to the learner's next decision (or the game's end)."""
+        game = self.match.game
+        if self.command == "side":
+            side = game.side_of(self.learner)
+            events = self.match.play_until(self.captains, stop_at=self._side_agents(side))
+            if not game.is_over and game.current_agent is not None:
+                self.learner = game.current_agent
+            return events
+        stop_at = self.learner if game.is_active(self.learner) else None
+        return self.match.play_until(self.captains, stop_at=stop_at)
+
+    def _side_agents(self, side: str) -> frozenset[str]:
+        game = self.match.game
+        return frozenset(agent for agent in game.agents if game.side_of(agent) == side)
 
     def step(self, action: np.ndarray) -> tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]:
         game = self.match.game
         if game.is_over:
             raise RuntimeError("step() called after the episode ended; call reset()")
-        events = self.match.apply(self.learner, action)
-        stop_at = self.learner if game.is_active(self.learner) else None
-        events += self.match.play_until(self.captains, stop_at=stop_at)
+        actor = self.learner
+        events = self.match.apply(actor, action)
+        events += self._play_others()
         self._events = events
-        reward = self.match.reward(self.learner, events)
+        if self.command == "side":
+            reward = self.match.side_reward(self._side_agents(game.side_of(actor)), events)
+        else:
+            reward = self.match.reward(actor, events)
         truncated = game.truncated
         terminated = game.is_over and not truncated
         return self._observe(), reward, terminated, truncated, self._info()

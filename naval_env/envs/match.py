@@ -6,7 +6,7 @@ translation between engine and arrays exists once.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +54,16 @@ class Match:
         self.last_events = list(getattr(self.game, "opening_events", []))
         return self.last_events
 
+    def start_from(self, position: Mapping[str, Any], seed: int | None) -> list[Event]:
+        """Play on from ``position`` (``Game.position()`` data of this match's scenario), rolling ``Dice(seed)``."""
+        expected = self.scenario or self.config.default_scenario
+        if position.get("scenario", expected) != expected:
+            raise ValueError(f"position of scenario {position.get('scenario')!r} given to a match of scenario "
+                             f"{expected!r}")
+        self.game = self.ruleset.load_position(position, self.config, seed=seed)
+        self.last_events = []
+        return self.last_events
+
     def apply(self, agent: str, action: Any) -> list[Event]:
         """Apply an env action under the illegal-action policy, the one place that decides its cost.
 
@@ -96,13 +106,15 @@ class Match:
         observation = self.game.observe(agent) if wants_observation else EMPTY_OBSERVATION
         return Decision(agent, observation, self.game.legal_mask(agent), self.game)
 
-    def play_until(self, captains: Mapping[str, Captain], stop_at: str | None) -> list[Event]:
-        """Let ``captains`` act until ``stop_at`` holds the decision or the game ends."""
+    def play_until(self, captains: Mapping[str, Captain], stop_at: str | Collection[str] | None) -> list[Event]:
+        """Let ``captains`` act until ``stop_at`` (an agent, or any of several) holds the decision or the game ends."""
         events: list[Event] = []
         game = self.game
+        stops = frozenset() if stop_at is None else frozenset([stop_at]) if isinstance(stop_at, str) \
+            else frozenset(stop_at)
         while not game.is_over:
             agent = game.current_agent
-            if agent is None or agent == stop_at:
+            if agent is None or agent in stops:
                 break
             captain = captains[agent]
             events += game.apply(agent, captain.act(self.decision(agent, captain)))
@@ -127,6 +139,25 @@ class Match:
                     total += weights.win
                 else:
                     total += weights.loss
+        return total
+
+    def side_reward(self, side_agents: Collection[str], events: list[Event]) -> float:
+        """The reward of a captain commanding ``side_agents`` (one side's ships): damage its ships deal to
+        others and take, the result once, and the illegal-action cost when one of them just acted."""
+        weights = self.reward_weights
+        total = weights.illegal_action if self.last_illegal is not None and self._last_actor in side_agents else 0.0
+        side = self.game.side_of(next(iter(side_agents)))
+        for event in events:
+            if isinstance(event, DamageDealt):
+                if event.target in side_agents:
+                    total -= weights.damage_taken * event.amount
+                elif event.source in side_agents:
+                    total += weights.damage_dealt * event.amount
+            elif isinstance(event, GameEnded):
+                if event.winner is None:
+                    total += weights.draw
+                else:
+                    total += weights.win if event.winner == side else weights.loss
         return total
 
     def rewards(self, events: list[Event]) -> dict[str, float]:

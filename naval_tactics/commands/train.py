@@ -2,13 +2,16 @@
 
     python train.py --config configs/train/pantheon.yaml [--total-timesteps N] [--seed S] ...
     python train.py --config pantheon --seeds 0 1 2 [--workers 3] [--backend ray [--address ADDR]]
+    naval-tactics train --resume RUN_FOLDER
 
 Every command-line flag overrides the field of the same name in the YAML config;
 the resolved config, seeds and library versions land in the run folder
 (``runs/<name>-<time>/``) next to TensorBoard logs, checkpoints, ``best_model.zip``
 and ``final_model.zip``. ``--seeds`` trains several seeds in parallel, each in its own
 run folder under ``runs/<name>-seeds-<time>/seed-<S>/``, and reports each seed's final
-win rate with their mean and spread (``seeds.json`` there).
+win rate with their mean and spread (``seeds.json`` there). A run writes a resumable checkpoint every
+``checkpoint_every`` timesteps and when stopped by Ctrl-C or SIGTERM; ``--resume RUN_FOLDER`` goes on
+from the newest one to the run's total (agents/training/checkpoints.py).
 """
 
 from __future__ import annotations
@@ -29,7 +32,9 @@ if TYPE_CHECKING:
 
 TRAIN_BACKENDS = ("local", "ray", "rllib")
 #: Flags that steer where and how many runs go, not fields of the run config.
-RUN_FLAGS = ("config", "seeds", "workers", "address")
+RUN_FLAGS = ("config", "seeds", "workers", "address", "resume")
+#: Exit status of a run stopped by Ctrl-C or SIGTERM after writing its checkpoint (128 + SIGINT).
+STOPPED = 130
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -41,6 +46,9 @@ def make_parser() -> argparse.ArgumentParser:
     seeds = parser.add_mutually_exclusive_group()
     parser.add_argument("--config", help="run config: a shipped one by name (pantheon, crew_phase_strong, ...) "
                                          "or a YAML path, e.g. configs/train/pantheon.yaml")
+    parser.add_argument("--resume", type=Path, metavar="RUN_FOLDER",
+                        help="go on with an interrupted run from its newest checkpoint, with its own config "
+                             "(no other flag but --no-progress-bar)")
     parser.add_argument("--name", help="run name (folder prefix)")
     parser.add_argument("--ruleset", help="ruleset id, e.g. pantheon")
     parser.add_argument("--scenario", help="scenario name of the ruleset config")
@@ -86,6 +94,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     from agents.training.config import load_train_config
 
+    if args.resume is not None:
+        return resume_run(args)
     overrides = {k: v for k, v in vars(args).items() if k not in RUN_FLAGS}
     try:
         config = load_train_config(args.config, overrides)
@@ -97,12 +107,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.seeds is not None:
         return train_several(config, args.seeds, args.workers, args.address)
     from agents.training.backends import train_on_backend
+    from agents.training.checkpoints import TrainingStopped
 
     try:
         folder = train_on_backend(config, args.address)
     except (KeyError, ValueError) as error:   # ConfigError is a ValueError
         print(f"{prog}: error: {error.args[0] if isinstance(error, KeyError) else error}", file=sys.stderr)
         return 2
+    except TrainingStopped as stopped:
+        print(f"{prog}: {stopped}", file=sys.stderr)
+        return STOPPED
     print(f"run folder: {folder}")
     print(f"evaluate it: {shlex.join(evaluate_command(config, folder))}")
     for line in run_summary(folder):
@@ -124,6 +138,29 @@ def run_summary(folder: Path) -> list[str]:
     plot = folder / LEARNING_CURVE
     lines.append(f"learning curve: {plot}" if plot.is_file() else "learning curve: not drawn (nothing recorded)")
     return lines
+
+
+def resume_run(args: argparse.Namespace) -> int:
+    """``--resume RUN_FOLDER``: the run goes on with its own config; other run settings are refused."""
+    from agents.training.checkpoints import ResumeError, TrainingStopped
+    from agents.training.run import resume
+
+    prog = invoked_as("train")
+    given = sorted(f"--{k.replace('_', '-')}" for k, v in vars(args).items()
+                   if v is not None and k not in ("resume", "progress_bar"))
+    if given:
+        print(f"{prog}: error: --resume goes on with the run's own config.yaml; drop {', '.join(given)}", file=sys.stderr)
+        return 2
+    try:
+        folder = resume(args.resume, args.progress_bar)
+    except (ResumeError, ValueError, KeyError) as error:
+        print(f"{prog}: error: {error.args[0] if isinstance(error, KeyError) else error}", file=sys.stderr)
+        return 2
+    except TrainingStopped as stopped:
+        print(f"{prog}: {stopped}", file=sys.stderr)
+        return STOPPED
+    print(f"run folder: {folder}")
+    return 0
 
 
 def train_several(config: TrainConfig, seeds: list[int], workers: int | None, address: str | None) -> int:
@@ -149,8 +186,11 @@ def evaluate_command(config: TrainConfig, folder: Path) -> list[str]:
     command = [*cli_command(), "evaluate", "--ruleset", config.ruleset]
     if config.ruleset_config is not None:
         command += ["--config", config.ruleset_config]
-    if config.scenario is not None:
-        command += ["--scenario", config.scenario]
+    from agents.training.starts import home_scenario
+
+    scenario = home_scenario(config.ruleset, config.ruleset_config, config.scenario)
+    if scenario is not None:   # a run over several scenarios is evaluated in its first; zoo report plays them all
+        command += ["--scenario", scenario]
     return [*command, "--captains", str(folder), *(scripted_names(config.ruleset)[1:] or ["random"])]
 
 

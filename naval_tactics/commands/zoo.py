@@ -1,9 +1,11 @@
-"""``naval-tactics zoo``: rebuild a ruleset's shipped captain end to end, or re-measure its difficulty ladder.
+"""``naval-tactics zoo``: rebuild a ruleset's shipped captain, re-measure its ladder, or report how it generalizes.
 
     naval-tactics zoo build --ruleset R [--config RUN_CONFIG] [--seed 0] [--run RUN_FOLDER] [--games 400]
                             [--workers 2]
     naval-tactics zoo ladder --ruleset R [--calibrate [--target 0.7] [--probe-games 100]]
                              [--games 400] [--workers 2]
+    naval-tactics zoo report --ruleset R [--captain zoo] [--games 100] [--positions N] [--seed S] [--out FILE]
+                             [--workers 2]
     naval-tactics zoo list
 """
 
@@ -49,6 +51,20 @@ def make_parser() -> argparse.ArgumentParser:
     ladder.add_argument("--games", type=int, default=400,
                         help="seeds per pairing, each played from both sides (default 400)")
     ladder.add_argument("--workers", type=int, default=2, help="processes playing the games (default 2)")
+    report = commands.add_parser("report", help="a captain against every scripted captain in every scenario and "
+                                                "from mid-game positions (agents/zoo/report.py)")
+    report.add_argument("--ruleset", required=True, choices=ruleset_ids())
+    report.add_argument("--captain", default="zoo",
+                        help="the captain to judge: zoo (default), a level, a scripted name, a run folder, a .zip or "
+                             "an .onnx export")
+    report.add_argument("--games", type=int, default=100,
+                        help="seeds per scenario and opponent, each played from both sides (default 100)")
+    report.add_argument("--positions", type=int, default=None,
+                        help="mid-game positions per scenario, each played on from both seats (default: --games)")
+    report.add_argument("--seed", type=int, default=None, help="first seed (default 20000000: no training uses it)")
+    report.add_argument("--out", type=Path, metavar="FILE",
+                        help="write the markdown here and the JSON beside it (FILE with .json); default: print")
+    report.add_argument("--workers", type=int, default=2)
     commands.add_parser("list", help="the shipped captains and their cards")
     return parser
 
@@ -64,6 +80,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.games < 1 or args.workers < 1:
         print("naval-tactics zoo: error: --games and --workers must be at least 1", file=sys.stderr)
         return 2
+    if args.action == "report":
+        return _report(args)
     if args.action == "ladder":
         problem = _ladder_problem(args)
         if problem:
@@ -112,3 +130,23 @@ def _ladder_problem(args: argparse.Namespace) -> str | None:
     if args.probe_games < 1:
         return "--probe-games must be at least 1"
     return None
+
+
+def _report(args: argparse.Namespace) -> int:
+    from agents.evaluation.tournament import EvaluationInputError
+    from agents.zoo.report import REPORT_SEED, generalization_report, to_markdown, write_report
+
+    try:
+        report = generalization_report(args.ruleset, args.captain, games=args.games, positions=args.positions,
+                                       seed=REPORT_SEED if args.seed is None else args.seed, workers=args.workers,
+                                       on_scenario=lambda name: print(f"{args.ruleset} / {name} ...",
+                                                                      file=sys.stderr, flush=True))
+    except EvaluationInputError as exc:
+        print(f"naval-tactics zoo: error: {exc}", file=sys.stderr)
+        return 2
+    if args.out is None:
+        print(to_markdown(report), end="")
+        return 0
+    markdown, data = write_report(report, args.out)
+    print(f"wrote {markdown} and {data}")
+    return 0

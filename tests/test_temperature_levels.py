@@ -1,0 +1,61 @@
+"""Difficulty by sampling temperature: the zoo policy's own preferences, sharpened or flattened, never a masked move."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agents.arena import play_game
+from agents.registry import make_captain
+from agents.zoo.levels import Level, TemperatureCaptain, level_captain
+from naval_env.core.errors import ConfigError
+from naval_env.envs.match import Match
+
+
+@pytest.fixture(scope="module")
+def match():
+    return Match("pantheon", None, "duel", "raise")
+
+
+def decisions(match, count=30):
+    """Decisions of a seeded game between scripted captains."""
+    gunner = {side: make_captain("gunner", "pantheon", match.action_spec) for side in match.game.sides}
+    found = []
+    match.reset(3)
+    while not match.game.is_over and len(found) < count:
+        agent = match.game.current_agent
+        decision = match.decision(agent)
+        found.append(decision)
+        match.game.apply(agent, gunner[match.game.side_of(agent)].act(decision))
+    return found
+
+
+def test_a_tempered_move_is_always_legal_and_a_cold_one_is_the_policys_favourite(match):
+    zoo = make_captain("zoo", "pantheon", match.action_spec)
+    hot = TemperatureCaptain(zoo, 50.0, "hot", seed=1)
+    cold = TemperatureCaptain(zoo, 0.01, "cold", seed=1)
+    for decision in decisions(match):
+        action = hot.act(decision)
+        assert np.asarray(decision.action_mask)[np.asarray(match.action_spec.offsets) + action].all()
+        assert np.array_equal(cold.act(decision), zoo.act(decision))
+
+
+def test_a_tempered_game_replays_from_its_seed(match):
+    zoo = make_captain("zoo", "pantheon", match.action_spec)
+    level = level_captain(zoo, Level(base="zoo", temperature=2.0), match.action_spec, "normal")
+    other = make_captain("gunner", "pantheon", match.action_spec)
+    first = play_game(match, {"red": level, "blue": other}, 12)
+    again = play_game(match, {"red": level, "blue": other}, 12)
+    assert first.actions == again.actions
+
+
+def test_a_captain_without_probabilities_cannot_be_tempered(match):
+    with pytest.raises(ConfigError, match="gives no move probabilities"):
+        TemperatureCaptain(make_captain("gunner", "pantheon", match.action_spec), 1.0, "x")
+
+
+def test_a_level_refuses_a_temperature_out_of_range():
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError, match="less than or equal to 100"):
+        Level(base="zoo", temperature=1000)
