@@ -1,6 +1,6 @@
 """The two installs: ``pip install naval-tactics`` (envs, engines, captains, evaluation, play, the server) and
 ``pip install "naval-tactics[train]"`` (adds training and export: torch, stable-baselines3, sb3-contrib,
-tensorboard, onnx). The base install never imports torch; a command that needs the extra says so."""
+tensorboard). The base install never imports torch; a command that needs the extra says so."""
 
 from __future__ import annotations
 
@@ -10,8 +10,7 @@ import sys
 from pathlib import Path
 
 #: Distributions the ``train`` extra adds, by the module each is imported as.
-TRAINING_MODULES = {"torch": "torch", "stable_baselines3": "stable-baselines3", "sb3_contrib": "sb3-contrib",
-                    "onnx": "onnx"}
+TRAINING_MODULES = {"torch": "torch", "stable_baselines3": "stable-baselines3", "sb3_contrib": "sb3-contrib"}
 TRAIN_INSTALL = 'pip install "naval-tactics[train]"'
 
 

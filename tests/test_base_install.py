@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-TRAINING = ("torch", "stable-baselines3", "sb3-contrib", "tensorboard", "onnx")
+TRAINING = ("torch", "stable-baselines3", "sb3-contrib", "tensorboard")
 #: Names not copied into the build's source tree (what .gitignore keeps out of a clone).
 NOT_SOURCE = (".git", ".venv", "build", "dist", "runs", "results", "__pycache__", ".pytest_cache",
               ".mypy_cache", ".ruff_cache", "*.egg-info")
@@ -39,7 +39,7 @@ position = {"ruleset": "pantheon", "scenario": "duel", "order": ["red_0", "blue_
                       {"id": "blue_0", "vessel": "trireme", "x": 6, "y": 5, "facing": "W", "health": 5}]}
 answer = TestClient(create_app()).post("/v1/decide", json={"ruleset": "pantheon", "captain": "zoo",
                                                           "position": position})
-heavy = sorted({m.split(".")[0] for m in sys.modules} & {"torch", "stable_baselines3", "sb3_contrib", "onnx",
+heavy = sorted({m.split(".")[0] for m in sys.modules} & {"torch", "stable_baselines3", "sb3_contrib",
                                                           "tensorboard"})
 print(json.dumps({"status": answer.status_code, "seat": answer.json().get("seat"), "heavy": heavy}))
 """

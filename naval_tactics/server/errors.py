@@ -23,6 +23,12 @@ from naval_env.core.position import PositionError, path_of
 from naval_tactics.catalogue import UnknownNameError
 from naval_tactics.protocol import ErrorBody, ErrorResponse, Problem
 
+
+def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI ``responses`` for these error statuses, each in the one JSON error shape."""
+    return {code: {"model": ErrorResponse} for code in statuses}
+
+
 #: Every code, with the status it comes with (the protocol page lists them with their meaning).
 CODES: dict[str, int] = {
     "invalid_json": 400,

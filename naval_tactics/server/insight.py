@@ -25,9 +25,9 @@ from naval_env.core.picture import picture_of
 from naval_env.envs.match import Match
 from naval_tactics.explain import Explainer
 from naval_tactics.play import GameRecorder
-from naval_tactics.protocol import ErrorResponse, Labels, Problem, Seed
+from naval_tactics.protocol import Labels, Problem, Seed
 from naval_tactics.server import play
-from naval_tactics.server.errors import ApiError
+from naval_tactics.server.errors import ApiError, error_responses
 from naval_tactics.server.routes import Services, ServicesDep
 from naval_tactics.viewer.frames import replay_movie
 from naval_tactics.viewer.html import replay_page
@@ -36,11 +36,7 @@ SVG = "image/svg+xml"
 JSONL = "application/x-ndjson"
 
 
-def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    return {code: {"model": ErrorResponse} for code in statuses}
-
-
-router = APIRouter(responses=_errors(400, 413, 415, 422, 500))
+router = APIRouter(responses=error_responses(400, 413, 415, 422, 500))
 GameId = Annotated[str, Path(description="The id ``POST /v1/games`` returned.", max_length=64)]
 RulesetId = Annotated[str, Path(description="A ruleset id, as ``GET /v1/rulesets`` lists them.", max_length=64)]
 
@@ -135,7 +131,7 @@ class ReplayRequest(_Request):
 
 
 # ------------------------------------------------------------------ options of the decision now
-@router.get("/games/{game_id}/options", tags=["games"], responses=_errors(404, 409),
+@router.get("/games/{game_id}/options", tags=["games"], responses=error_responses(404, 409),
             summary="The decision now: the acting ship and each component's allowed labels, explained in one line")
 async def game_options(game_id: GameId, svc: ServicesDep) -> OptionsView:
     current = play.session(svc.store, game_id)
@@ -157,7 +153,7 @@ async def game_options(game_id: GameId, svc: ServicesDep) -> OptionsView:
 
 
 # ------------------------------------------------------------------ a move previewed, a picture
-@router.post("/rulesets/{ruleset_id}/preview", tags=["decide"], responses=_errors(404, 409),
+@router.post("/rulesets/{ruleset_id}/preview", tags=["decide"], responses=error_responses(404, 409),
              summary="What a move does to a position, before dice: the position and picture after it")
 async def preview_move(ruleset_id: RulesetId, body: PreviewRequest, svc: ServicesDep) -> Preview:
     entry = play.ruleset_entry(svc.catalogue, ruleset_id)
@@ -175,7 +171,7 @@ async def preview_move(ruleset_id: RulesetId, body: PreviewRequest, svc: Service
 
 
 @router.post("/rulesets/{ruleset_id}/picture", tags=["rulesets"], response_class=Response,
-             responses={**_errors(404), 200: {"content": {SVG: {}}, "description": "The picture, an SVG document"}},
+             responses={**error_responses(404), 200: {"content": {SVG: {}}, "description": "The picture, an SVG document"}},
              summary="The board picture of a position (SVG): board, ships, ranges of the ship to move, panel, legend")
 async def position_picture(ruleset_id: RulesetId, body: PictureRequest, svc: ServicesDep) -> Response:
     entry = play.ruleset_entry(svc.catalogue, ruleset_id)
@@ -193,7 +189,7 @@ def _encoded(game: Game, seat: str, move: Mapping[str, str]) -> np.ndarray:
 
 # ------------------------------------------------------------------ replays
 @router.post("/replays", tags=["games"], response_class=Response,
-             responses={**_errors(409), 200: {"content": {JSONL: {}}, "description": "The replay, JSON lines"}},
+             responses={**error_responses(409), 200: {"content": {JSONL: {}}, "description": "The replay, JSON lines"}},
              summary="A game's replay (the JSON lines `naval-tactics replay` reads), re-played from its seed and moves")
 async def replay_file(body: ReplayRequest, svc: ServicesDep) -> Response:
     text = _replayed(svc, body)
@@ -201,8 +197,9 @@ async def replay_file(body: ReplayRequest, svc: ServicesDep) -> Response:
     return Response(text, media_type=JSONL, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
-@router.post("/replays/page", tags=["games"], response_class=HTMLResponse,
-             responses={**_errors(409), 200: {"content": {"text/html": {}}, "description": "The replay viewer"}},
+# response_class=Response, not HTMLResponse: FastAPI would document this route's JSON errors as text/html.
+@router.post("/replays/page", tags=["games"], response_class=Response,
+             responses={**error_responses(409), 200: {"content": {"text/html": {}}, "description": "The replay viewer"}},
              summary="The replay viewer page of a game (what `naval-tactics replay --html` writes)")
 async def replay_viewer(body: ReplayRequest, svc: ServicesDep) -> HTMLResponse:
     records = [json.loads(line) for line in _replayed(svc, body).splitlines()]

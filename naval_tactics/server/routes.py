@@ -25,7 +25,6 @@ from naval_tactics.protocol import (
     ComponentInfo,
     DecideRequest,
     DecideResult,
-    ErrorResponse,
     EventList,
     GameView,
     Health,
@@ -36,7 +35,7 @@ from naval_tactics.protocol import (
     RulesetList,
 )
 from naval_tactics.server import play
-from naval_tactics.server.errors import ApiError
+from naval_tactics.server.errors import ApiError, error_responses
 from naval_tactics.server.searches import SearchPool
 from naval_tactics.server.settings import ServerSettings
 from naval_tactics.server.store import Store, StoreFullError
@@ -63,11 +62,7 @@ ServicesDep = Annotated[Services, Depends(services)]
 GameId = Annotated[str, Path(description="The id ``POST /v1/games`` returned.", max_length=64)]
 
 
-def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    return {code: {"model": ErrorResponse} for code in statuses}
-
-
-router = APIRouter(responses=_errors(400, 413, 415, 422, 500))
+router = APIRouter(responses=error_responses(400, 413, 415, 422, 500))
 
 
 # ------------------------------------------------------------------ catalogue
@@ -102,19 +97,19 @@ def _known_ruleset(svc: Services, ruleset_id: str) -> str:
         raise ApiError("not_found", str(exc), details={"name": ruleset_id, "allowed": exc.allowed}) from None
 
 
-@router.get("/rulesets/{ruleset_id}", tags=["rulesets"], summary="One ruleset", responses=_errors(404))
+@router.get("/rulesets/{ruleset_id}", tags=["rulesets"], summary="One ruleset", responses=error_responses(404))
 async def get_ruleset_info(ruleset_id: str, svc: ServicesDep) -> RulesetInfo:
     return _ruleset_info(svc.catalogue, _known_ruleset(svc, ruleset_id))
 
 
-@router.get("/rulesets/{ruleset_id}/position-schema", tags=["rulesets"], responses=_errors(404),
+@router.get("/rulesets/{ruleset_id}/position-schema", tags=["rulesets"], responses=error_responses(404),
             summary="The JSON Schema of the ruleset's positions (generated from the engine's models)")
 async def position_schema(ruleset_id: str, svc: ServicesDep) -> dict[str, Any]:
     return svc.catalogue.ruleset(_known_ruleset(svc, ruleset_id)).ruleset.position_schema()
 
 
 # ------------------------------------------------------------------ games
-@router.post("/games", tags=["games"], status_code=status.HTTP_201_CREATED, responses=_errors(429),
+@router.post("/games", tags=["games"], status_code=status.HTTP_201_CREATED, responses=error_responses(429),
              summary="Create a game from a scenario and a seed, or from a position")
 async def create_game(body: NewGame, svc: ServicesDep, response: Response) -> GameView:
     try:
@@ -128,7 +123,7 @@ async def create_game(body: NewGame, svc: ServicesDep, response: Response) -> Ga
     return view
 
 
-@router.get("/games/{game_id}", tags=["games"], responses=_errors(404),
+@router.get("/games/{game_id}", tags=["games"], responses=error_responses(404),
             summary="A game: its position, whose turn, the legal labels, over and winner")
 async def get_game(game_id: GameId, svc: ServicesDep) -> GameView:
     current = play.session(svc.store, game_id)
@@ -136,14 +131,14 @@ async def get_game(game_id: GameId, svc: ServicesDep) -> GameView:
         return play.game_view(current)
 
 
-@router.delete("/games/{game_id}", tags=["games"], status_code=status.HTTP_204_NO_CONTENT, responses=_errors(404),
+@router.delete("/games/{game_id}", tags=["games"], status_code=status.HTTP_204_NO_CONTENT, responses=error_responses(404),
                summary="Forget a game (frees its place at once)")
 async def delete_game(game_id: GameId, svc: ServicesDep) -> None:
     play.session(svc.store, game_id)  # a 404 that says why, when it is not kept
     svc.store.discard(game_id)
 
 
-@router.post("/games/{game_id}/moves", tags=["games"], responses=_errors(404, 409),
+@router.post("/games/{game_id}/moves", tags=["games"], responses=error_responses(404, 409),
              summary="Apply the seat's move, given by label")
 async def make_move(game_id: GameId, body: MoveRequest, svc: ServicesDep) -> MoveResult:
     current = play.session(svc.store, game_id)
@@ -154,7 +149,7 @@ async def make_move(game_id: GameId, body: MoveRequest, svc: ServicesDep) -> Mov
                           events=logged, log=log, game=play.game_view(current))
 
 
-@router.post("/games/{game_id}/captain-moves", tags=["games"], responses=_errors(404, 409),
+@router.post("/games/{game_id}/captain-moves", tags=["games"], responses=error_responses(404, 409),
              summary="Ask a named captain for the move of the seat to move; apply it or only propose it")
 async def captain_move(
     game_id: GameId, body: CaptainMoveRequest, svc: ServicesDep,
@@ -175,7 +170,7 @@ async def captain_move(
                                  game=play.game_view(current))
 
 
-@router.get("/games/{game_id}/events", tags=["games"], responses=_errors(404),
+@router.get("/games/{game_id}/events", tags=["games"], responses=error_responses(404),
             summary="The game's events so far, as typed events written out and as sentences")
 async def game_events(
     game_id: GameId, svc: ServicesDep,
@@ -188,7 +183,7 @@ async def game_events(
 
 
 # ------------------------------------------------------------------ stateless
-@router.post("/decide", tags=["decide"], responses=_errors(409),
+@router.post("/decide", tags=["decide"], responses=error_responses(409),
              summary="A captain's move in a position, nothing kept on the server")
 async def decide(body: DecideRequest, svc: ServicesDep) -> DecideResult:
     if _searches(svc.catalogue, body.ruleset, body.captain):   # the search's thinking time, off the event loop

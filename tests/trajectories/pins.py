@@ -100,7 +100,8 @@ def env_fingerprint(ruleset_id: str, seed: int) -> dict[str, Any]:
             for event in naval.events:
                 events.update(repr(event).encode())
             dice.update(repr(list(naval.game.dice.history)).encode())
-            results.append((info["winner"], bool(info["learner_won"])))
+            # info's winner is "" on a draw since infos became stable (None when the pins were made): same result
+            results.append((info["winner"] or None, bool(info["learner_won"])))
             observation, info = env.reset()
     return {
         "observations": observations.hexdigest(),
