@@ -17,8 +17,9 @@ For each ruleset's default run config (``configs/train/<ruleset>.yaml``):
   sizes, on the same env, over ``--reference-iterations`` rollouts and updates (the first not timed).
 
 Each measurement runs in a fresh subprocess. With ``--baseline PATH`` the env and SB3 measurements
-also run with ``PYTHONPATH=PATH`` (another checkout, e.g. the old main), each right beside this tree's
-so load on a shared machine hits both alike, and the table shows this tree / baseline.
+also run with ``PYTHONPATH=PATH`` (another checkout, e.g. the old main) at the same time as this tree's
+(``--one-at-a-time``: right after), so load on a shared machine hits both alike, and the table shows
+this tree / baseline. Two at once on two cores each run at most as fast as alone: read the ratios.
 """
 
 from __future__ import annotations
@@ -120,24 +121,29 @@ def measure(kind: str, ruleset: str, args: argparse.Namespace) -> float:
 
 
 # ------------------------------------------------------------------ the side-by-side run
-def run_measurement(kind: str, ruleset: str, args: argparse.Namespace, tree: Path) -> float | None:
-    """One measurement in a fresh interpreter importing ``tree``; its rate, or None when it failed."""
+def start_measurement(kind: str, ruleset: str, args: argparse.Namespace, tree: Path) -> subprocess.Popen[str]:
+    """One measurement in a fresh interpreter importing ``tree``, started."""
     command = [sys.executable, str(Path(__file__).resolve()), "--measure", kind, "--rulesets", ruleset,
                "--short-rollouts", str(args.short_rollouts), "--long-rollouts", str(args.long_rollouts),
                "--env-steps", str(args.env_steps), "--reference-iterations", str(args.reference_iterations)]
     if args.n_steps is not None:
         command += ["--n-steps", str(args.n_steps)]
     env = {**os.environ, "PYTHONPATH": str(tree)}
-    done = subprocess.run(command, env=env, cwd=tree, capture_output=True, text=True, check=False)
-    for line in done.stdout.splitlines():
+    return subprocess.Popen(command, env=env, cwd=tree, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def finish_measurement(process: subprocess.Popen[str], what: str) -> float | None:
+    """The rate a started measurement printed, or None (said on stderr) when it failed."""
+    stdout, stderr = process.communicate()
+    for line in stdout.splitlines():
         if line.startswith(RESULT_PREFIX):
             rate = json.loads(line[len(RESULT_PREFIX):])["rate"]
             if rate is None:
-                print(f"  {kind} {ruleset} ({tree}): the long run was not slower than the short one; "
-                      "use more --long-rollouts", file=sys.stderr)
+                print(f"  {what}: the long run was not slower than the short one; use more --long-rollouts",
+                      file=sys.stderr)
             return None if rate is None else float(rate)
-    tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
-    print(f"  {kind} {ruleset} ({tree}) failed (exit {done.returncode}): {' | '.join(tail)}", file=sys.stderr)
+    tail = (stderr or stdout).strip().splitlines()[-3:]
+    print(f"  {what} failed (exit {process.returncode}): {' | '.join(tail)}", file=sys.stderr)
     return None
 
 
@@ -155,9 +161,14 @@ def side_by_side(args: argparse.Namespace) -> list[dict[str, Any]]:
     for ruleset in args.rulesets:
         row: dict[str, Any] = {"ruleset": ruleset}
         for kind in args.kinds:
-            if baseline is not None and kind in ("env", "sb3"):   # the old tree first, then this one
-                row[f"{kind}_baseline"] = run_measurement(kind, ruleset, args, baseline)
-            row[kind] = run_measurement(kind, ruleset, args, TREE)
+            started = {kind: start_measurement(kind, ruleset, args, TREE)}
+            if baseline is not None and kind in ("env", "sb3"):
+                # Both trees at once: on a shared machine whatever else runs slows both alike.
+                if args.one_at_a_time:
+                    row[kind] = finish_measurement(started.pop(kind), f"{kind} {ruleset}")
+                started[f"{kind}_baseline"] = start_measurement(kind, ruleset, args, baseline)
+            for key, process in started.items():
+                row[key] = finish_measurement(process, f"{key} {ruleset}")
             print(f"  {ruleset} {kind}: {_cell(row[kind])}"
                   + (f" (baseline {_cell(row[f'{kind}_baseline'])})" if f"{kind}_baseline" in row else ""),
                   file=sys.stderr, flush=True)
@@ -207,6 +218,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--reference-iterations", type=int, default=6, help="reference rollouts (first untimed)")
     parser.add_argument("--n-steps", type=int, help="override ppo.n_steps (smaller rollouts for a smoke run)")
     parser.add_argument("--measure", choices=KINDS, help=argparse.SUPPRESS)   # one measurement, in a subprocess
+    parser.add_argument("--one-at-a-time", action="store_true",
+                        help="time the baseline after this tree, not at the same time (a quiet machine)")
     parser.add_argument("--json", help="also write the rows to this JSON file")
     return parser
 

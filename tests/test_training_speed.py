@@ -1,4 +1,4 @@
-"""The faster training paths compute what the slower ones did: the padded masked distribution against
+"""The faster training paths compute what the slower ones did: the segmented masked distribution against
 sb3-contrib's, the numpy policy against ``policy.predict``, and the quick evaluation against the torch
 captain's games; and ``bench/train_throughput.py`` runs in a tiny mode."""
 
@@ -20,7 +20,7 @@ from agents.numpy_policy import NumpyPolicy, NumpyPolicyCaptain
 from agents.registry import make_captain
 from agents.training.callbacks import QuickEvalCallback
 from agents.training.config import load_train_config
-from agents.training.masked_policy import PaddedMaskablePolicy, PaddedMaskedMultiCategorical
+from agents.training.masked_policy import SegmentedMaskablePolicy, SegmentedMaskedMultiCategorical
 from agents.training.run import make_vec_env
 from naval_env.envs.match import Match
 
@@ -41,14 +41,14 @@ def random_case(batch: int, seed: int) -> tuple[torch.Tensor, torch.Tensor]:
 
 def both(logits: torch.Tensor, masks: torch.Tensor | None):
     theirs = MaskableMultiCategoricalDistribution(DIMS).proba_distribution(logits)
-    ours = PaddedMaskedMultiCategorical(DIMS).proba_distribution(logits)
+    ours = SegmentedMaskedMultiCategorical(DIMS).proba_distribution(logits)
     theirs.apply_masking(masks)
     ours.apply_masking(masks)
     return theirs, ours
 
 
 @pytest.mark.parametrize("masked", [True, False])
-def test_padded_distribution_matches_sb3_contrib(masked):
+def test_segmented_distribution_matches_sb3_contrib(masked):
     logits, masks = random_case(64, seed=1)
     theirs, ours = both(logits, masks if masked else None)
     actions = ours.sample()
@@ -65,7 +65,7 @@ def test_padded_distribution_matches_sb3_contrib(masked):
 
 def test_samples_are_legal_and_follow_the_probabilities():
     logits, masks = random_case(4, seed=2)
-    distribution = PaddedMaskedMultiCategorical(DIMS).proba_distribution(logits.detach().repeat(5000, 1))
+    distribution = SegmentedMaskedMultiCategorical(DIMS).proba_distribution(logits.detach().repeat(5000, 1))
     distribution.apply_masking(masks.repeat(5000, 1))
     actions = distribution.sample().view(5000, 4, len(DIMS))
     offsets = np.concatenate([[0], np.cumsum(DIMS)[:-1]])
@@ -81,11 +81,11 @@ def test_samples_are_legal_and_follow_the_probabilities():
 
 def pursuit_model(seed: int = 0) -> MaskablePPO:
     config = load_train_config("pursuit", {"n_envs": 2, "n_steps": 32, "batch_size": 64, "seed": seed})
-    return MaskablePPO(PaddedMaskablePolicy, make_vec_env(config), n_steps=32, batch_size=64, seed=seed,
+    return MaskablePPO(SegmentedMaskablePolicy, make_vec_env(config), n_steps=32, batch_size=64, seed=seed,
                        policy_kwargs={"net_arch": [32, 32]}, device="cpu")
 
 
-def test_padded_policy_has_the_mlp_policys_weights():
+def test_segmented_policy_has_the_mlp_policys_weights():
     model = pursuit_model()
     plain = MaskableActorCriticPolicy(model.observation_space, model.action_space, lambda _: 0.0, net_arch=[32, 32])
     plain.load_state_dict(model.policy.state_dict())   # same names and shapes, strict
