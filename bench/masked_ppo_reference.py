@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -93,8 +94,8 @@ class Agent(nn.Module):
         return action, log_prob, entropy, self.value(obs)
 
 
-def steady_rate(config: TrainConfig, iterations: int) -> float:
-    """Timesteps per second of iterations 2..``iterations`` (rollout and update each)."""
+def steady_rate(config: TrainConfig, iterations: int, clock: Callable[[], float] = time.perf_counter) -> float:
+    """Timesteps per second of iterations 2..``iterations`` (rollout and update each), seconds by ``clock``."""
     s = Settings.of(config)
     torch.manual_seed(s.seed)
     np.random.seed(s.seed)
@@ -113,7 +114,7 @@ def steady_rate(config: TrainConfig, iterations: int) -> float:
     started = 0.0
     for iteration in range(iterations):
         if iteration == 1:
-            started = time.perf_counter()
+            started = clock()
         for step in range(s.n_steps):
             obs_buf[step], mask_buf[step], done_buf[step] = obs, masks, done
             with torch.no_grad():
@@ -156,7 +157,7 @@ def steady_rate(config: TrainConfig, iterations: int) -> float:
                 loss.backward()
                 nn.utils.clip_grad_norm_(agent.parameters(), s.max_grad_norm)
                 optimizer.step()
-    elapsed = time.perf_counter() - started
+    elapsed = clock() - started
     for env in envs:
         env.close()
     return (iterations - 1) * s.n_envs * s.n_steps / elapsed

@@ -19,7 +19,9 @@ For each ruleset's default run config (``configs/train/<ruleset>.yaml``):
 Each measurement runs in a fresh subprocess. With ``--baseline PATH`` the env and SB3 measurements
 also run with ``PYTHONPATH=PATH`` (another checkout, e.g. the old main) at the same time as this tree's
 (``--one-at-a-time``: right after), so load on a shared machine hits both alike, and the table shows
-this tree / baseline. Two at once on two cores each run at most as fast as alone: read the ratios.
+this tree / baseline. Seconds are the measuring process's CPU seconds (``--clock wall`` for the wall
+clock on a quiet machine): on 2 cores shared with other jobs, wall seconds swing with their load while
+CPU seconds of a single-threaded run (torch_threads 1) hold; RLlib (a runner process) is timed by the wall.
 """
 
 from __future__ import annotations
@@ -59,6 +61,13 @@ def rollout_size(config: Any) -> int:
     return int(config.n_envs * config.ppo.n_steps)
 
 
+#: The clock measurements read: ``process`` (this process's CPU seconds, all its threads) holds on a shared,
+#: busy machine where wall-clock seconds swing with the load; ``wall`` on a quiet one. RLlib's env runner
+#: is another process, so RLlib is always timed by the wall clock.
+CLOCKS = {"process": time.process_time, "wall": time.perf_counter}
+clock = time.process_time
+
+
 def measure_env(config: Any, steps: int) -> float:
     """Env steps per second, random legal learner moves (one game after another)."""
     import numpy as np
@@ -68,21 +77,21 @@ def measure_env(config: Any, steps: int) -> float:
     env = make_env(config, rank=0)()
     spec = env.unwrapped.action_spec
     rng = np.random.default_rng(0)
-    started = time.perf_counter()
+    started = clock()
     for _ in range(steps):
         _, _, terminated, truncated, _ = env.step(spec.sample(env.action_masks(), rng))
         if terminated or truncated:
             env.reset()
-    return steps / (time.perf_counter() - started)
+    return steps / (clock() - started)
 
 
 def _timed_run(config: Any, timesteps: int) -> float:
     from agents.training.backends import train_on_backend
 
     with tempfile.TemporaryDirectory(prefix="train_throughput-") as run_dir:
-        started = time.perf_counter()
+        started = clock()
         train_on_backend(config.model_copy(update={"total_timesteps": timesteps, "run_dir": run_dir}))
-        return time.perf_counter() - started
+        return clock() - started
 
 
 def measure_training(config: Any, short_rollouts: int, long_rollouts: int) -> float:
@@ -105,6 +114,8 @@ def rllib_config(config: Any) -> Any:
 def measure(kind: str, ruleset: str, args: argparse.Namespace) -> float:
     import torch
 
+    global clock
+    clock = time.perf_counter if kind == "rllib" else CLOCKS[args.clock]
     torch.set_num_threads(1)
     config = bench_config(ruleset, args.n_steps)
     if kind == "env":
@@ -117,7 +128,7 @@ def measure(kind: str, ruleset: str, args: argparse.Namespace) -> float:
     from masked_ppo_reference import steady_rate
 
     torch.distributions.Distribution.set_default_validate_args(False)
-    return steady_rate(config, args.reference_iterations)
+    return steady_rate(config, args.reference_iterations, clock)
 
 
 # ------------------------------------------------------------------ the side-by-side run
@@ -125,7 +136,8 @@ def start_measurement(kind: str, ruleset: str, args: argparse.Namespace, tree: P
     """One measurement in a fresh interpreter importing ``tree``, started."""
     command = [sys.executable, str(Path(__file__).resolve()), "--measure", kind, "--rulesets", ruleset,
                "--short-rollouts", str(args.short_rollouts), "--long-rollouts", str(args.long_rollouts),
-               "--env-steps", str(args.env_steps), "--reference-iterations", str(args.reference_iterations)]
+               "--env-steps", str(args.env_steps), "--reference-iterations", str(args.reference_iterations),
+               "--clock", args.clock]
     if args.n_steps is not None:
         command += ["--n-steps", str(args.n_steps)]
     env = {**os.environ, "PYTHONPATH": str(tree)}
@@ -218,6 +230,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--reference-iterations", type=int, default=6, help="reference rollouts (first untimed)")
     parser.add_argument("--n-steps", type=int, help="override ppo.n_steps (smaller rollouts for a smoke run)")
     parser.add_argument("--measure", choices=KINDS, help=argparse.SUPPRESS)   # one measurement, in a subprocess
+    parser.add_argument("--clock", choices=CLOCKS, default="process",
+                        help="seconds of CPU time of the measuring process (default; steady on a busy machine) "
+                             "or of the wall clock (a quiet machine); RLlib is always timed by the wall clock")
     parser.add_argument("--one-at-a-time", action="store_true",
                         help="time the baseline after this tree, not at the same time (a quiet machine)")
     parser.add_argument("--json", help="also write the rows to this JSON file")
@@ -241,7 +256,7 @@ def main(argv: list[str] | None = None) -> None:
     started = time.perf_counter()
     rows = side_by_side(args)
     print(table(rows, args.kinds, args.baseline is not None))
-    print(f"\n{args.short_rollouts} vs {args.long_rollouts} rollouts, {args.env_steps} env steps, "
+    print(f"\n{args.clock} clock; {args.short_rollouts} vs {args.long_rollouts} rollouts, {args.env_steps} env steps, "
           f"{args.reference_iterations} reference iterations; {time.perf_counter() - started:.0f} s in all"
           + (f"; baseline {args.baseline}" if args.baseline else ""))
     if args.json:
