@@ -90,18 +90,23 @@ def decision_costs(ruleset_id: str, scenario: str | None, decisions: int,
 def search_rates(ruleset_id: str, positions: int, simulations: int) -> dict[str, float]:
     """Search simulations per second at ``positions`` decisions with a choice, per rollout captain."""
     import torch
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
     from agents.base import Decision
-    from agents.learned import LoadedModel, MaskablePPOCaptain, build_policy
+    from agents.learned import LoadedModel, MaskablePPOCaptain
     from agents.numpy_policy import NumpyPolicyCaptain
     from agents.search.bench import NO_OBSERVATION, choice_positions
     from agents.search.captain import SearchCaptain
+    from naval_env.envs.spaces import action_space, observation_box
 
     torch.set_num_threads(1)
     torch.distributions.Distribution.set_default_validate_args(False)
     games = choice_positions(ruleset_id, positions)
     torch.manual_seed(0)
-    policy = build_policy(games[0].observation_spec, games[0].action_spec, [128, 128])
+    # sb3-contrib's own policy class, as expert iteration's search rolled out through before (the
+    # segmented policy of agents/training/masked_policy.py is faster through predict too).
+    policy = MaskableActorCriticPolicy(observation_box(games[0].observation_spec), action_space(games[0].action_spec),
+                                       lambda _: 0.0, net_arch=[128, 128])
     rollouts: dict[str, Any] = {"scripted": None,
                                 "policy.predict": MaskablePPOCaptain(LoadedModel(policy), name="network"),
                                 "numpy policy": NumpyPolicyCaptain(policy, name="network")}

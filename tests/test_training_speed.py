@@ -167,3 +167,31 @@ def test_train_throughput_bench_names_bad_lengths():
     done = subprocess.run([sys.executable, str(ROOT / "bench" / "train_throughput.py"), "--short-rollouts", "3",
                            "--long-rollouts", "3"], cwd=ROOT, capture_output=True, text=True, check=False)
     assert done.returncode == 2 and "--short-rollouts < --long-rollouts" in done.stderr
+
+
+def test_policy_value_leaf_reads_the_value_head_as_torch_does():
+    from agents.training.expert_iteration import PolicyValue
+
+    model = pursuit_model(seed=5)
+    match = Match("pursuit", None, None)
+    match.reset(seed=3)
+    game = match.game
+    values = PolicyValue(model.policy)(game)
+    agents = [a for a in game.agents if game.health(a)[0] > 0]
+    with torch.no_grad():
+        raw = model.policy.predict_values(torch.as_tensor(np.stack([game.observe(a) for a in agents])))
+    by_side = {side: float(np.mean([min(max(float(v), -1.0), 1.0) for a, v in zip(agents, raw.flatten(), strict=True)
+                                    if game.side_of(a) == side])) for side in game.sides}
+    for side, value in values.items():
+        others = [v for s, v in by_side.items() if s != side]
+        assert value == pytest.approx((by_side[side] - sum(others) / len(others)) / 2, abs=1e-5)
+
+
+def test_decision_costs_times_the_search_captain():
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "decision_costs.py"), "--search", "--ruleset",
+                           "pursuit", "--positions", "1", "--simulations", "2"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr
+    row = next(line for line in done.stdout.splitlines() if line.startswith("| pursuit |"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert all(float(c.replace(",", "")) > 0 for c in cells[1:4]) and cells[4].endswith("x")
