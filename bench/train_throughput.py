@@ -188,7 +188,9 @@ def side_by_side(args: argparse.Namespace) -> list[dict[str, Any]]:
     return rows
 
 
-def table(rows: list[dict[str, Any]], kinds: list[str], baseline: bool) -> str:
+def table(rows: list[dict[str, Any]], kinds: list[str], baseline: bool, same_clock: bool = True) -> str:
+    """The rows as a markdown table; ``same_clock`` False (CPU seconds for all but RLlib's wall seconds)
+    leaves out the RLlib / SB3 ratio, which would mix the two clocks."""
     heads, cells = ["ruleset"], []
     if "env" in kinds:
         heads += ["env steps/s"] + (["env baseline", "env ratio"] if baseline else [])
@@ -198,7 +200,7 @@ def table(rows: list[dict[str, Any]], kinds: list[str], baseline: bool) -> str:
         heads += ["reference"] + (["SB3 / reference"] if "sb3" in kinds else [])
         heads += ["baseline SB3 / reference"] if baseline and "sb3" in kinds else []
     if "rllib" in kinds:
-        heads += ["RLlib (1 runner)"] + (["RLlib / SB3"] if "sb3" in kinds else [])
+        heads += ["RLlib (1 runner, wall clock)"] + (["RLlib / SB3"] if "sb3" in kinds and same_clock else [])
     for row in rows:
         cell = [row["ruleset"]]
         if "env" in kinds:
@@ -211,7 +213,8 @@ def table(rows: list[dict[str, Any]], kinds: list[str], baseline: bool) -> str:
             cell += [_cell(row["reference"])] + ([_ratio(row["sb3"], row["reference"])] if "sb3" in kinds else [])
             cell += [_ratio(row["sb3_baseline"], row["reference"])] if baseline and "sb3" in kinds else []
         if "rllib" in kinds:
-            cell += [_cell(row["rllib"])] + ([_ratio(row["rllib"], row["sb3"])] if "sb3" in kinds else [])
+            cell += [_cell(row["rllib"])] + ([_ratio(row["rllib"], row["sb3"])] if "sb3" in kinds and same_clock
+                                             else [])
         cells.append(cell)
     lines = ["| " + " | ".join(heads) + " |", "|" + "---|" * len(heads)]
     return "\n".join([*lines, *("| " + " | ".join(c) + " |" for c in cells)])
@@ -255,7 +258,7 @@ def main(argv: list[str] | None = None) -> None:
         return
     started = time.perf_counter()
     rows = side_by_side(args)
-    print(table(rows, args.kinds, args.baseline is not None))
+    print(table(rows, args.kinds, args.baseline is not None, same_clock=args.clock == "wall"))
     print(f"\n{args.clock} clock; {args.short_rollouts} vs {args.long_rollouts} rollouts, {args.env_steps} env steps, "
           f"{args.reference_iterations} reference iterations; {time.perf_counter() - started:.0f} s in all"
           + (f"; baseline {args.baseline}" if args.baseline else ""))

@@ -55,6 +55,7 @@ class SegmentedMaskedMultiCategorical(MaskableDistribution):
         self._lasts = torch.as_tensor(ends - 1)                                       # component -> last index
         self._flat: torch.Tensor | None = None
         self._masks: torch.Tensor | None = None
+        self._masked_logits: torch.Tensor | None = None
         self.log_p: torch.Tensor | None = None
 
     def proba_distribution_net(self, latent_dim: int) -> nn.Module:
@@ -79,6 +80,7 @@ class SegmentedMaskedMultiCategorical(MaskableDistribution):
             # Arithmetic, not masked_fill or where: those take ~7x longer on boolean masks (measured).
             keep = self._masks.to(logits.dtype)
             logits = logits * keep + (keep - 1.0) * -MASKED_LOGIT
+        self._masked_logits = logits
         # log-softmax per segment, shifted by the segment's max (no gradient needed through the shift).
         shift = self._per_segment(logits.detach(), torch.amax)
         shifted = logits - shift @ self._members.T
@@ -118,8 +120,10 @@ class SegmentedMaskedMultiCategorical(MaskableDistribution):
         return (torch.index_select(below, 1, self._lasts) - below_before).long()
 
     def mode(self) -> torch.Tensor:
-        assert self.log_p is not None, "Must set distribution parameters"
-        return self._per_segment(self.log_p, torch.argmax)   # ties: the first, as sb3-contrib's mode
+        assert self._masked_logits is not None, "Must set distribution parameters"
+        # On the masked logits, not the log-probabilities: subtracting the normaliser can round two close
+        # logits to one value and flip the choice away from what the ONNX export and numpy copy pick.
+        return self._per_segment(self._masked_logits, torch.argmax)   # ties: the first
 
     def actions_from_params(self, action_logits: torch.Tensor, deterministic: bool = False) -> torch.Tensor:
         self.proba_distribution(action_logits)
