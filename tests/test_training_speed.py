@@ -195,3 +195,20 @@ def test_decision_costs_times_the_search_captain():
     row = next(line for line in done.stdout.splitlines() if line.startswith("| pursuit |"))
     cells = [c.strip() for c in row.strip("|").split("|")]
     assert all(float(c.replace(",", "")) > 0 for c in cells[1:4]) and cells[4].endswith("x")
+
+
+@pytest.mark.parametrize("draw", [1.0 - 2.0**-24, 0.0])   # u at its smallest and at its largest
+def test_extreme_uniform_draws_never_pick_a_masked_value(monkeypatch, draw):
+    logits, _ = random_case(256, seed=6)
+    masks = torch.ones(256, sum(DIMS), dtype=torch.bool)
+    offset = 0
+    for size in DIMS:   # mask each component's first and last value where it has three or more
+        if size >= 3:
+            masks[:, offset] = masks[:, offset + size - 1] = False
+        offset += size
+    distribution = SegmentedMaskedMultiCategorical(DIMS).proba_distribution(logits.detach())
+    distribution.apply_masking(masks)
+    monkeypatch.setattr(torch, "rand", lambda shape, **kw: torch.full(shape, draw, **kw))
+    actions = distribution.sample()
+    starts = torch.as_tensor(np.concatenate([[0], np.cumsum(DIMS)[:-1]]))
+    assert masks.gather(1, actions + starts).all()

@@ -107,17 +107,20 @@ class SegmentedMaskedMultiCategorical(MaskableDistribution):
 
     def sample(self) -> torch.Tensor:
         assert self.log_p is not None, "Must set distribution parameters"
-        # Inverse CDF on the running sum of the whole row: the number of a segment's values whose cumulative
-        # probability lies below u is the sampled index. u lies in [2**-24 total, total] of its segment, so
-        # the first value whose cumulative probability reaches u is never a masked one (each holds ~1e-35).
+        # Inverse CDF per segment, from one running sum over the whole row: a segment's cumulative
+        # probabilities are the running sum less its value before the segment (the same float for a masked
+        # value as for the one before it: it adds ~1e-35). The count of a segment's values whose cumulative
+        # probability lies below u is the sampled index; u lies in [2**-24 total, total], so the first value
+        # whose cumulative probability reaches u is never a masked one.
         running = _exp(self.log_p).cumsum(dim=1)
         ends = torch.index_select(running, 1, self._lasts)
         before = torch.cat([ends.new_zeros(ends.shape[0], 1), ends[:, :-1]], dim=1)   # running sum before each
-        u = before + (1.0 - torch.rand(ends.shape, device=ends.device, dtype=ends.dtype)) * (ends - before)
-        below = (running < self._spread(u)).to(torch.int32).cumsum(dim=1)
-        below_before = torch.cat([below.new_zeros(below.shape[0], 1), torch.index_select(below, 1, self._lasts)[:, :-1]],
-                                 dim=1)
-        return (torch.index_select(below, 1, self._lasts) - below_before).long()
+        cumulative = running - self._spread(before)
+        totals = torch.index_select(cumulative, 1, self._lasts)
+        u = (1.0 - torch.rand(totals.shape, device=totals.device, dtype=totals.dtype)) * totals
+        below = (cumulative < self._spread(u)).to(torch.int32).cumsum(dim=1)
+        below_ends = torch.index_select(below, 1, self._lasts)
+        return (below_ends - torch.cat([below_ends.new_zeros(below.shape[0], 1), below_ends[:, :-1]], dim=1)).long()
 
     def mode(self) -> torch.Tensor:
         assert self._masked_logits is not None, "Must set distribution parameters"
