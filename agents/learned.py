@@ -189,8 +189,8 @@ def build_policy(observation_spec: Any, action_spec: Any, net_arch: list[int] | 
     # decompositions were half the load time. The segmented policy has MlpPolicy's layers and weights and
     # builds its masked distribution ~10x faster per decision (agents/training/masked_policy.py).
     return SegmentedMaskablePolicy(observation_box(observation_spec), action_space(action_spec),
-                                     lambda _: 0.0, net_arch=None if net_arch is None else list(net_arch),
-                                     ortho_init=False)
+                                   lambda _: 0.0, net_arch=None if net_arch is None else list(net_arch),
+                                   ortho_init=False)
 
 
 def load_policy(model_path: Path, ruleset_id: str, config: Any = None) -> tuple[Any, Path]:

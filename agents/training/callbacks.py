@@ -92,7 +92,8 @@ class QuickEvalCallback(BaseCallback):
 
     def play(self) -> dict[str, int]:
         """The learner's wins, draws and losses over ``games`` seeds, each played from both sides."""
-        # The policy's numpy copy plays the same moves as policy.predict(deterministic=True), ~50x cheaper.
+        # The policy's numpy copy plays the same moves as policy.predict(deterministic=True); a pantheon
+        # evaluation took 3.6x less CPU through it (cProfile, docs/training.md "Training throughput").
         learner = NumpyPolicyCaptain(self.model.policy, name="learner")
         opponent = make_captain(self.opponent, self.match.ruleset.id, self.match.action_spec)
         sides = self.match.game.sides
