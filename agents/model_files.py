@@ -176,15 +176,15 @@ def _check_fits(state: dict[str, Any], observation_size: int, flat_size: int, wh
 def build_policy(observation_spec: Any, action_spec: Any, net_arch: list[int] | None) -> Any:
     """The policy train.py trains (``MlpPolicy``, SB3 defaults but ``net_arch``), on the ruleset's spaces,
     for its weights to be loaded into."""
-    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
-
+    from agents.training.masked_policy import SegmentedMaskablePolicy
     from naval_env.envs.spaces import action_space, observation_box
 
     # ortho_init off: the loaded state dict overwrites every weight, and orthogonal init's QR
-    # decompositions were half the load time.
-    return MaskableActorCriticPolicy(observation_box(observation_spec), action_space(action_spec),
-                                     lambda _: 0.0, net_arch=None if net_arch is None else list(net_arch),
-                                     ortho_init=False)
+    # decompositions were half the load time. The segmented policy has MlpPolicy's layers and weights and
+    # builds its masked distribution ~10x faster per decision (agents/training/masked_policy.py).
+    return SegmentedMaskablePolicy(observation_box(observation_spec), action_space(action_spec),
+                                   lambda _: 0.0, net_arch=None if net_arch is None else list(net_arch),
+                                   ortho_init=False)
 
 
 def trained_run(model_path: Path, ruleset_id: str) -> tuple[Path, dict[str, Any]]:

@@ -13,6 +13,13 @@ however loaded the machine is; the target is at most 3. ``--deepcopy`` adds the 
     python bench/decision_costs.py                              # every ruleset, default scenarios
     python bench/decision_costs.py --ruleset flotilla --scenario armada
     python bench/decision_costs.py --decisions 2000 --deepcopy  # the deep copy is slow: fewer decisions
+    python bench/decision_costs.py --search                     # the search captain's simulations/s
+
+``--search`` times the search captain instead (``search:64`` at decisions with a choice, as
+``python -m agents.search.bench`` picks them) and prints simulations per second with three rollout
+and proposal captains side by side: the ruleset's scripted rollout captain (the default), and an
+untrained ``[128, 128]`` policy played through ``policy.predict`` (how expert iteration's search
+rolled out before) and through its numpy copy (``agents/numpy_policy.py``, how it rolls out now).
 """
 
 from __future__ import annotations
@@ -80,6 +87,54 @@ def decision_costs(ruleset_id: str, scenario: str | None, decisions: int,
     return {part: seconds / decisions * 1e6 for part, seconds in totals.items()}, games
 
 
+def search_rates(ruleset_id: str, positions: int, simulations: int) -> dict[str, float]:
+    """Search simulations per second at ``positions`` decisions with a choice, per rollout captain."""
+    import torch
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    from agents.base import Decision
+    from agents.learned import LoadedModel, MaskablePPOCaptain
+    from agents.numpy_policy import NumpyPolicyCaptain
+    from agents.search.bench import NO_OBSERVATION, choice_positions
+    from agents.search.captain import SearchCaptain
+    from naval_env.envs.spaces import action_space, observation_box
+
+    torch.set_num_threads(1)
+    torch.distributions.Distribution.set_default_validate_args(False)
+    games = choice_positions(ruleset_id, positions)
+    torch.manual_seed(0)
+    # sb3-contrib's own policy class, as expert iteration's search rolled out through before (the
+    # segmented policy of agents/training/masked_policy.py is faster through predict too).
+    policy = MaskableActorCriticPolicy(observation_box(games[0].observation_spec), action_space(games[0].action_spec),
+                                       lambda _: 0.0, net_arch=[128, 128])
+    rollouts: dict[str, Any] = {"scripted": None,
+                                "policy.predict": MaskablePPOCaptain(LoadedModel(policy), name="network"),
+                                "numpy policy": NumpyPolicyCaptain(policy, name="network")}
+    rates = {}
+    for label, rollout in rollouts.items():
+        captain = SearchCaptain(simulations, seed=0, rollout=rollout, proposer=rollout)
+        done = seconds = 0.0
+        for game in games:
+            agent = game.current_agent
+            assert agent is not None
+            captain.act(Decision(agent, NO_OBSERVATION, game.legal_mask(agent), game))
+            assert captain.last_result is not None
+            done += captain.last_result.simulations
+            seconds += captain.last_result.seconds
+        rates[label] = done / seconds
+    return rates
+
+
+def print_search_rates(rulesets: list[str], positions: int, simulations: int) -> None:
+    print(f"search:{simulations}, {positions} positions a ruleset: simulations per second by rollout captain")
+    print("| ruleset | scripted | policy.predict | numpy policy | numpy / predict |")
+    print("|---|---|---|---|---|")
+    for ruleset_id in rulesets:
+        r = search_rates(ruleset_id, positions, simulations)
+        print(f"| {ruleset_id} | {r['scripted']:,.0f} | {r['policy.predict']:,.0f} | {r['numpy policy']:,.0f} | "
+              f"{r['numpy policy'] / r['policy.predict']:.1f}x |", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ruleset", choices=ruleset_ids(), help="one ruleset (default: all)")
@@ -87,7 +142,13 @@ def main() -> None:
     parser.add_argument("--decisions", type=int, default=20_000)
     parser.add_argument("--deepcopy", action="store_true",
                         help="also time copy.deepcopy of the game (the clone before issue 20; slow)")
+    parser.add_argument("--search", action="store_true", help="time the search captain's simulations instead")
+    parser.add_argument("--positions", type=int, default=4, help="with --search: decisions searched a ruleset")
+    parser.add_argument("--simulations", type=int, default=64, help="with --search: simulations a decision")
     args = parser.parse_args()
+    if args.search:
+        print_search_rates([args.ruleset] if args.ruleset else ruleset_ids(), args.positions, args.simulations)
+        return
     if args.scenario and not args.ruleset:
         parser.error("--scenario needs --ruleset")
     columns = (*PARTS, "deepcopy") if args.deepcopy else PARTS

@@ -33,7 +33,7 @@ import numpy as np
 import torch
 
 from agents.base import Captain
-from agents.learned import LoadedModel, MaskablePPOCaptain
+from agents.numpy_policy import NumpyPolicy, NumpyPolicyCaptain
 from agents.search import SearchCaptain, SearchResult, parse_search_name
 from agents.search.evaluators import Evaluator, result_values
 from agents.training.config import ExpertIterationSettings
@@ -71,18 +71,19 @@ def visit_targets(spec: ActionSpec, result: SearchResult) -> np.ndarray:
 
 class PolicyValue:
     """A leaf value from the network's value head: each side's mean value over its ships still in the
-    game, clipped to [-1, 1], then made zero-sum (own minus the mean of the others, halved)."""
+    game, clipped to [-1, 1], then made zero-sum (own minus the mean of the others, halved).
+
+    It reads a numpy copy of the value head made here: a snapshot of the weights, as a round's search needs.
+    """
 
     def __init__(self, policy: Any) -> None:
-        self.policy = policy
+        self.network = policy if isinstance(policy, NumpyPolicy) else NumpyPolicy(policy)
 
     def __call__(self, game: Game) -> dict[str, float]:
         if game.is_over:
             return result_values(game)
         agents = [a for a in game.agents if game.health(a)[0] > 0] or list(game.agents)
-        with torch.no_grad():
-            obs = torch.as_tensor(np.stack([game.observe(a) for a in agents]), device=self.policy.device)
-            values = self.policy.predict_values(obs).flatten().clamp(-1.0, 1.0).cpu().numpy()
+        values = np.clip(self.network.values(np.stack([game.observe(a) for a in agents])), -1.0, 1.0)
         raw: dict[str, list[float]] = {side: [] for side in game.sides}
         for agent, value in zip(agents, values):
             raw[game.side_of(agent)].append(float(value))
@@ -97,10 +98,13 @@ class PolicyValue:
 def make_teacher(settings: ExpertIterationSettings, policy: Any, seed: int) -> SearchCaptain:
     """The round's search captain, guided by ``policy`` as the settings ask."""
     budget = parse_search_name(settings.search)
-    network: Captain = MaskablePPOCaptain(LoadedModel(policy), name="network", deterministic=True)
+    # The numpy copy plays policy.predict's deterministic moves without its per-call torch overhead
+    # (bench/decision_costs.py --search: about 10x the simulations per second of predict rollouts).
+    copy = NumpyPolicy(policy)
+    network: Captain = NumpyPolicyCaptain(copy, name="network")
     leaf: dict[str, Any] = {}
     if settings.leaf == "policy":
-        value: Evaluator = PolicyValue(policy)
+        value: Evaluator = PolicyValue(copy)
         leaf = {"leaf": value, "rollout_depth": 0}
     return SearchCaptain(budget.simulations, budget.time_budget_ms, seed=seed, name=settings.search,
                          proposer=network if settings.proposer == "policy" else None,

@@ -36,6 +36,7 @@ from agents.training.checkpoints import CheckpointCallback as ResumeCheckpoints
 from agents.training.config import PPOSettings, TrainConfig
 from agents.training.expert_iteration import expert_iteration
 from agents.training.imitation import clone, collect, teachers_by_side
+from agents.training.masked_policy import SegmentedMaskablePolicy
 from agents.training.plots import plot_learning_curve
 from agents.training.start_draws import StartsCallback, StartsEnv, position_pool
 from agents.training.starts import home_scenario, scenario_weights
@@ -298,7 +299,7 @@ def _train_in(folder: Path, config: TrainConfig, device: str, checkpoint: Checkp
     vec = make_vec_env(config, seed_offset=0 if checkpoint is None else checkpoint.step)
     ppo = config.ppo
     model = MaskablePPO(
-        "MlpPolicy", vec, learning_rate=learning_rate(ppo), n_steps=ppo.n_steps, batch_size=ppo.batch_size,
+        SegmentedMaskablePolicy, vec, learning_rate=learning_rate(ppo), n_steps=ppo.n_steps, batch_size=ppo.batch_size,
         n_epochs=ppo.n_epochs, gamma=ppo.gamma, gae_lambda=ppo.gae_lambda, clip_range=ppo.clip_range,
         ent_coef=ppo.ent_coef, vf_coef=ppo.vf_coef, max_grad_norm=ppo.max_grad_norm,
         policy_kwargs={"net_arch": list(ppo.net_arch)}, tensorboard_log=str(folder / "tb"),
