@@ -318,7 +318,7 @@ def _build(config: BroadsideConfig, position: BroadsidePosition, dice: Dice) -> 
 
     Fields are checked first, all together; the decision named is then checked against the rules
     (whether the engine offers it), on a game that is not handed out unless it passes."""
-    from naval_env.rulesets.broadside import _specs  # the package imports this module
+    from naval_env.rulesets.broadside import RULESET  # the package imports this module
 
     problems = Problems()
     scenario_name = scenario_of(position, config, "broadside", _version(), problems)
@@ -330,7 +330,7 @@ def _build(config: BroadsideConfig, position: BroadsidePosition, dice: Dice) -> 
     _engagements(position, ships, listed, problems)
     state = _flow(config, position, scenario, board, icebergs, ships, listed, problems)
     problems.raise_if_any()
-    actions, observations = _specs(config)
+    actions, observations = RULESET.specs(config)
     game = BroadsideGame.from_state(config, scenario_name, dice, actions, observations, state)
     if not state.ended:
         _hold_decision(game, position, problems)

@@ -290,10 +290,10 @@ class CrewPhasePositions(PositionCodec[CrewPhasePosition]):
         )
 
     def build(self, config: CrewPhaseConfig, position: CrewPhasePosition, dice: Dice) -> CrewPhaseGame:
-        from naval_env.rulesets.crew_phase import _specs  # the package imports this module
+        from naval_env.rulesets.crew_phase import RULESET  # the package imports this module
 
         state, scenario_name = _state(config, position)
-        actions, observations = _specs(config)
+        actions, observations = RULESET.specs(config)
         game = CrewPhaseGame.from_state(config, scenario_name, dice, actions, observations, state)
         agent = game.current_agent
         # The engine skips a decision with nothing but the no-ops to choose, so a position never rests on one
@@ -670,6 +670,6 @@ def _turn(position: CrewPhasePosition, phase: Phase, order: list[str], ships: di
 
 
 def _crew_labels(config: CrewPhaseConfig) -> tuple[str, ...]:
-    from naval_env.rulesets.crew_phase import _specs  # the package imports this module
+    from naval_env.rulesets.crew_phase import RULESET  # the package imports this module
 
-    return _specs(config)[0].crew.labels
+    return RULESET.specs(config)[0].crew.labels

@@ -252,7 +252,7 @@ class FlotillaPositions(PositionCodec[FlotillaPosition]):
 
     def build(self, config: FlotillaConfig, position: FlotillaPosition,  # type: ignore[override]
               dice: Dice) -> FlotillaGame:
-        from naval_env.rulesets.flotilla import RULESET, _specs
+        from naval_env.rulesets.flotilla import RULESET
 
         problems = Problems()
         scenario_name = scenario_of(position, config, "flotilla", RULESET.version, problems)
@@ -260,7 +260,7 @@ class FlotillaPositions(PositionCodec[FlotillaPosition]):
         state = builder.state(dice)
         problems.raise_if_any()
         assert state is not None
-        actions, observations = _specs(config)
+        actions, observations = RULESET.specs(config)
         game = FlotillaGame.from_state(config, scenario_name, dice, actions, observations, state)
         builder.settle(game)
         problems.raise_if_any()

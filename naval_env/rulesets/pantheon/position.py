@@ -224,14 +224,14 @@ class PantheonPositions(PositionCodec[PantheonPosition]):
 
     def build(self, config: PantheonConfig, position: PantheonPosition,  # type: ignore[override]
               dice: Dice) -> PantheonGame:
-        from naval_env.rulesets.pantheon import RULESET, _specs
+        from naval_env.rulesets.pantheon import RULESET
 
         problems = Problems()
         scenario_name = scenario_of(position, config, "pantheon", RULESET.version, problems)
         state = _Builder(config, config.scenarios[scenario_name], position, problems).build(dice)
         problems.raise_if_any()
         assert state is not None
-        actions, observations = _specs(config)
+        actions, observations = RULESET.specs(config)
         return PantheonGame.from_state(config, scenario_name, dice, actions, observations, state)
 
 

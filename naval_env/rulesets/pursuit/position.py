@@ -310,7 +310,7 @@ class PursuitPositions(PositionCodec[PursuitPosition]):
 
     def build(self, config: PursuitConfig, position: PursuitPosition,  # type: ignore[override]
               dice: Dice) -> PursuitGame:
-        from naval_env.rulesets.pursuit import RULESET, _specs
+        from naval_env.rulesets.pursuit import RULESET
 
         problems = Problems()
         scenario_name = scenario_of(position, config, "pursuit", RULESET.version, problems)
@@ -318,7 +318,7 @@ class PursuitPositions(PositionCodec[PursuitPosition]):
         state = builder.state()
         problems.raise_if_any()
         assert state is not None
-        actions, observations = _specs(config)
+        actions, observations = RULESET.specs(config)
         game = PursuitGame.from_state(config, scenario_name, dice, actions, observations, state)
         builder.settle(game)
         problems.raise_if_any()
