@@ -23,6 +23,7 @@ from pydantic import BaseModel, ValidationError
 
 from naval_env.core.dice import Dice
 from naval_env.core.errors import NavalError
+from naval_env.core.model_keys import allowed_keys
 from naval_env.core.position_fields import PART_CONFIG, Name
 
 if TYPE_CHECKING:
@@ -101,7 +102,7 @@ def validate_position(model: type[PositionT], data: Any) -> PositionT:
         for err in errors[:MAX_PROBLEMS]:
             message = err["msg"]
             if err["type"] == "extra_forbidden":
-                message = f"unknown field; allowed here: {', '.join(_allowed_keys(model, err['loc'][:-1]))}"
+                message = f"unknown field; allowed here: {', '.join(allowed_keys(model, err['loc'][:-1]))}"
             elif err["type"] == "missing":
                 message = "required field is missing"
             elif err["type"] in _RANGE_ERRORS:
@@ -119,30 +120,6 @@ def _number(value: Any) -> str:
     if isinstance(value, int) and not -10**15 < value < 10**15:
         return "a whole number of more than 15 digits"
     return repr(value)
-
-
-def _allowed_keys(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
-    """The keys a mapping at ``loc`` of ``model`` may have (to say what is allowed on an unknown key)."""
-    current: Any = model
-    for part in loc:
-        if isinstance(part, int):
-            continue
-        fields = getattr(current, "model_fields", None)
-        if fields is None or part not in fields:
-            return []
-        current = _model_in(fields[part].annotation)
-    fields = getattr(current, "model_fields", None)
-    return sorted(fields) if fields else []
-
-
-def _model_in(annotation: Any) -> Any:
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return annotation
-    for arg in getattr(annotation, "__args__", ()) or ():
-        found = _model_in(arg)
-        if found is not None:
-            return found
-    return None
 
 
 class PositionCodec(ABC, Generic[PositionT]):
