@@ -38,12 +38,7 @@ UPWARD_EXCEPTIONS: dict[tuple[str, str], str] = {
 
 #: Cycles that still stand, each with why and who removes it. The test fails when one of them is gone too,
 #: so this list only shrinks.
-KNOWN_CYCLES: dict[frozenset[str], str] = {
-    **{frozenset({f"naval_env.rulesets.{ruleset}", f"naval_env.rulesets.{ruleset}.position"}):
-       "position.py imports its package's RULESET (and its specs) inside dump/build while the package imports the "
-       "codec; the position toolkit (issue 32 item 3, positions half) moves them below both"
-       for ruleset in ("broadside", "crew_phase", "flotilla", "pantheon", "pursuit")},
-}
+KNOWN_CYCLES: dict[frozenset[str], str] = {}
 
 
 @dataclass(frozen=True)

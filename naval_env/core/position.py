@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, Protocol, TypeVar, cast
 
 from pydantic import BaseModel, ValidationError
@@ -126,6 +126,9 @@ class PositionCodec(ABC, Generic[PositionT]):
     """Dumps games of one ruleset into its position model and builds games from positions."""
 
     model: ClassVar[type[PositionModel]]
+    #: The ruleset served, bound by :class:`~naval_env.core.ruleset.PackagedRuleset` when it is made: the codec
+    #: reads its id, version and game factory here instead of importing its own package.
+    ruleset: PositionsOwner
 
     @abstractmethod
     def dump(self, game: Game) -> PositionT:
@@ -144,6 +147,26 @@ class PositionCodec(ABC, Generic[PositionT]):
     def schema(self) -> dict[str, Any]:
         """The JSON Schema of a position, generated from the model (what an app validates against)."""
         return self.model.model_json_schema()
+
+    def header(self, game: Game) -> dict[str, Any]:
+        """The fields every dumped position opens with: ``ruleset``, ``version`` (this engine's), ``scenario``."""
+        return {"ruleset": self.ruleset.id, "version": self.ruleset.version, "scenario": game.scenario_name}
+
+    def scenario_name(self, position: PositionModel, config: Any, problems: Problems) -> str:
+        """The position's scenario, as :func:`scenario_of` checks it against this ruleset's version."""
+        return scenario_of(position, config, self.ruleset.id, self.ruleset.version, problems)
+
+
+class PositionsOwner(Protocol):
+    """What a :class:`PositionCodec` reads of its ruleset."""
+
+    id: str
+    version: str
+    #: ``specs(config)``: the config's action tables and observation spec (built once per config).
+    specs: Callable[[Any], tuple[Any, Any]]
+
+    def game_from_state(self, config: Any, scenario_name: str, dice: Dice, state: Any) -> Any:
+        """The ruleset's game already in ``state`` (checked by the codec), with the config's action tables."""
 
 
 class Problems:

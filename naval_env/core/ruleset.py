@@ -89,6 +89,7 @@ class PackagedRuleset(Ruleset, Generic[ConfigT, ActionsT, GameT]):
                  build_observations: Callable[[ConfigT], ObservationSpec], game: Callable[..., GameT]) -> None:
         self.id, self.gym_name, self.version = id, gym_name, version
         self.events, self.positions = events, positions
+        positions.ruleset = self
         self._read_config, self._game = read_config, game
         self.specs: PerObjectCache[ConfigT, tuple[ActionsT, ObservationSpec]] = PerObjectCache(
             lambda config: (build_actions(config), build_observations(config)))
@@ -100,6 +101,11 @@ class PackagedRuleset(Ruleset, Generic[ConfigT, ActionsT, GameT]):
                  dice: Dice | None = None) -> GameT:
         actions, observations = self.specs(config)
         return self._game(config, scenario, dice if dice is not None else Dice(seed), actions, observations)
+
+    def game_from_state(self, config: ConfigT, scenario_name: str, dice: Dice, state: Any) -> GameT:
+        """A game already in ``state`` (a loaded position, checked by ``position.py``)."""
+        actions, observations = self.specs(config)
+        return self._game.from_state(config, scenario_name, dice, actions, observations, state)  # type: ignore[attr-defined]
 
     def action_spec(self, config: ConfigT) -> ActionSpec:
         return self.specs(config)[0].spec
