@@ -18,7 +18,7 @@ from pydantic import Field
 from naval_env.core.dice import Dice
 from naval_env.core.game import Game
 from naval_env.core.position import PositionCodec, PositionModel, Problems
-from naval_env.core.position_checks import AgentOrder, check_ending, known
+from naval_env.core.position_checks import AgentOrder, check_ending, known, points_up_to
 from naval_env.core.position_fields import Name, PositionPart, Round
 from naval_env.rulesets.broadside.config import PEOPLE, BroadsideConfig, Scenario
 from naval_env.rulesets.broadside.engine import (
@@ -403,10 +403,8 @@ def _ship(config: BroadsideConfig, scenario: Scenario, given: ShipPosition, side
         if guns[battery] > mounted:
             problems.add(f"{where}.guns.{battery}", f"{value} cannons; a {given.vessel}'s {battery} battery "
                                                     f"mounts {mounted} (guns are only ever lost)")
-    max_hull = given.max_hull if given.max_hull is not None else vessel.hull
-    hull = given.hull if given.hull is not None else max_hull
-    if hull > max_hull:
-        problems.add(f"{where}.hull", f"{hull} hull points; from 0 (sunk) to the maximum {max_hull}")
+    hull, max_hull = points_up_to(given.hull, given.max_hull, vessel.hull, f"{where}.hull", "hull points", problems,
+                                  lowest="0 (sunk)")
     status = Status(given.status) if given.status is not None else (Status.AFLOAT if hull > 0 else Status.SUNK)
     if (status is Status.SUNK) != (hull == 0):
         problems.add(f"{where}.status", f"{status.value!r} with {hull} hull points: a ship is sunk exactly when "

@@ -26,7 +26,7 @@ from naval_env.core.position import (
     PositionProblem,
     Problems,
 )
-from naval_env.core.position_checks import AgentOrder, check_ending, given_or, known
+from naval_env.core.position_checks import AgentOrder, check_ending, given_or, known, points_up_to
 from naval_env.core.position_fields import Key, Name, PositionPart, Round
 from naval_env.rulesets.crew_phase.config import (
     ARCS,
@@ -489,10 +489,7 @@ def _member(config: CrewPhaseConfig, index: int, given: CrewMemberPosition, labe
     profile = known(config.crew_profiles, given.role, f"{where}.role", "crew profile", problems)
     if profile is None:
         return None
-    max_hp = given_or(given.max_hp, profile.hp)
-    hp = given_or(given.hp, max_hp)
-    if hp > max_hp:
-        problems.add(f"{where}.hp", f"{hp} hit points; from 0 to the maximum {max_hp}")
+    hp, max_hp = points_up_to(given.hp, given.max_hp, profile.hp, f"{where}.hp", "hit points", problems)
     dexterity = given_or(given.dexterity, profile.dexterity)
     dex_save = given.dex_save if given.dex_save is not None else (
         profile.dex_save if profile.dex_save is not None else dexterity)
@@ -518,10 +515,7 @@ def _weapon(config: CrewPhaseConfig, index: int, given: WeaponPosition, crew: in
     stats = known(config.weapons, given.weapon, f"{where}.weapon", "weapon", problems)
     if stats is None:
         return None
-    max_hp = given_or(given.max_hp, stats.hp)
-    hp = given_or(given.hp, max_hp)
-    if hp > max_hp:
-        problems.add(f"{where}.hp", f"{hp} hit points; from 0 to the maximum {max_hp}")
+    hp, max_hp = points_up_to(given.hp, given.max_hp, stats.hp, f"{where}.hp", "hit points", problems)
     long_range = given_or(given.long_range, stats.long_range)
     short_range = given_or(given.range, stats.range)
     if long_range < short_range:
