@@ -30,20 +30,15 @@ LAYERS = ("naval_env.core", "naval_env.rulesets", "naval_env.envs", "naval_env",
 
 #: The only imports allowed to reach a higher layer, each with why. (importer, imported)
 UPWARD_EXCEPTIONS: dict[tuple[str, str], str] = {
-    **{(f"naval_env.rulesets.{ruleset}", "naval_env.envs.pettingzoo_env"):
-       "PettingZoo's convention: a game's package offers env() and parallel_env() (as pettingzoo.classic."
-       "tictactoe_v3 does); the import runs only when they are called, after the envs are importable"
-       for ruleset in ("broadside", "crew_phase", "flotilla", "pantheon", "pursuit")},
+    ("naval_env.rulesets.pettingzoo", "naval_env.envs.pettingzoo_env"):
+        "PettingZoo's convention: a game's package offers env() and parallel_env() (as pettingzoo.classic."
+        "tictactoe_v3 does), made for every ruleset by pettingzoo_factories; the import runs only when they "
+        "are called, after the envs are importable",
 }
 
 #: Cycles that still stand, each with why and who removes it. The test fails when one of them is gone too,
 #: so this list only shrinks.
-KNOWN_CYCLES: dict[frozenset[str], str] = {
-    **{frozenset({f"naval_env.rulesets.{ruleset}", f"naval_env.rulesets.{ruleset}.position"}):
-       "position.py imports its package's RULESET and _specs inside dump/build while the package imports the "
-       "codec; the position toolkit (issue 32 item 3, positions half) moves them below both"
-       for ruleset in ("broadside", "crew_phase", "flotilla", "pantheon", "pursuit")},
-}
+KNOWN_CYCLES: dict[frozenset[str], str] = {}
 
 
 @dataclass(frozen=True)

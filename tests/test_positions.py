@@ -114,3 +114,25 @@ def test_a_position_is_refused_whole_with_the_path_of_each_bad_field(ruleset_id:
         ruleset.load_position(no_ships)
     assert [p.path for p in refused.value.problems] == ["ships"]
     assert refused.value.problems[0].message == "required field is missing"
+
+
+@pytest.mark.parametrize(("ruleset_id", "where", "field", "unit", "lowest"), [
+    ("broadside", None, "hull", "hull points", "0 (sunk)"),
+    ("crew_phase", "crew", "hp", "hit points", "0"),
+    ("crew_phase", "weapons", "hp", "hit points", "0"),
+])
+def test_points_above_their_maximum_are_refused_with_the_maximum(ruleset_id: str, where: str | None, field: str,
+                                                                 unit: str, lowest: str) -> None:
+    """The shared check (``position_checks.points_up_to``): points left out default to the maximum given."""
+    ruleset = get_ruleset(ruleset_id)
+    position = copy.deepcopy(ruleset.new_game(ruleset.load_config(), seed=0).position())
+    part = position["ships"][0] if where is None else position["ships"][0][where][0]
+    part[field], part[f"max_{field}"] = 7, 5
+    path = "ships.0" if where is None else f"ships.0.{where}.0"
+    with pytest.raises(PositionError) as refused:
+        ruleset.load_position(position)
+    assert (f"{path}.{field}", f"7 {unit}; from {lowest} to the maximum 5") in [
+        (p.path, p.message) for p in refused.value.problems]
+    del part[field]
+    loaded = ruleset.load_position(position).position()["ships"][0]
+    assert (loaded if where is None else loaded[where][0])[field] == 5

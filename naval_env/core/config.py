@@ -19,6 +19,7 @@ from pydantic import (
 )
 
 from naval_env.core.errors import ConfigError
+from naval_env.core.model_keys import allowed_keys
 
 #: The shipped configs (``rulesets/<id>.yaml``, ``train/<name>.yaml``). In the repository ``naval_env/configs`` links
 #: to ``configs/``; an installed wheel carries copies, so they are found wherever the package is.
@@ -126,7 +127,7 @@ def describe_validation_error(exc: ValidationError, model: type[BaseModel], sour
         where = ".".join(str(p) for p in err["loc"]) or "<top level>"
         message = err["msg"]
         if err["type"] == "extra_forbidden":
-            allowed = _allowed_keys(model, err["loc"][:-1])
+            allowed = allowed_keys(model, err["loc"][:-1])
             if allowed:
                 message += f"; allowed keys here: {', '.join(sorted(allowed))}"
         # A whole-model check has no field location; its message names the fields, and the
@@ -134,32 +135,3 @@ def describe_validation_error(exc: ValidationError, model: type[BaseModel], sour
         got = f" (got {err.get('input')!r})" if err["loc"] else ""
         lines.append(f"  - field '{where}': {message}{got}")
     return "\n".join(lines)
-
-
-def _allowed_keys(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
-    """Walk the model along ``loc`` to list the keys the offending mapping may have."""
-    current: Any = model
-    for part in loc:
-        if isinstance(part, int):
-            continue
-        fields = getattr(current, "model_fields", None)
-        if fields is None:
-            return []
-        if part not in fields:
-            continue  # a key of a dict[str, Model]: the model stays the same
-        current = _unwrap(fields[part].annotation)
-    fields = getattr(current, "model_fields", None)
-    return list(fields) if fields else []
-
-
-def _unwrap(annotation: Any) -> Any:
-    """From ``list[X]``, ``dict[str, X]`` or ``X | None`` return X, if X is a model."""
-    for arg in reversed(getattr(annotation, "__args__", ()) or ()):
-        if isinstance(arg, type) and issubclass(arg, BaseModel):
-            return arg
-        inner = _unwrap(arg)
-        if inner is not None:
-            return inner
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return annotation
-    return None

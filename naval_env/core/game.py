@@ -131,7 +131,7 @@ class ShipBattle(Game):
     rules: Any
     scenario_name: str
     actions: Any
-    #: Module holding ``render_ansi(game, events)`` and ``render_rgb(game)``, imported on the first render.
+    #: Module holding ``render_ansi(game, events)``, imported on the first render.
     render_module: str
     #: What happened before the first decision (set-up rolls, the first turn's start).
     opening_events: list[Event]
@@ -229,7 +229,9 @@ class ShipBattle(Game):
         return text
 
     def render_rgb(self) -> np.ndarray:
-        image: np.ndarray = import_module(self.render_module).render_rgb(self)
+        """The board picture of the ruleset's ``picture.py`` (what the HTML replay viewer shows)."""
+        # looked up by name, as core.picture.picture_of does (the picture module imports this one)
+        image: np.ndarray = import_module(f"naval_env.rulesets.{self.ruleset_id}.picture").picture(self).to_rgb()
         return image
 
 

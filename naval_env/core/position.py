@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, Protocol, TypeVar, cast
 
 from pydantic import BaseModel, ValidationError
 
 from naval_env.core.dice import Dice
 from naval_env.core.errors import NavalError
+from naval_env.core.model_keys import allowed_keys
 from naval_env.core.position_fields import PART_CONFIG, Name
 
 if TYPE_CHECKING:
@@ -101,7 +102,7 @@ def validate_position(model: type[PositionT], data: Any) -> PositionT:
         for err in errors[:MAX_PROBLEMS]:
             message = err["msg"]
             if err["type"] == "extra_forbidden":
-                message = f"unknown field; allowed here: {', '.join(_allowed_keys(model, err['loc'][:-1]))}"
+                message = f"unknown field; allowed here: {', '.join(allowed_keys(model, err['loc'][:-1]))}"
             elif err["type"] == "missing":
                 message = "required field is missing"
             elif err["type"] in _RANGE_ERRORS:
@@ -121,34 +122,13 @@ def _number(value: Any) -> str:
     return repr(value)
 
 
-def _allowed_keys(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
-    """The keys a mapping at ``loc`` of ``model`` may have (to say what is allowed on an unknown key)."""
-    current: Any = model
-    for part in loc:
-        if isinstance(part, int):
-            continue
-        fields = getattr(current, "model_fields", None)
-        if fields is None or part not in fields:
-            return []
-        current = _model_in(fields[part].annotation)
-    fields = getattr(current, "model_fields", None)
-    return sorted(fields) if fields else []
-
-
-def _model_in(annotation: Any) -> Any:
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return annotation
-    for arg in getattr(annotation, "__args__", ()) or ():
-        found = _model_in(arg)
-        if found is not None:
-            return found
-    return None
-
-
 class PositionCodec(ABC, Generic[PositionT]):
     """Dumps games of one ruleset into its position model and builds games from positions."""
 
     model: ClassVar[type[PositionModel]]
+    #: The ruleset served, bound by :class:`~naval_env.core.ruleset.PackagedRuleset` when it is made: the codec
+    #: reads its id, version and game factory here instead of importing its own package.
+    ruleset: PositionsOwner
 
     @abstractmethod
     def dump(self, game: Game) -> PositionT:
@@ -167,6 +147,26 @@ class PositionCodec(ABC, Generic[PositionT]):
     def schema(self) -> dict[str, Any]:
         """The JSON Schema of a position, generated from the model (what an app validates against)."""
         return self.model.model_json_schema()
+
+    def header(self, game: Game) -> dict[str, Any]:
+        """The fields every dumped position opens with: ``ruleset``, ``version`` (this engine's), ``scenario``."""
+        return {"ruleset": self.ruleset.id, "version": self.ruleset.version, "scenario": game.scenario_name}
+
+    def scenario_name(self, position: PositionModel, config: Any, problems: Problems) -> str:
+        """The position's scenario, as :func:`scenario_of` checks it against this ruleset's version."""
+        return scenario_of(position, config, self.ruleset.id, self.ruleset.version, problems)
+
+
+class PositionsOwner(Protocol):
+    """What a :class:`PositionCodec` reads of its ruleset."""
+
+    id: str
+    version: str
+    #: ``specs(config)``: the config's action tables and observation spec (built once per config).
+    specs: Callable[[Any], tuple[Any, Any]]
+
+    def game_from_state(self, config: Any, scenario_name: str, dice: Dice, state: Any) -> Any:
+        """The ruleset's game already in ``state`` (checked by the codec), with the config's action tables."""
 
 
 class Problems:

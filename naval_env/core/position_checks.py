@@ -34,6 +34,17 @@ def given_or(value: T | None, default: T) -> T:
     return default if value is None else value
 
 
+def points_up_to(points: int | None, maximum: int | None, default_maximum: int, path: str, unit: str,
+                 problems: Problems, lowest: str = "0") -> tuple[int, int]:
+    """``(points, maximum)`` of a track such as hit points: the maximum given or ``default_maximum``, the
+    points given or the maximum; points above the maximum are a problem at ``path``."""
+    top = given_or(maximum, default_maximum)
+    value = given_or(points, top)
+    if value > top:
+        problems.add(path, f"{value} {unit}; from {lowest} to the maximum {top}")
+    return value, top
+
+
 class _Side(Protocol):
     @property
     def name(self) -> str: ...

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar
 
+from naval_env.core.cache import PerObjectCache
 from naval_env.core.dice import Dice
 from naval_env.core.events import EventCatalog
 from naval_env.core.game import Game, register_position_writer
@@ -62,10 +64,69 @@ class Ruleset(ABC):
         return f"naval/{self.gym_name}-v0"
 
 
+ConfigT = TypeVar("ConfigT")
+GameT = TypeVar("GameT", bound=Game)
+ActionsT = TypeVar("ActionsT", bound="_Actions")
+
+
+class _Actions(Protocol):
+    @property
+    def spec(self) -> ActionSpec: ...
+
+
+class PackagedRuleset(Ruleset, Generic[ConfigT, ActionsT, GameT]):
+    """A ruleset laid out as every built-in one is (``rulesets/<id>/``): a config loader, action tables
+    and an observation spec derived from the config, and a game class called as
+    ``game(config, scenario, dice, actions, observations)``.
+
+    The tables are fixed per config and costly to build, so :attr:`specs` keeps one pair per config
+    object while it lives (an env made and dropped leaves nothing behind).
+    """
+
+    def __init__(self, *, id: str, gym_name: str, version: str, events: EventCatalog,
+                 positions: PositionCodec[Any], read_config: Callable[[str | Path | None], ConfigT],
+                 build_actions: Callable[[ConfigT], ActionsT],
+                 build_observations: Callable[[ConfigT], ObservationSpec], game: Callable[..., GameT]) -> None:
+        self.id, self.gym_name, self.version = id, gym_name, version
+        self.events, self.positions = events, positions
+        positions.ruleset = self
+        self._read_config, self._game = read_config, game
+        self.specs: PerObjectCache[ConfigT, tuple[ActionsT, ObservationSpec]] = PerObjectCache(
+            lambda config: (build_actions(config), build_observations(config)))
+
+    def load_config(self, path: str | Path | None = None) -> ConfigT:
+        return self._read_config(path)
+
+    def new_game(self, config: ConfigT, scenario: str | None = None, *, seed: int | None = None,
+                 dice: Dice | None = None) -> GameT:
+        actions, observations = self.specs(config)
+        return self._game(config, scenario, dice if dice is not None else Dice(seed), actions, observations)
+
+    def game_from_state(self, config: ConfigT, scenario_name: str, dice: Dice, state: Any) -> GameT:
+        """A game already in ``state`` (a loaded position, checked by ``position.py``)."""
+        actions, observations = self.specs(config)
+        return self._game.from_state(config, scenario_name, dice, actions, observations, state)  # type: ignore[attr-defined]
+
+    def action_spec(self, config: ConfigT) -> ActionSpec:
+        return self.specs(config)[0].spec
+
+    def observation_spec(self, config: ConfigT) -> ObservationSpec:
+        return self.specs(config)[1]
+
+    def scenarios(self, config: Any) -> list[str]:
+        return list(config.scenarios)
+
+    def rewards(self, config: Any) -> Any:
+        return config.rewards
+
+
 _REGISTRY: dict[str, Ruleset] = {}
 
 
-def register(ruleset: Ruleset) -> Ruleset:
+RulesetT = TypeVar("RulesetT", bound=Ruleset)
+
+
+def register(ruleset: RulesetT) -> RulesetT:
     if ruleset.id in _REGISTRY and _REGISTRY[ruleset.id] is not ruleset:
         raise ValueError(f"ruleset {ruleset.id!r} is already registered")
     _REGISTRY[ruleset.id] = ruleset

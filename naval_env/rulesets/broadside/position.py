@@ -17,8 +17,8 @@ from pydantic import Field
 
 from naval_env.core.dice import Dice
 from naval_env.core.game import Game
-from naval_env.core.position import PositionCodec, PositionModel, Problems, scenario_of
-from naval_env.core.position_checks import AgentOrder, check_ending, known
+from naval_env.core.position import PositionCodec, PositionModel, Problems
+from naval_env.core.position_checks import AgentOrder, check_ending, known, points_up_to
 from naval_env.core.position_fields import Name, PositionPart, Round
 from naval_env.rulesets.broadside.config import PEOPLE, BroadsideConfig, Scenario
 from naval_env.rulesets.broadside.engine import (
@@ -252,7 +252,7 @@ class BroadsidePositions(PositionCodec[BroadsidePosition]):
         state = game.state
         later = state.pending if state.ended else state.pending[1:]   # pending[0] is the decision now
         return BroadsidePosition(
-            ruleset=RULESET_ID, version=_version(), scenario=game.scenario_name, board=(state.width, state.height),
+            **self.header(game), board=(state.width, state.height),
             wind=state.wind, icebergs=[_dump_iceberg(b) for b in state.icebergs], round=state.round,
             stage=state.stage,  # type: ignore[arg-type]  # one of the engine's three stage names
             phase=_PHASE_NAMES[state.phase], order=list(state.order), activation=state.cursor, to_move=state.decider,
@@ -267,7 +267,7 @@ class BroadsidePositions(PositionCodec[BroadsidePosition]):
         )
 
     def build(self, config: BroadsideConfig, position: BroadsidePosition, dice: Dice) -> BroadsideGame:
-        return _build(config, position, dice)
+        return _build(self, config, position, dice)
 
 
 _PHASE_NAMES: dict[Phase, PhaseName] = {
@@ -284,12 +284,6 @@ _NOTHING_TO_DECIDE = {
     Phase.BOARDING: "no enemy within boarding distance or grappled, no friend's melee to reinforce, no archer shot",
     Phase.MELEE: "none of its boarders is in a melee still to fight",
 }
-
-
-def _version() -> str:
-    from naval_env.core.ruleset import get_ruleset
-
-    return get_ruleset(RULESET_ID).version
 
 
 # ------------------------------------------------------------------------- dump
@@ -313,15 +307,14 @@ def _dump_iceberg(berg: Iceberg) -> IcebergPosition:
 
 
 # ------------------------------------------------------------------------ build
-def _build(config: BroadsideConfig, position: BroadsidePosition, dice: Dice) -> BroadsideGame:
+def _build(codec: BroadsidePositions, config: BroadsideConfig, position: BroadsidePosition,
+           dice: Dice) -> BroadsideGame:
     """The game ``position`` describes, or :class:`PositionError` with every problem found.
 
     Fields are checked first, all together; the decision named is then checked against the rules
     (whether the engine offers it), on a game that is not handed out unless it passes."""
-    from naval_env.rulesets.broadside import _specs  # the package imports this module
-
     problems = Problems()
-    scenario_name = scenario_of(position, config, "broadside", _version(), problems)
+    scenario_name = codec.scenario_name(position, config, problems)
     scenario = config.scenarios[scenario_name]
     board = position.board or scenario.board
     icebergs = _icebergs(config, scenario, position, board, problems)
@@ -330,8 +323,7 @@ def _build(config: BroadsideConfig, position: BroadsidePosition, dice: Dice) -> 
     _engagements(position, ships, listed, problems)
     state = _flow(config, position, scenario, board, icebergs, ships, listed, problems)
     problems.raise_if_any()
-    actions, observations = _specs(config)
-    game = BroadsideGame.from_state(config, scenario_name, dice, actions, observations, state)
+    game: BroadsideGame = codec.ruleset.game_from_state(config, scenario_name, dice, state)
     if not state.ended:
         _hold_decision(game, position, problems)
     problems.raise_if_any()
@@ -411,10 +403,8 @@ def _ship(config: BroadsideConfig, scenario: Scenario, given: ShipPosition, side
         if guns[battery] > mounted:
             problems.add(f"{where}.guns.{battery}", f"{value} cannons; a {given.vessel}'s {battery} battery "
                                                     f"mounts {mounted} (guns are only ever lost)")
-    max_hull = given.max_hull if given.max_hull is not None else vessel.hull
-    hull = given.hull if given.hull is not None else max_hull
-    if hull > max_hull:
-        problems.add(f"{where}.hull", f"{hull} hull points; from 0 (sunk) to the maximum {max_hull}")
+    hull, max_hull = points_up_to(given.hull, given.max_hull, vessel.hull, f"{where}.hull", "hull points", problems,
+                                  lowest="0 (sunk)")
     status = Status(given.status) if given.status is not None else (Status.AFLOAT if hull > 0 else Status.SUNK)
     if (status is Status.SUNK) != (hull == 0):
         problems.add(f"{where}.status", f"{status.value!r} with {hull} hull points: a ship is sunk exactly when "

@@ -57,9 +57,3 @@ def render_ansi(game: BroadsideGame, events: list[Event]) -> str:
     lines += [f"  * {event.text()}" for event in events]
     return "\n".join(lines)
 
-
-def render_rgb(game: BroadsideGame) -> np.ndarray:
-    """The board picture of ``picture.py`` (what the HTML replay viewer shows) as an RGB array."""
-    from naval_env.rulesets.broadside.picture import picture
-
-    return picture(game).to_rgb()

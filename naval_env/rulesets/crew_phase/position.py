@@ -25,9 +25,8 @@ from naval_env.core.position import (
     PositionModel,
     PositionProblem,
     Problems,
-    scenario_of,
 )
-from naval_env.core.position_checks import AgentOrder, check_ending, given_or, known
+from naval_env.core.position_checks import AgentOrder, check_ending, given_or, known, points_up_to
 from naval_env.core.position_fields import Key, Name, PositionPart, Round
 from naval_env.rulesets.crew_phase.config import (
     ARCS,
@@ -280,7 +279,7 @@ class CrewPhasePositions(PositionCodec[CrewPhasePosition]):
         state = game.state
         labels = game.actions.crew.labels
         return CrewPhasePosition(
-            ruleset=RULESET_ID, version=_version(), scenario=game.scenario_name, board=(state.width, state.height),
+            **self.header(game), board=(state.width, state.height),
             weather="rough" if state.rough else "calm", round=state.round, phase=_PHASE_NAMES[state.phase],
             ship_phase=state.ship_phase, order=list(state.order), turn=state.turn, to_move=game.current_agent,
             initiative=dict(state.initiative),
@@ -290,11 +289,8 @@ class CrewPhasePositions(PositionCodec[CrewPhasePosition]):
         )
 
     def build(self, config: CrewPhaseConfig, position: CrewPhasePosition, dice: Dice) -> CrewPhaseGame:
-        from naval_env.rulesets.crew_phase import _specs  # the package imports this module
-
-        state, scenario_name = _state(config, position)
-        actions, observations = _specs(config)
-        game = CrewPhaseGame.from_state(config, scenario_name, dice, actions, observations, state)
+        state, scenario_name = _state(self, config, position)
+        game: CrewPhaseGame = self.ruleset.game_from_state(config, scenario_name, dice, state)
         agent = game.current_agent
         # The engine skips a decision with nothing but the no-ops to choose, so a position never rests on one
         # (checked on the built game, once every field is sound; the game is not handed out).
@@ -315,12 +311,6 @@ _PHASES = {name: phase for phase, name in _PHASE_NAMES.items()}
 _FACINGS: tuple[Direction, ...] = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")  # by Compass value
 _SIZES: tuple[Size, ...] = get_args(Size)  # in the order of config.SIZES (a size's code is its index)
 _ARCS: tuple[Arc, ...] = get_args(Arc)     # likewise config.ARCS
-
-
-def _version() -> str:
-    from naval_env.core.ruleset import get_ruleset
-
-    return get_ruleset(RULESET_ID).version
 
 
 # ------------------------------------------------------------------------- dump
@@ -359,15 +349,17 @@ def _dump_weapon(w: WeaponState) -> WeaponPosition:
 
 
 # ------------------------------------------------------------------------ build
-def _state(config: CrewPhaseConfig, position: CrewPhasePosition) -> tuple[GameState, str]:
+def _state(codec: CrewPhasePositions, config: CrewPhaseConfig,
+           position: CrewPhasePosition) -> tuple[GameState, str]:
     """The game state ``position`` describes, or :class:`PositionError` with every problem found."""
     problems = Problems()
-    scenario_name = scenario_of(position, config, "crew_phase", _version(), problems)
+    scenario_name = codec.scenario_name(position, config, problems)
     scenario = config.scenarios[scenario_name]
     width, height = position.board or scenario.board
     rough = (position.weather or scenario.weather) == "rough"
     sides = (scenario.sides[0].name, scenario.sides[1].name)
-    ships = _ships(config, scenario, position, (width, height), rough, problems)
+    crew_labels = codec.ruleset.specs(config)[0].crew.labels
+    ships = _ships(config, scenario, position, (width, height), rough, crew_labels, problems)
     listed = [s.id for s in position.ships]  # a listed ship left out of ``ships`` has problems of its own
     grapples = _grapples(position, ships, listed, problems)
     flow = _flow(config, position, sides, ships, listed, problems)
@@ -389,11 +381,11 @@ def _state(config: CrewPhaseConfig, position: CrewPhasePosition) -> tuple[GameSt
 
 
 def _ships(config: CrewPhaseConfig, scenario: Scenario, position: CrewPhasePosition, board: tuple[int, int],
-           rough: bool, problems: Problems) -> dict[str, Ship]:
+           rough: bool, crew_labels: tuple[str, ...], problems: Problems) -> dict[str, Ship]:
     """Every well-formed ship of ``position`` by id, in agent order; each fault becomes a problem."""
     agents = AgentOrder([side.name for side in scenario.sides])
     rules = config.house_rules
-    labels = {label: code for code, label in enumerate(_crew_labels(config))}
+    labels = {label: code for code, label in enumerate(crew_labels)}
     ships: dict[str, Ship] = {}
     squares: dict[tuple[int, int], str] = {}
     for i, given in enumerate(position.ships):
@@ -497,10 +489,7 @@ def _member(config: CrewPhaseConfig, index: int, given: CrewMemberPosition, labe
     profile = known(config.crew_profiles, given.role, f"{where}.role", "crew profile", problems)
     if profile is None:
         return None
-    max_hp = given_or(given.max_hp, profile.hp)
-    hp = given_or(given.hp, max_hp)
-    if hp > max_hp:
-        problems.add(f"{where}.hp", f"{hp} hit points; from 0 to the maximum {max_hp}")
+    hp, max_hp = points_up_to(given.hp, given.max_hp, profile.hp, f"{where}.hp", "hit points", problems)
     dexterity = given_or(given.dexterity, profile.dexterity)
     dex_save = given.dex_save if given.dex_save is not None else (
         profile.dex_save if profile.dex_save is not None else dexterity)
@@ -526,10 +515,7 @@ def _weapon(config: CrewPhaseConfig, index: int, given: WeaponPosition, crew: in
     stats = known(config.weapons, given.weapon, f"{where}.weapon", "weapon", problems)
     if stats is None:
         return None
-    max_hp = given_or(given.max_hp, stats.hp)
-    hp = given_or(given.hp, max_hp)
-    if hp > max_hp:
-        problems.add(f"{where}.hp", f"{hp} hit points; from 0 to the maximum {max_hp}")
+    hp, max_hp = points_up_to(given.hp, given.max_hp, stats.hp, f"{where}.hp", "hit points", problems)
     long_range = given_or(given.long_range, stats.long_range)
     short_range = given_or(given.range, stats.range)
     if long_range < short_range:
@@ -668,8 +654,3 @@ def _turn(position: CrewPhasePosition, phase: Phase, order: list[str], ships: di
         problems.add("turn", f"{position.turn} is not the index of to_move {to_move} in order ({turn})")
     return turn
 
-
-def _crew_labels(config: CrewPhaseConfig) -> tuple[str, ...]:
-    from naval_env.rulesets.crew_phase import _specs  # the package imports this module
-
-    return _specs(config)[0].crew.labels

@@ -20,7 +20,6 @@ from naval_env.core.position import (
     PositionCodec,
     PositionModel,
     Problems,
-    scenario_of,
     side_of,
 )
 from naval_env.core.position_checks import (
@@ -229,13 +228,9 @@ class FlotillaPositions(PositionCodec[FlotillaPosition]):
     model = FlotillaPosition
 
     def dump(self, game: FlotillaGame) -> FlotillaPosition:  # type: ignore[override]
-        from naval_env.rulesets.flotilla import RULESET
-
         state = game.state
         return FlotillaPosition(
-            ruleset="flotilla",
-            version=RULESET.version,
-            scenario=game.scenario_name,
+            **self.header(game),
             map_size=state.width,
             attacker=state.attacker_side,
             wind=wind_name(state.wind),  # type: ignore[arg-type]
@@ -252,16 +247,13 @@ class FlotillaPositions(PositionCodec[FlotillaPosition]):
 
     def build(self, config: FlotillaConfig, position: FlotillaPosition,  # type: ignore[override]
               dice: Dice) -> FlotillaGame:
-        from naval_env.rulesets.flotilla import RULESET, _specs
-
         problems = Problems()
-        scenario_name = scenario_of(position, config, "flotilla", RULESET.version, problems)
+        scenario_name = self.scenario_name(position, config, problems)
         builder = _Builder(config, config.scenarios[scenario_name], position, problems)
         state = builder.state(dice)
         problems.raise_if_any()
         assert state is not None
-        actions, observations = _specs(config)
-        game = FlotillaGame.from_state(config, scenario_name, dice, actions, observations, state)
+        game = self.ruleset.game_from_state(config, scenario_name, dice, state)
         builder.settle(game)
         problems.raise_if_any()
         return game

@@ -18,7 +18,6 @@ from naval_env.core.position import (
     PositionCodec,
     PositionModel,
     Problems,
-    scenario_of,
     side_of,
 )
 from naval_env.core.position_checks import ShipsBuilder, check_going_on, given_or, known, setup_of
@@ -202,13 +201,9 @@ class PantheonPositions(PositionCodec[PantheonPosition]):
     model = PantheonPosition
 
     def dump(self, game: PantheonGame) -> PantheonPosition:  # type: ignore[override]
-        from naval_env.rulesets.pantheon import RULESET
-
         state = game.state
         return PantheonPosition(
-            ruleset="pantheon",
-            version=RULESET.version,
-            scenario=game.scenario_name,
+            **self.header(game),
             board=Board(width=state.width, height=state.height),
             wind=Compass(state.wind).name,  # type: ignore[arg-type]
             round=state.round,
@@ -224,15 +219,12 @@ class PantheonPositions(PositionCodec[PantheonPosition]):
 
     def build(self, config: PantheonConfig, position: PantheonPosition,  # type: ignore[override]
               dice: Dice) -> PantheonGame:
-        from naval_env.rulesets.pantheon import RULESET, _specs
-
         problems = Problems()
-        scenario_name = scenario_of(position, config, "pantheon", RULESET.version, problems)
+        scenario_name = self.scenario_name(position, config, problems)
         state = _Builder(config, config.scenarios[scenario_name], position, problems).build(dice)
         problems.raise_if_any()
         assert state is not None
-        actions, observations = _specs(config)
-        return PantheonGame.from_state(config, scenario_name, dice, actions, observations, state)
+        return self.ruleset.game_from_state(config, scenario_name, dice, state)
 
 
 def _dump_ship(ship: Ship) -> ShipPosition:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from naval_env.core.events import Event
 from naval_env.core.grid import Compass
 from naval_env.core.grid_render import ARROWS, ship_number
@@ -34,9 +32,3 @@ def render_ansi(game: PantheonGame, events: list[Event]) -> str:
     lines += [f"  * {event.text()}" for event in events]
     return "\n".join(lines)
 
-
-def render_rgb(game: PantheonGame) -> np.ndarray:
-    """The board picture of ``picture.py`` (what the HTML replay viewer shows) as an RGB array."""
-    from naval_env.rulesets.pantheon.picture import picture
-
-    return picture(game).to_rgb()

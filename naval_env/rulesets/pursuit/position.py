@@ -19,7 +19,6 @@ from naval_env.core.position import (
     PositionCodec,
     PositionModel,
     Problems,
-    scenario_of,
     side_of,
 )
 from naval_env.core.position_checks import (
@@ -286,15 +285,11 @@ class PursuitPositions(PositionCodec[PursuitPosition]):
     model = PursuitPosition
 
     def dump(self, game: PursuitGame) -> PursuitPosition:  # type: ignore[override]
-        from naval_env.rulesets.pursuit import RULESET
-
         state = game.state
         current = None if state.current_toward is None else CurrentPosition(
             toward=_COMPASS_NAMES[state.current_toward], fast=state.current_fast)  # type: ignore[arg-type]
         return PursuitPosition(
-            ruleset="pursuit",
-            version=RULESET.version,
-            scenario=game.scenario_name,
+            **self.header(game),
             wind=WindPosition(strength=state.wind_strength,  # type: ignore[arg-type]
                               toward=_COMPASS_NAMES[state.wind_toward]),  # type: ignore[arg-type]
             current=current,
@@ -310,16 +305,13 @@ class PursuitPositions(PositionCodec[PursuitPosition]):
 
     def build(self, config: PursuitConfig, position: PursuitPosition,  # type: ignore[override]
               dice: Dice) -> PursuitGame:
-        from naval_env.rulesets.pursuit import RULESET, _specs
-
         problems = Problems()
-        scenario_name = scenario_of(position, config, "pursuit", RULESET.version, problems)
+        scenario_name = self.scenario_name(position, config, problems)
         builder = _Builder(config, config.scenarios[scenario_name], position, problems)
         state = builder.state()
         problems.raise_if_any()
         assert state is not None
-        actions, observations = _specs(config)
-        game = PursuitGame.from_state(config, scenario_name, dice, actions, observations, state)
+        game = self.ruleset.game_from_state(config, scenario_name, dice, state)
         builder.settle(game)
         problems.raise_if_any()
         return game

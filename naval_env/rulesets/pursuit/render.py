@@ -5,8 +5,6 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from naval_env.core.events import Event
 
 if TYPE_CHECKING:
@@ -32,9 +30,3 @@ def render_ansi(game: PursuitGame, events: list[Event]) -> str:
     lines += [f"  * {event.text()}" for event in events]
     return "\n".join(lines)
 
-
-def render_rgb(game: PursuitGame) -> np.ndarray:
-    """The board picture of ``picture.py`` (what the HTML replay viewer shows) as an RGB array."""
-    from naval_env.rulesets.pursuit.picture import picture
-
-    return picture(game).to_rgb()
