@@ -1,7 +1,7 @@
 """Calibrate and measure the difficulty ladder: each level should beat the one below it 60-80% of the time.
 
 Each level is the zoo captain sampling its moves at a temperature (``agents/zoo/levels.py``). Calibration walks
-down from ``expert`` (temperature 0): for each lower level it bisects the temperature until the level above beats
+down from ``expert`` (temperature 0): for each lower level it bisects the temperature (on a log scale) until the level above beats
 it within ``target +- tolerance`` over ``probe_seeds`` paired seeds (a win rate that rises with the temperature,
 as a flatter policy only weakens a captain). The ladder is then measured level against the level below it over
 more seeds, with OpenSkill ratings.
@@ -20,15 +20,16 @@ import yaml
 from agents.evaluation.tournament import Evaluation, build_tournament, evaluate
 from agents.zoo.card import read_facts, write_card
 from agents.zoo.catalogue import CAPTAINS_DIR
-from agents.zoo.levels import LEVELS, LEVELS_FILE, Level, RulesetLevels, levels_of
+from agents.zoo.levels import LEVELS, LEVELS_FILE, MAX_TEMPERATURE, Level, RulesetLevels, levels_of
 
 TARGET = 0.70
 TOLERANCE = 0.05
 LADDER_SEED = 5000
 PROBE_SEED = 7000
-#: The hottest temperature calibration tries: far enough that the zoo captain barely wins a game at it
-#: (pantheon duel: expert beats T=8 in 0.98 of games), so every step's answer lies below it.
-CEILING = 8.0
+#: The hottest temperature calibration tries: the policy is close to flat there (random play among the moves it
+#: rates at all), so every step's answer lies below it. Temperature acts on a log scale (logits over T), so the
+#: bisection halves the interval of log(1 + T), not of T.
+CEILING = MAX_TEMPERATURE
 
 
 @dataclass(frozen=True)
@@ -74,7 +75,7 @@ def calibrate(ruleset_id: str, scenario: str | None = None, *, probe_seeds: int 
         low, high = upper_temperature, CEILING
         chosen, chosen_gap = CEILING, float("inf")
         for _ in range(iterations):
-            temperature = (low + high) / 2
+            temperature = math.expm1((math.log1p(low) + math.log1p(high)) / 2)
             rate = probe(ruleset_id, scenario, upper, tempered_spec(base, temperature), probe_seeds, workers)
             probes.append(Probe(level, temperature, rate))
             print(f"  {level}: temperature {temperature:.3f} -> the level above wins {rate:.3f}", file=sys.stderr)
