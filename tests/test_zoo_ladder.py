@@ -102,7 +102,7 @@ def test_level_descriptions_say_how_each_level_plays_and_only_searches_are_compu
         temperature = getattr(levels_of("crew_phase"), level).temperature
         assert catalogue.captain("crew_phase", level).description == (
             f"difficulty {level}: the zoo captain sampling its moves from its policy at temperature "
-            f"{temperature:g} (less sure than expert, never uniformly at random)")
+            f"{temperature:g} (expert: 0; higher: a flatter choice, further from its favourite moves)")
     assert catalogue.captain("pantheon", "expert").description.startswith(
         "difficulty expert: the zoo captain playing its most likely moves; ")
     assert not any(catalogue.captain("pantheon", level).slow for level in ("easy", "normal", "hard", "expert"))

@@ -113,8 +113,8 @@ def render_card(facts: dict[str, Any]) -> str:
             "",
             *([f"> **Stale:** {ladder['stale']}.", ""] if ladder.get("stale") else []),
             *_ladder_how(ladder),
-            f"Scenario `{ladder['scenario']}`; seeds {ladder['seed']}..{ladder['seed'] + ladder['seeds'] - 1}, "
-            f"both sides: {2 * ladder['seeds']} games a pairing. Reproduce with:",
+            (f"Scenario `{ladder['scenario']}`; seeds {ladder['seed']}..{ladder['seed'] + ladder['seeds'] - 1}, "
+             f"both sides: {2 * ladder['seeds']} games a pairing. Reproduce with:"),
             "",
             "```bash",
             ladder["command"],
