@@ -86,3 +86,12 @@ print("ok")
     done = subprocess.run([sys.executable, "-c", code], check=False, cwd=repo, capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 0 and "ok" in done.stdout, done.stderr
+
+
+def test_a_tempered_captain_name_plays_at_its_temperature_and_a_bad_one_names_the_form(match):
+    captain = make_captain("tempered:zoo:2.5", "pantheon", match.action_spec, seed=1)
+    assert isinstance(captain, TemperatureCaptain) and captain.temperature == 2.5
+    assert type(make_captain("tempered:zoo:0", "pantheon", match.action_spec)).__name__ == "OnnxCaptain"
+    for bad in ("tempered:zoo:hot", "tempered:zoo:101", "tempered::1"):
+        with pytest.raises(ValueError, match="write tempered:BASE:T with T from 0 to 100"):
+            make_captain(bad, "pantheon", match.action_spec)
