@@ -25,7 +25,9 @@ from agents.search import NAME_FORMS, is_search_name, make_search_captain
 from agents.zoo.catalogue import ZOO_CAPTAIN, has_zoo_captain, load_zoo_captain
 from agents.zoo.levels import (
     LEVELS,
+    MAX_TEMPERATURE,
     MixedCaptain,
+    TemperatureCaptain,
     make_level_captain,
     make_timed_expert,
     parse_timed_expert,
@@ -47,6 +49,7 @@ __all__ = [
 ]
 
 MIXED_PREFIX = "mixed:"
+TEMPERED_PREFIX = "tempered:"
 
 
 def search_names() -> list[str]:
@@ -74,6 +77,22 @@ def _mixed_captain(spec: str, ruleset_id: str, action_spec: ActionSpec, seed: in
                         action_spec, name=spec, seed=seed)
 
 
+def _tempered_captain(spec: str, ruleset_id: str, action_spec: ActionSpec, seed: int | None,
+                      config: Any) -> Captain:
+    """``tempered:BASE:T``: captain BASE (one that gives move probabilities) sampling its moves at temperature T
+    (0: its own most likely moves)."""
+    base, _, text = spec[len(TEMPERED_PREFIX):].rpartition(":")
+    try:
+        temperature = float(text)
+    except ValueError:
+        temperature = -1.0
+    if not base or not 0.0 <= temperature <= MAX_TEMPERATURE:
+        raise ValueError(f"captain {spec!r}: write tempered:BASE:T with T from 0 to {MAX_TEMPERATURE:g}, "
+                         "e.g. tempered:zoo:1.5")
+    captain = make_captain(base, ruleset_id, action_spec, seed=seed, config=config)
+    return TemperatureCaptain(captain, temperature, name=spec, seed=seed) if temperature > 0 else captain
+
+
 def make_captain(spec: str | Captain, ruleset_id: str, action_spec: ActionSpec,
                  seed: int | None = None, config: Any = None) -> Captain:
     """A captain from a name (``random``, ``rammer``, ``search:64``, ...), a model path or an existing Captain object.
@@ -95,6 +114,8 @@ def make_captain(spec: str | Captain, ruleset_id: str, action_spec: ActionSpec,
         return make_level_captain(spec, ruleset_id, action_spec, base_captain, seed=seed)
     if spec.startswith(MIXED_PREFIX):
         return _mixed_captain(spec, ruleset_id, action_spec, seed, config)
+    if spec.startswith(TEMPERED_PREFIX):
+        return _tempered_captain(spec, ruleset_id, action_spec, seed, config)
     path = Path(spec)
     if path.suffix in (".onnx", ".zip", ".pth") or (path.is_dir() and (path / "run.json").is_file()):
         from agents.loading import load_model_captain

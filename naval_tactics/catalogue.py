@@ -184,7 +184,9 @@ def _level_play(level: Level) -> str:
     """How a difficulty level plays, in words."""
     if level.random_share >= 1.0:
         return "uniformly random legal moves"
-    tempered = f" sampling its moves at temperature {level.temperature:g}" if level.temperature else ""
+    tempered = (f" sampling its moves from its policy at temperature {level.temperature:g} (expert: 0; "
+                "higher: a flatter choice, further from its favourite moves)") if level.temperature \
+        else " playing its most likely moves"
     return "the zoo captain" + tempered + (f" playing {level.random_share:.0%} of its decisions at random"
                                            if level.random_share else "")
 

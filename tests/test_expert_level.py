@@ -30,7 +30,7 @@ def test_the_time_is_read_from_the_name_and_a_bad_one_names_the_form_and_range()
 
 def test_the_calibrated_expert_is_unchanged() -> None:
     expert = levels_of("pantheon").expert
-    assert (expert.base, expert.random_share) == ("zoo", 0.0)
+    assert (expert.base, expert.random_share, expert.temperature) == ("zoo", 0.0, 0.0)
 
 
 def test_expert_with_a_time_is_a_search_that_tries_the_zoo_captains_move_and_thinks_that_long() -> None:

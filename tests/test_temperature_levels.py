@@ -59,3 +59,39 @@ def test_a_level_refuses_a_temperature_out_of_range():
 
     with pytest.raises(ValidationError, match="less than or equal to 100"):
         Level(base="zoo", temperature=1000)
+
+
+def test_a_temperature_level_plays_on_the_onnx_captain_without_torch():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = """
+import sys
+from agents.arena import play_game
+from agents.registry import make_captain
+from agents.zoo.levels import TemperatureCaptain, levels_of
+from naval_env.envs.match import Match
+match = Match("pantheon")
+hard = make_captain("hard", "pantheon", match.action_spec, seed=1)
+assert isinstance(hard.base, TemperatureCaptain), type(hard.base)
+assert hard.base.temperature == levels_of("pantheon").hard.temperature > 0
+assert type(hard.base.base).__name__ == "OnnxCaptain", type(hard.base.base)
+play_game(match, {"red": hard, "blue": make_captain("gunner", "pantheon", match.action_spec)}, seed=1)
+assert match.game.is_over
+assert "torch" not in sys.modules, "torch was imported"
+print("ok")
+"""
+    repo = Path(__file__).resolve().parents[1]
+    done = subprocess.run([sys.executable, "-c", code], check=False, cwd=repo, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0 and "ok" in done.stdout, done.stderr
+
+
+def test_a_tempered_captain_name_plays_at_its_temperature_and_a_bad_one_names_the_form(match):
+    captain = make_captain("tempered:zoo:2.5", "pantheon", match.action_spec, seed=1)
+    assert isinstance(captain, TemperatureCaptain) and captain.temperature == 2.5
+    assert type(make_captain("tempered:zoo:0", "pantheon", match.action_spec)).__name__ == "OnnxCaptain"
+    for bad in ("tempered:zoo:hot", "tempered:zoo:101", "tempered::1"):
+        with pytest.raises(ValueError, match="write tempered:BASE:T with T from 0 to 100"):
+            make_captain(bad, "pantheon", match.action_spec)

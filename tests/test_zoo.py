@@ -88,12 +88,15 @@ def test_every_level_is_a_captain_name(ruleset_id: str) -> None:
     config = ruleset.load_config()
     spec = ruleset.action_spec(config)
     levels = levels_of(ruleset_id)
-    shares = [getattr(levels, name).random_share for name in LEVELS]
-    assert shares == sorted(shares, reverse=True), "easier levels play more random moves"
+    temperatures = [getattr(levels, name).temperature for name in LEVELS]
+    assert temperatures == sorted(temperatures, reverse=True) and temperatures[-1] == 0.0, \
+        "easier levels sample from a flatter policy; expert plays its most likely moves"
     for name in LEVELS:
         captain = make_captain(name, ruleset_id, spec, seed=1, config=config)
         assert isinstance(captain, MixedCaptain) and captain.name == name
-        assert captain.random_share == getattr(levels, name).random_share
+        assert captain.random_share == 0.0, "no shipped level plays uniformly random moves"
+        level = getattr(levels, name)
+        assert getattr(captain.base, "temperature", 0.0) == level.temperature
     assert {"zoo", *LEVELS} <= set(captain_names(ruleset_id))
 
 

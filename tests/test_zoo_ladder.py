@@ -25,20 +25,29 @@ def levels_file(tmp_path: Path) -> Path:
 def test_levels_are_written_in_place_keeping_the_header_and_the_other_rulesets(levels_file: Path) -> None:
     before = levels_file.read_text(encoding="utf-8")
     levels = levels_of("flotilla", levels_file)
-    changed = levels.model_copy(update={"hard": Level(base="zoo", random_share=0.3)})
+    changed = levels.model_copy(update={"hard": Level(base="zoo", temperature=1.5),
+                                        "normal": Level(base="zoo", temperature=2.5, random_share=0.1)})
     ladder.write_levels("flotilla", changed, levels_file)
-    assert "  hard: {base: zoo, random_share: 0.3}\n" in levels_file.read_text(encoding="utf-8")
+    text = levels_file.read_text(encoding="utf-8")
+    assert "  hard: {base: zoo, temperature: 1.5}\n" in text
+    assert "  normal: {base: zoo, temperature: 2.5, random_share: 0.1}\n" in text
     assert levels_of("flotilla", levels_file) == changed
     assert levels_of("pantheon", levels_file) == levels_of("pantheon")
     ladder.write_levels("flotilla", levels, levels_file)
     assert levels_file.read_text(encoding="utf-8") == before
 
 
+def _strength(temperature: float) -> float:
+    """A model captain whose logit strength falls with the temperature, fast at first, then slower."""
+    return -2.0 * math.log1p(temperature)
+
+
 def _fake_probe(calls: list[tuple[str, str]]):
-    """Win rates of a model where a share s of random moves leaves logit strength 3(1 - s)."""
+    """Win rates of the model captain: a logistic of the strength gap."""
 
     def strength(spec: str) -> float:
-        return 3.0 * (1.0 - float(spec.rsplit(":", 1)[1]))
+        assert spec.startswith("tempered:zoo:")
+        return _strength(float(spec.rsplit(":", 1)[1]))
 
     def probe(ruleset_id: str, scenario: str | None, upper: str, lower: str, seeds: int, workers: int) -> float:
         calls.append((upper, lower))
@@ -53,13 +62,14 @@ def test_calibration_walks_down_from_expert_and_lands_each_step_within_the_toler
     calls: list[tuple[str, str]] = []
     monkeypatch.setattr(ladder, "probe", _fake_probe(calls))
     levels, probes = ladder.calibrate("broadside", workers=1, target=target)
-    assert calls[0] == ("mixed:zoo:0.0000", "mixed:zoo:1.0000")   # the whole range first
-    shares = [levels.expert.random_share, levels.hard.random_share, levels.normal.random_share,
-              levels.easy.random_share]
-    assert shares[0] == 0.0 and shares == sorted(shares)
-    for upper, lower in pairwise(shares):
-        rate = 1.0 / (1.0 + math.exp(-3.0 * (lower - upper)))
-        assert abs(rate - target) <= ladder.TOLERANCE
+    assert calls[0] == ("tempered:zoo:0.0000", f"tempered:zoo:{ladder.CEILING:.4f}")   # the whole range first
+    temperatures = [levels.expert.temperature, levels.hard.temperature, levels.normal.temperature,
+                    levels.easy.temperature]
+    assert temperatures[0] == 0.0 and temperatures == sorted(temperatures) and temperatures[1] > 0
+    assert all(getattr(levels, name).random_share == 0.0 for name in ladder.LEVELS)
+    for upper, lower in pairwise(temperatures):
+        rate = 1.0 / (1.0 + math.exp(_strength(lower) - _strength(upper)))
+        assert abs(rate - target) <= ladder.TOLERANCE + 0.005   # the temperatures are written rounded
     assert probes[0].level == "hard" and probes[-1].level == "easy"
 
 
@@ -88,16 +98,18 @@ def test_calibration_flags_are_checked_before_anything_runs(capsys: pytest.Captu
 
 def test_level_descriptions_say_how_each_level_plays_and_only_searches_are_computed_off_the_event_loop() -> None:
     catalogue = Catalogue.load(ruleset_filter=["crew_phase", "pantheon"])
-    assert catalogue.captain("crew_phase", "easy").description == "difficulty easy: uniformly random legal moves"
-    hard = levels_of("crew_phase").hard.random_share
-    assert catalogue.captain("crew_phase", "hard").description == \
-        f"difficulty hard: the zoo captain playing {hard:.0%} of its decisions at random"
-    assert catalogue.captain("pantheon", "expert").description.startswith("difficulty expert: the zoo captain; ")
+    for level in ("easy", "normal", "hard"):
+        temperature = getattr(levels_of("crew_phase"), level).temperature
+        assert catalogue.captain("crew_phase", level).description == (
+            f"difficulty {level}: the zoo captain sampling its moves from its policy at temperature "
+            f"{temperature:g} (expert: 0; higher: a flatter choice, further from its favourite moves)")
+    assert catalogue.captain("pantheon", "expert").description.startswith(
+        "difficulty expert: the zoo captain playing its most likely moves; ")
     assert not any(catalogue.captain("pantheon", level).slow for level in ("easy", "normal", "hard", "expert"))
     assert catalogue.captain("pantheon", "expert:50ms").slow
 
 
-def test_re_measuring_keeps_the_cards_note_on_the_shares_only_while_the_shares_are_unchanged(tmp_path: Path) -> None:
+def test_re_measuring_keeps_the_cards_note_only_while_the_levels_it_describes_are_unchanged(tmp_path: Path) -> None:
     import json
 
     from agents.zoo.card import read_facts
@@ -106,7 +118,7 @@ def test_re_measuring_keeps_the_cards_note_on_the_shares_only_while_the_shares_a
     card = tmp_path / "pantheon.card.json"
     facts = json.loads((CAPTAINS_DIR / "pantheon.card.json").read_text())
     levels = levels_of("pantheon")
-    facts["ladder"] = {"shares": {name: getattr(levels, name).random_share for name in ladder.LEVELS},
+    facts["ladder"] = {"levels": {name: ladder.level_settings(getattr(levels, name)) for name in ladder.LEVELS},
                        "note": "found by hand"}
     card.write_text(json.dumps(facts))
     evaluation = ladder.measure_ladder("pantheon", "duel", seeds=1, workers=1)
@@ -114,7 +126,7 @@ def test_re_measuring_keeps_the_cards_note_on_the_shares_only_while_the_shares_a
     kept = read_facts("pantheon", tmp_path)["ladder"]
     assert kept["note"] == "found by hand" and [p["a"] for p in kept["pairings"]] == ["expert", "hard", "normal"]
     assert "found by hand" in (tmp_path / "pantheon.md").read_text()
-    facts["ladder"]["shares"]["hard"] = 0.5                      # the note described other shares
+    facts["ladder"]["levels"]["hard"] = {"temperature": 9.0}     # the note described other levels
     card.write_text(json.dumps(facts))
     ladder.record_ladder("pantheon", "duel", 1, evaluation, directory=tmp_path)
     assert "note" not in read_facts("pantheon", tmp_path)["ladder"]

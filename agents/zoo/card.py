@@ -36,6 +36,31 @@ def _pairing_rows(pairings: list[dict[str, Any]]) -> list[str]:
     return rows
 
 
+def _ladder_how(ladder: dict[str, Any]) -> list[str]:
+    """How the levels play and were calibrated; cards measured before the temperature ladder kept random shares."""
+    if "shares" in ladder:
+        return [("Each level is the zoo captain playing a share of its decisions uniformly at random "
+                 "(`agents/zoo/levels.yaml`). ")]
+    return [("Each level is the zoo captain sampling its moves from its own policy at a temperature "
+            "(`agents/zoo/levels.yaml`): 0 plays its most likely move, a higher one spreads its choice over the "
+            "moves the policy rates lower, never onto an illegal one, so a weaker level plays like a less sure "
+            "captain rather than one that sometimes moves at random. `naval-tactics zoo ladder --calibrate` "
+            "bisects each temperature so that each level beats the one below it at the target (0.60-0.80; "
+            "`agents/zoo/ladder.py`). ")]
+
+
+def _level_rows(ladder: dict[str, Any]) -> list[str]:
+    if "shares" in ladder:
+        return ["| level | random share |", "|---|---|",
+                *[f"| `{name}` | {ladder['shares'][name]:.3f} |" for name in LEVELS if name in ladder["shares"]]]
+    rows = ["| level | temperature | random share |", "|---|---|---|"]
+    for name in LEVELS:
+        level = ladder["levels"].get(name)
+        if level is not None:
+            rows.append(f"| `{name}` | {level['temperature']:g} | {level.get('random_share', 0.0):g} |")
+    return rows
+
+
 def render_card(facts: dict[str, Any]) -> str:
     training = facts.get("training", {})
     evaluation = facts.get("evaluation")
@@ -87,20 +112,15 @@ def render_card(facts: dict[str, Any]) -> str:
             "## Difficulty ladder",
             "",
             *([f"> **Stale:** {ladder['stale']}.", ""] if ladder.get("stale") else []),
-            "Each level is the zoo captain playing a share of its decisions uniformly at random "
-            "(`agents/zoo/levels.yaml`). The shares are calibrated so each level beats the one below it about "
-            "65-75% of the time, or, where the range is too narrow for three such steps, in three equal steps "
-            "(`agents/zoo/ladder.py`). "
-            f"Scenario `{ladder['scenario']}`; seeds {ladder['seed']}..{ladder['seed'] + ladder['seeds'] - 1}, "
-            f"both sides: {2 * ladder['seeds']} games a pairing. Reproduce with:",
+            *_ladder_how(ladder),
+            (f"Scenario `{ladder['scenario']}`; seeds {ladder['seed']}..{ladder['seed'] + ladder['seeds'] - 1}, "
+             f"both sides: {2 * ladder['seeds']} games a pairing. Reproduce with:"),
             "",
             "```bash",
             ladder["command"],
             "```",
             "",
-            "| level | random share |",
-            "|---|---|",
-            *[f"| `{name}` | {ladder['shares'][name]:.3f} |" for name in LEVELS if name in ladder["shares"]],
+            *_level_rows(ladder),
             "",
             *_pairing_rows(ladder["pairings"]),
             "",

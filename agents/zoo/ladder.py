@@ -1,9 +1,10 @@
-"""Calibrate and measure the difficulty ladder: each level should beat the one below it about 70% of the time.
+"""Calibrate and measure the difficulty ladder: each level should beat the one below it 60-80% of the time.
 
-Calibration walks down from ``expert``: for each lower level it bisects the share of random moves
-until the level above beats it within ``target +- tolerance`` over ``probe_seeds`` paired seeds
-(a win rate that rises with the share, as more random moves only weaken a captain). The ladder is
-then measured level against the level below it over more seeds, with OpenSkill ratings.
+Each level is the zoo captain sampling its moves at a temperature (``agents/zoo/levels.py``). Calibration walks
+down from ``expert`` (temperature 0): for each lower level it bisects the temperature (on a log scale) until the level above beats
+it within ``target +- tolerance`` over ``probe_seeds`` paired seeds (a win rate that rises with the temperature,
+as a flatter policy only weakens a captain). The ladder is then measured level against the level below it over
+more seeds, with OpenSkill ratings.
 """
 
 from __future__ import annotations
@@ -19,23 +20,27 @@ import yaml
 from agents.evaluation.tournament import Evaluation, build_tournament, evaluate
 from agents.zoo.card import read_facts, write_card
 from agents.zoo.catalogue import CAPTAINS_DIR
-from agents.zoo.levels import LEVELS, LEVELS_FILE, Level, RulesetLevels, levels_of
+from agents.zoo.levels import LEVELS, LEVELS_FILE, MAX_TEMPERATURE, Level, RulesetLevels, levels_of
 
 TARGET = 0.70
 TOLERANCE = 0.05
 LADDER_SEED = 5000
 PROBE_SEED = 7000
+#: The hottest temperature calibration tries: the policy is close to flat there (random play among the moves it
+#: rates at all), so every step's answer lies below it. Temperature acts on a log scale (logits over T), so the
+#: bisection halves the interval of log(1 + T), not of T.
+CEILING = MAX_TEMPERATURE
 
 
 @dataclass(frozen=True)
 class Probe:
     level: str
-    share: float
+    temperature: float
     win_rate: float  # of the level above against this candidate
 
 
-def mixed_spec(base: str, share: float) -> str:
-    return f"mixed:{base}:{share:.4f}"
+def tempered_spec(base: str, temperature: float) -> str:
+    return f"tempered:{base}:{temperature:.4f}"
 
 
 def probe(ruleset_id: str, scenario: str | None, upper: str, lower: str, seeds: int, workers: int) -> float:
@@ -54,35 +59,37 @@ def step_target(full_range: float, steps: int = 3, target: float = TARGET) -> fl
 
 def calibrate(ruleset_id: str, scenario: str | None = None, *, probe_seeds: int = 100, iterations: int = 6,
               workers: int = 2, base: str = "zoo", target: float = TARGET) -> tuple[RulesetLevels, list[Probe]]:
-    """Shares of random moves for ``hard``, ``normal`` and ``easy`` below an ``expert`` that plays ``base`` as is."""
-    shares = {"expert": 0.0}
+    """Temperatures for ``hard``, ``normal`` and ``easy`` below an ``expert`` that plays ``base``'s own moves."""
+    temperatures = {"expert": 0.0}
     probes: list[Probe] = []
-    upper_share = 0.0
-    # Where the whole range (expert against pure random play) is too narrow for three steps of the target,
+    upper_temperature = 0.0
+    # Where the whole range (expert against the ceiling) is too narrow for three steps of the target,
     # aim for three equal steps instead: on a logistic scale the steps add up to the range.
-    full_range = probe(ruleset_id, scenario, mixed_spec(base, 0.0), mixed_spec(base, 1.0), probe_seeds, workers)
+    full_range = probe(ruleset_id, scenario, tempered_spec(base, 0.0), tempered_spec(base, CEILING), probe_seeds,
+                       workers)
     target = step_target(full_range, target=target)
-    print(f"  expert vs random play: {full_range:.3f}; aiming for steps of {target:.3f}", file=sys.stderr)
+    print(f"  expert vs temperature {CEILING:g}: {full_range:.3f}; aiming for steps of {target:.3f}",
+          file=sys.stderr)
     for level in ("hard", "normal", "easy"):
-        upper = mixed_spec(base, upper_share)
-        low, high = upper_share, 1.0
-        chosen, chosen_gap = 1.0, float("inf")
+        upper = tempered_spec(base, upper_temperature)
+        low, high = upper_temperature, CEILING
+        chosen, chosen_gap = CEILING, float("inf")
         for _ in range(iterations):
-            share = (low + high) / 2
-            rate = probe(ruleset_id, scenario, upper, mixed_spec(base, share), probe_seeds, workers)
-            probes.append(Probe(level, share, rate))
-            print(f"  {level}: share {share:.3f} -> the level above wins {rate:.3f}", file=sys.stderr)
+            temperature = math.expm1((math.log1p(low) + math.log1p(high)) / 2)
+            rate = probe(ruleset_id, scenario, upper, tempered_spec(base, temperature), probe_seeds, workers)
+            probes.append(Probe(level, temperature, rate))
+            print(f"  {level}: temperature {temperature:.3f} -> the level above wins {rate:.3f}", file=sys.stderr)
             if abs(rate - target) < chosen_gap:
-                chosen, chosen_gap = share, abs(rate - target)
+                chosen, chosen_gap = temperature, abs(rate - target)
             if rate < target - TOLERANCE:
-                low = share
+                low = temperature
             elif rate > target + TOLERANCE:
-                high = share
+                high = temperature
             else:
                 break
-        shares[level] = round(chosen, 4)
-        upper_share = shares[level]
-    levels = RulesetLevels(**{name: Level(base=base, random_share=shares[name]) for name in LEVELS})
+        temperatures[level] = round(chosen, 3)
+        upper_temperature = temperatures[level]
+    levels = RulesetLevels(**{name: Level(base=base, temperature=temperatures[name]) for name in LEVELS})
     return levels, probes
 
 
@@ -91,15 +98,25 @@ def write_levels(ruleset_id: str, levels: RulesetLevels, path: Path = LEVELS_FIL
     text = path.read_text(encoding="utf-8")
     header = "".join(line for line in text.splitlines(keepends=True) if line.startswith("#"))
     data = yaml.safe_load(text) or {}
-    data[ruleset_id] = {name: getattr(levels, name).model_dump() for name in LEVELS}
-    body = "".join(
-        f"{rid}:\n" + "".join(f"  {name}: {{base: {entry['base']}, random_share: {entry['random_share']}}}\n"
-                              for name, entry in data[rid].items())
-        for rid in data)
+    data[ruleset_id] = {name: {"base": getattr(levels, name).base, **level_settings(getattr(levels, name))}
+                        for name in LEVELS}
+    body = "".join(f"{rid}:\n" + "".join(f"  {name}: {_flow(entry)}\n" for name, entry in data[rid].items())
+                   for rid in data)
     path.write_text(header + body, encoding="utf-8")
     from agents.zoo import levels as levels_module
 
     levels_module._all_levels.cache_clear()
+
+
+def level_settings(level: Level) -> dict[str, float]:
+    """How a level plays, as the levels file writes it: its temperature, and its random share where it has one."""
+    return {"temperature": level.temperature, **({"random_share": level.random_share} if level.random_share else {})}
+
+
+def _flow(entry: dict[str, object]) -> str:
+    """One level as the file writes it: ``{base: zoo, temperature: 1.2}`` (a random share only where set)."""
+    return "{" + ", ".join(f"{key}: {value}" for key, value in entry.items()
+                           if key == "base" or key == "temperature" or value) + "}"
 
 
 #: Each level against the one below it: the steps the ladder promises and the levels are calibrated on.
@@ -124,15 +141,15 @@ def record_ladder(ruleset_id: str, scenario: str, seeds: int, evaluation: Evalua
     the shares are the ones it describes, and dropped when they changed (a calibration wrote new ones)."""
     levels = levels_of(ruleset_id)
     facts = read_facts(ruleset_id, directory)
-    shares = {name: getattr(levels, name).random_share for name in LEVELS}
+    settings = {name: level_settings(getattr(levels, name)) for name in LEVELS}
     previous = facts.get("ladder", {})
     facts["ladder"] = {
         "scenario": scenario, "seeds": seeds, "seed": LADDER_SEED,
         "command": ladder_command(ruleset_id, scenario, seeds),
-        "shares": shares,
+        "levels": settings,
         "pairings": [s.to_dict() for s in evaluation.summaries],
         "ratings": [r.to_dict() for r in evaluation.ratings],
     }
-    if previous.get("note") and previous.get("shares") == shares:
+    if previous.get("note") and previous.get("levels") == settings:
         facts["ladder"]["note"] = previous["note"]
     return write_card(ruleset_id, facts, directory)

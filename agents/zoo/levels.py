@@ -1,8 +1,9 @@
-"""Difficulty levels ``easy`` < ``normal`` < ``hard`` < ``expert``: a base captain that plays a share of its
-decisions uniformly at random among the legal ones.
+"""Difficulty levels ``easy`` < ``normal`` < ``hard`` < ``expert``: a base captain (the zoo captain) sampling its
+moves from its own policy at a temperature, so a weaker level plays like a less sure captain, not like one that
+sometimes moves uniformly at random (a level may still set a share of random moves; none ships so).
 
 Each ruleset's levels are data (``levels.yaml`` beside this file), calibrated by measurement
-(``naval-tactics zoo ladder``) so that each level beats the one below it about 70% of the time.
+(``naval-tactics zoo ladder --calibrate``) so that each level beats the one below it 60-80% of the time.
 
 ``expert:Nms`` (N milliseconds a decision) is the top level with a thinking time an app sets: the
 search captain (``agents/search``) with that time budget, trying the zoo captain's move first

@@ -41,7 +41,7 @@ def make_parser() -> argparse.ArgumentParser:
     ladder = commands.add_parser("ladder", help="re-measure the difficulty ladder (and recalibrate it)")
     ladder.add_argument("--ruleset", required=True, choices=ruleset_ids(), help="the ruleset whose ladder to measure")
     ladder.add_argument("--calibrate", action="store_true",
-                        help="first search each level's share of random moves (writes agents/zoo/levels.yaml)")
+                        help="first bisect each level's sampling temperature toward --target (writes agents/zoo/levels.yaml)")
     ladder.add_argument("--target", type=float, default=TARGET,
                         help=f"with --calibrate: the win rate each level aims for against the one below it, "
                              f"0.6 to 0.8 (default {TARGET})")
