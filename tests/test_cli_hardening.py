@@ -70,8 +70,8 @@ def no_cuda(monkeypatch: pytest.MonkeyPatch) -> None:
 
 # ------------------------------------------------------------------------------ train.py
 @pytest.mark.parametrize(("change", "message"), [
-    ({"scenario": "armada"}, r"unknown pantheon scenario 'armada'"),
-    ({"learner": "green_0"}, r"learner 'green_0' is not a captain of this scenario"),
+    ({"scenario": "armada"}, r"scenario 'armada': not a pantheon scenario; allowed: duel, mixed_duel, squadron, fleet"),
+    ({"learner": "green_0"}, r"learner 'green_0' is not a captain of scenario 'duel'; choose one of \('red_0', 'blue_0'\)"),
     ({"opponents": {"pool": ["kraken"]}}, r"unknown captain 'kraken'"),
     ({"eval": {"opponent": "kraken", "games": 1}}, r"unknown captain 'kraken'"),
     ({"device": "cuda"}, r"device 'cuda' asked for, but torch sees no CUDA GPU"),
@@ -90,7 +90,7 @@ def test_refused_config_leaves_no_run_folder(tmp_path: Path, monkeypatch: pytest
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--ruleset", "chess"], "naval-tactics train: error: unknown ruleset 'chess'; registered: ["),
-    (["--scenario", "armada"], "naval-tactics train: error: unknown pantheon scenario 'armada'; choose one of ['duel'"),
+    (["--scenario", "armada"], "naval-tactics train: error: scenario 'armada': not a pantheon scenario; allowed: duel, mixed_duel, squadron, fleet"),
     (["--device", "cuda"], "naval-tactics train: error: device 'cuda' asked for, but torch sees no CUDA GPU"),
     (["--seed", str(2**64 - 1)], "field 'seed': Input should be less than or equal to 4294967295"),
 ])

@@ -53,7 +53,7 @@ def make_parser() -> argparse.ArgumentParser:
     ladder.add_argument("--workers", type=int, default=2, help="processes playing the games (default 2)")
     report = commands.add_parser("report", help="a captain against every scripted captain in every scenario and "
                                                 "from mid-game positions (agents/zoo/report.py)")
-    report.add_argument("--ruleset", required=True, choices=ruleset_ids())
+    report.add_argument("--ruleset", required=True, choices=ruleset_ids(), help="the ruleset whose captain to report on")
     report.add_argument("--captain", default="zoo",
                         help="the captain to judge: zoo (default), a level, a scripted name, a run folder, a .zip or "
                              "an .onnx export")
@@ -64,7 +64,7 @@ def make_parser() -> argparse.ArgumentParser:
     report.add_argument("--seed", type=int, default=None, help="first seed (default 20000000: no training uses it)")
     report.add_argument("--out", type=Path, metavar="FILE",
                         help="write the markdown here and the JSON beside it (FILE with .json); default: print")
-    report.add_argument("--workers", type=int, default=2)
+    report.add_argument("--workers", type=int, default=2, help="processes playing the games (default 2)")
     commands.add_parser("list", help="the shipped captains and their cards")
     return parser
 
