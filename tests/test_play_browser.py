@@ -320,7 +320,8 @@ def test_watch_mode_pauses_steps_and_opens_the_replay_viewer(browser: Any, serve
         data = json.loads(browser.execute_script("return document.getElementById('replay-data').textContent"))
         assert len(data["frames"]) == game["decisions"] + 1
         winner = game["winner"]
-        assert data["result"].startswith(f"{winner} (gunner) wins" if winner else "draw")
+        captains = {"red": "gunner", "blue": "easy"}
+        assert data["result"].startswith(f"{winner} ({captains[winner]}) wins" if winner else "draw")
         assert errors(browser) == []
     finally:
         browser.close()
