@@ -43,3 +43,19 @@ class PerObjectCache(Generic[KeyT, ValueT]):
     def __len__(self) -> int:
         """Objects with tables now (the memory tests watch that it stays flat)."""
         return len(self._entries)
+
+
+class PerScenarioCache(Generic[KeyT, ValueT]):
+    """``cache(config, scenario_name)``: ``build(config, scenario_name)``, computed once per config object
+    and scenario (a config names few scenarios, so each config's table stays small)."""
+
+    def __init__(self, build: Callable[[KeyT, str], ValueT]) -> None:
+        self._build = build
+        self._tables: PerObjectCache[KeyT, dict[str, ValueT]] = PerObjectCache(lambda _: {})
+
+    def __call__(self, config: KeyT, scenario_name: str) -> ValueT:
+        table = self._tables(config)
+        found = table.get(scenario_name)
+        if found is None:
+            found = table[scenario_name] = self._build(config, scenario_name)
+        return found

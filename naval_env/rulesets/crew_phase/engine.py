@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from naval_env.core.cache import PerObjectCache
+from naval_env.core.cache import PerObjectCache, PerScenarioCache
 from naval_env.core.dice import Dice
 from naval_env.core.errors import GameOverError, NotYourTurnError
 from naval_env.core.events import Event, GameEnded
@@ -55,19 +55,13 @@ _AFLOAT, _SINKING, _SUNK = Status.AFLOAT, Status.SINKING, Status.SUNK
 _CREW, _MOVE, _ATTACK = Phase.CREW, Phase.MOVE, Phase.ATTACK
 
 
-_PROTOTYPE_SHIPS: PerObjectCache[CrewPhaseConfig, dict[str, tuple[Ship, ...]]] = PerObjectCache(lambda _: {})
 _SHARED_OBSERVER_CONSTANTS: PerObjectCache[CrewPhaseConfig, dict[str, ObserverConstants]] = PerObjectCache(
     lambda _: {})
 
-
-def _prototypes(config: CrewPhaseConfig, scenario_name: str) -> tuple[Ship, ...]:
-    """The scenario's ships as set-up builds them, before any is placed: what no die decides, built once per
-    config and scenario; every game takes copies (``Ship.copy`` copies the crew and weapons)."""
-    per_scenario = _PROTOTYPE_SHIPS(config)
-    found = per_scenario.get(scenario_name)
-    if found is None:
-        found = per_scenario[scenario_name] = tuple(_build_ships(config, config.scenario(scenario_name)))
-    return found
+# The scenario's ships as set-up builds them, before any is placed: what no die decides, built once per config
+# and scenario; every game takes copies (``Ship.copy`` copies the crew and weapons).
+_prototypes: PerScenarioCache[CrewPhaseConfig, tuple[Ship, ...]] = PerScenarioCache(
+    lambda config, name: tuple(_build_ships(config, config.scenario(name))))
 
 
 def _build_ships(config: CrewPhaseConfig, scenario: Scenario) -> list[Ship]:

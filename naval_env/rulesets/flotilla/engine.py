@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from naval_env.core.cache import PerObjectCache
+from naval_env.core.cache import PerScenarioCache
 from naval_env.core.dice import Dice
 from naval_env.core.errors import ConfigError, GameOverError, NotYourTurnError
 from naval_env.core.events import Event, GameEnded
@@ -614,17 +614,10 @@ _UNIT_NAMES = {SHIP: "ship", MAGES: "mages"}
 _PHASE_CONTEXT = {phase: f"in phase {phase.name}" for phase in Phase}  # for illegal-action messages
 
 
-_PROTOTYPE_SHIPS: PerObjectCache[FlotillaConfig, dict[str, tuple[Ship, ...]]] = PerObjectCache(lambda _: {})
-
-
-def _prototypes(config: FlotillaConfig, scenario_name: str) -> tuple[Ship, ...]:
-    """The scenario's ships as set-up builds them, before any is placed: what no die decides, built once per
-    config and scenario and copied for every game (a ship's fields are all immutable)."""
-    per_scenario = _PROTOTYPE_SHIPS(config)
-    found = per_scenario.get(scenario_name)
-    if found is None:
-        found = per_scenario[scenario_name] = tuple(_build_ships(config, config.scenario(scenario_name)))
-    return found
+# The scenario's ships as set-up builds them, before any is placed: what no die decides, built once per config
+# and scenario and copied for every game (a ship's fields are all immutable).
+_prototypes: PerScenarioCache[FlotillaConfig, tuple[Ship, ...]] = PerScenarioCache(
+    lambda config, name: tuple(_build_ships(config, config.scenario(name))))
 
 
 def _build_ships(config: FlotillaConfig, scenario: Scenario) -> list[Ship]:

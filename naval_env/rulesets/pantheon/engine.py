@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from naval_env.core.cache import PerObjectCache
+from naval_env.core.cache import PerObjectCache, PerScenarioCache
 from naval_env.core.dice import Dice
 from naval_env.core.errors import GameOverError, NotYourTurnError
 from naval_env.core.events import Event, GameEnded
@@ -439,17 +439,10 @@ MASKS_LIMIT = 1 << 12
 _MASKS: PerObjectCache[PantheonConfig, dict[tuple[Phase, tuple[Any, ...]], np.ndarray]] = PerObjectCache(lambda _: {})
 _NO_TARGET = (False, False, False)  # an enemy slot that is empty or holds a ship out of the fight
 _PHASE_CONTEXT = {phase: f"in phase {phase.name}" for phase in Phase}  # for illegal-action messages
-_PROTOTYPE_SHIPS: PerObjectCache[PantheonConfig, dict[str, tuple[Ship, ...]]] = PerObjectCache(lambda _: {})
-
-
-def _prototypes(config: PantheonConfig, scenario_name: str) -> tuple[Ship, ...]:
-    """The scenario's ships as set-up makes them, but for the square each is placed on: what no die decides,
-    built once per config and scenario and copied for every game (a ship's fields are all immutable)."""
-    per_scenario = _PROTOTYPE_SHIPS(config)
-    found = per_scenario.get(scenario_name)
-    if found is None:
-        found = per_scenario[scenario_name] = tuple(_build_ships(config, config.scenario(scenario_name)))
-    return found
+# The scenario's ships as set-up makes them, but for the square each is placed on: what no die decides, built
+# once per config and scenario and copied for every game (a ship's fields are all immutable).
+_prototypes: PerScenarioCache[PantheonConfig, tuple[Ship, ...]] = PerScenarioCache(
+    lambda config, name: tuple(_build_ships(config, config.scenario(name))))
 
 
 def _build_ships(config: PantheonConfig, scenario: Scenario) -> list[Ship]:
