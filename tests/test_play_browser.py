@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,10 +22,8 @@ import pytest
 from agents.evaluation.replay import load_replay, replay_game
 from naval_tactics.server import ServerSettings, create_app
 from naval_tactics.testing import serve_in_thread
+from tests.chromium import headless_chromium
 
-CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
-SETUP = ("the browser test needs Debian's chromium and chromium-driver (apt-get install chromium "
-         "chromium-driver) and the selenium package (pip install selenium)")
 SHOTS = Path(__file__).resolve().parents[1] / "docs" / "play"
 #: ruleset -> (scenario, opponent, seed): short games, so the whole file stays quick.
 GAMES = {
@@ -54,29 +51,10 @@ def downloads(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def browser(downloads: Path) -> Iterator[Any]:
-    missing = [path for path in (CHROMIUM, CHROMEDRIVER) if shutil.which(path) is None]
-    if missing:
-        pytest.fail(f"{', '.join(missing)} not found: {SETUP}")
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-    except ImportError:
-        pytest.fail(f"selenium is not installed: {SETUP}")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                     "--window-size=1500,1000", "--disable-extensions",
-                     "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"):   # offline but for us
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    options.add_experimental_option("prefs", {"download.default_directory": str(downloads),
-                                              "download.prompt_for_download": False})
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    driver.set_page_load_timeout(60)
-    try:
+    with headless_chromium(("--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",),   # offline but for us
+                           prefs={"download.default_directory": str(downloads),
+                                  "download.prompt_for_download": False}) as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 def errors(driver: Any) -> list[dict[str, Any]]:

@@ -9,7 +9,6 @@ screenshot of each last frame is kept in the test's tmp dir (``pytest --basetemp
 from __future__ import annotations
 
 import json
-import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,35 +21,15 @@ from agents.evaluation.replay import load_replay, write_replay
 from agents.registry import make_captain, scripted_names
 from naval_env.envs.match import Match
 from naval_tactics.viewer import replay_to_html
+from tests.chromium import headless_chromium
 
-CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 RULESETS = ["pantheon", "crew_phase", "flotilla", "broadside", "pursuit"]
-SETUP = ("the browser test needs Debian's chromium and chromium-driver (apt-get install chromium "
-         "chromium-driver) and the selenium package (pip install selenium)")
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    missing = [path for path in (CHROMIUM, CHROMEDRIVER) if shutil.which(path) is None]
-    if missing:
-        pytest.fail(f"{', '.join(missing)} not found: {SETUP}")
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-    except ImportError:
-        pytest.fail(f"selenium is not installed: {SETUP}")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                     "--window-size=1500,1000", "--disable-extensions"):
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    driver.set_page_load_timeout(60)
-    try:
+    with headless_chromium() as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 def played_replay(ruleset: str, folder: Path, seed: int = 5) -> Path:
