@@ -183,3 +183,10 @@ def test_card_measures_400_games_a_cell_by_default_and_writes_the_card(report: R
     assert Report.from_dict(stored) == report and stored["workers"] == 1
     assert rules_block("pursuit", stored) in (rules / "pursuit.md").read_text(encoding="utf-8")
 
+
+
+@pytest.mark.parametrize(("flag", "value"), [("--report-games", "0"), ("--report-positions", "100001")])
+def test_build_refuses_bad_report_counts_before_training(flag: str, value: str, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr("agents.zoo.build.build_entry", lambda *a, **k: pytest.fail("started the build"))
+    assert zoo_main(["build", "--ruleset", "pursuit", flag, value]) == 2
+    assert f"{flag} {value}: give 1 to 100000" in capsys.readouterr().err

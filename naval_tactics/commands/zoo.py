@@ -105,6 +105,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"naval-tactics zoo: error: {problem}", file=sys.stderr)
             return 2
     if args.action == "build":
+        problem = _build_problem(args)
+        if problem:
+            print(f"naval-tactics zoo: error: {problem}", file=sys.stderr)
+            return 2
         from agents.extras import MissingExtraError, require_training
 
         try:
@@ -135,6 +139,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     evaluation = measure_ladder(args.ruleset, scenario, seeds=args.games, workers=args.workers)
     print(f"wrote {record_ladder(args.ruleset, scenario, args.games, evaluation)}")
     return 0
+
+
+def _build_problem(args: argparse.Namespace) -> str | None:
+    """What is wrong with the build's report flags, or None: checked before hours of training."""
+    from agents.zoo.report import MAX_GAMES
+
+    for flag, value in (("--report-games", args.report_games), ("--report-positions", args.report_positions)):
+        if not 1 <= value <= MAX_GAMES:
+            return f"{flag} {value}: give 1 to {MAX_GAMES}"
+    return None
 
 
 def _ladder_problem(args: argparse.Namespace) -> str | None:
