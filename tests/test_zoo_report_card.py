@@ -91,7 +91,8 @@ def test_the_card_shows_a_row_for_every_scenario_and_scripted_captain(report: Re
             assert f"| {scenario} | {table.reference} | {opponent} | 4 | " in section
         assert f"| {scenario} | {table.reference} | **all** | 8 | " in section
     assert "naval-tactics zoo report --ruleset pursuit --games 2 --positions 2 --seed 20000000 --card" in section
-    assert f"Measured 2026-12-02 in 12 s of wall time on {os.cpu_count()} CPU cores (1 worker)" in section and "seeds: scenario games 20000000..20000001" in section.lower()
+    assert f"Measured 2026-12-02 in 12 s of wall time on {len(os.sched_getaffinity(0))} CPU cores (1 worker)" \
+        in section and "seeds: scenario games 20000000..20000001" in section.lower()
     assert "**Too few games for a claim** (set-up: 4 games a cell; mid-game: 4 games a cell" in section
     # The sections before it are the card's own, unchanged.
     assert card.index("## Strength against the scripted captains") < card.index("## How it holds up") \

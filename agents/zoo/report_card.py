@@ -31,12 +31,17 @@ def card_command(ruleset_id: str, games: int, positions: int, seed: int) -> str:
             f"--seed {seed} --card")
 
 
+def _cores() -> int:
+    """The CPU cores this process may run on (a container's or a pinned share, not the host's count)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
 def report_facts(report: Report, wall_seconds: float, workers: int, when: datetime | None = None) -> dict[str, Any]:
     """What the card keeps of a report: the report itself, the command that rewrites it, when, how long and on
     how many cores."""
     return {**report.to_dict(),
             "card_command": card_command(report.ruleset, report.games, report.positions, report.seed),
-            "wall_seconds": round(wall_seconds, 1), "workers": workers, "cpus": os.cpu_count() or 1,
+            "wall_seconds": round(wall_seconds, 1), "workers": workers, "cpus": _cores(),
             "date": (when or datetime.now(UTC)).date().isoformat()}
 
 
