@@ -171,18 +171,32 @@ def test_zoo_build_reports_each_step_and_marks_the_ladder_stale(monkeypatch: pyt
     monkeypatch.setattr(zoo_build, "load_build_config", lambda *a, **k: SimpleNamespace(total_timesteps=1234))
     monkeypatch.setattr(zoo_build, "train_captain", lambda *a, **k: tmp_path / "run")
     monkeypatch.setattr(zoo_build, "export_captain", lambda *a, **k: None)
-    monkeypatch.setattr(zoo_build, "training_facts", lambda *a, **k: {"scenario": "duel", "command": "train"})
+    # A many-scenario run: its manifest's ``scenario`` is the first listed, not the ruleset's default.
+    monkeypatch.setattr(zoo_build, "training_facts", lambda *a, **k: {
+        "scenario": "squadron", "scenarios": {"squadron": 0.5, "fleet": 0.25, "duel": 0.25}, "command": "train"})
     lines: list[str] = []
-    card = zoo_build.build_entry("pantheon", seeds=1, workers=1, directory=tmp_path, report=lines.append)
-    assert [line[:5] for line in lines if line.startswith("[")] == ["[1/4]", "[2/4]", "[3/4]", "[4/4]"]
+    card = zoo_build.build_entry("pantheon", seeds=1, workers=1, directory=tmp_path, report=lines.append,
+                                 report_games=1, report_positions=1)
+    assert [line[:5] for line in lines if line.startswith("[")] == ["[1/5]", "[2/5]", "[3/5]", "[4/5]", "[5/5]"]
     assert "1,234 timesteps" in lines[0]
     assert any(line.startswith("      zoo vs gunner: ") for line in lines)
+    assert [line.strip() for line in lines if line.endswith(" ...")] == ["duel ...", "mixed_duel ...",
+                                                                         "squadron ...", "fleet ..."]
+    facts = read_facts("pantheon", tmp_path)
+    assert facts["evaluation"]["scenario"] == "duel"   # the strength table stays in the default scenario
+    assert (facts["report"]["games"], facts["report"]["positions"]) == (1, 1)
     assert lines[-1].startswith("warning: the card's difficulty ladder is now marked stale")
     after = read_facts("pantheon", tmp_path)["ladder"]
     assert "naval-tactics zoo ladder --ruleset pantheon --calibrate" in after.pop("stale")
     assert after == before   # kept whole, not dropped
     text = card.read_text()
     assert "## Difficulty ladder" in text and "> **Stale:** measured for the captain this build replaced" in text
+    assert "**Scenarios trained on** (drawn per game, weight): `squadron` (0.50), `duel` (0.25), `fleet` (0.25)" \
+        in text
+    report = text.split("## How it holds up in every scenario", 1)[1]
+    rows = [report.index(f"| {name} | ") for name in ("duel", "mixed_duel", "squadron", "fleet")]
+    assert rows == sorted(rows)   # the ruleset's order, though the card's JSON sorts its keys
+    assert "naval-tactics zoo report --ruleset pantheon --games 1 --positions 1 --seed 20000000 --card" in text
 
 
 def test_flotilla_writes_facings_as_compass_letters() -> None:

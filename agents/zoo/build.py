@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -11,11 +12,17 @@ from agents.evaluation.tournament import Evaluation, build_tournament, evaluate
 from agents.registry import scripted_names
 from agents.zoo.card import read_facts, write_card
 from agents.zoo.catalogue import CAPTAINS_DIR, ZooError, card_path, rebuild_command, zoo_onnx_path
+from agents.zoo.report import REPORT_SEED, generalization_report
+from agents.zoo.report_card import report_facts
 
 #: Seeds of the strength table: 400 seeds, each played from both sides.
 EVALUATION_SEED = 1000
 EVALUATION_SEEDS = 400
 ZOO_CONFORMANCE_VECTORS = 100  # keeps each entry near a megabyte; exports default to 300
+#: The card's generalization report: seeds a cell and mid-game positions a scenario, each from both sides,
+#: so every cell has the 400 paired games a shipping claim needs.
+REPORT_GAMES = 200
+REPORT_POSITIONS = 200
 
 
 #: Run-config fields a zoo build may set differently from the config it names (they do not change the model).
@@ -99,6 +106,7 @@ def training_facts(run_folder: Path, machine_note: str = "", config: str | None 
     return {
         "command": f"python train.py --config {path} --seed {manifest['seed']}",
         "scenario": manifest.get("scenario"),
+        "scenarios": manifest.get("scenarios") or {},
         "seed": manifest.get("seed"),
         "wall_seconds": manifest.get("wall_seconds", 0.0),
         "versions": manifest.get("versions", {}),
@@ -112,37 +120,57 @@ def say(message: str) -> None:
     print(message, flush=True)
 
 
+def measure_report(ruleset_id: str, games: int = REPORT_GAMES, positions: int = REPORT_POSITIONS,
+                   seed: int = REPORT_SEED, workers: int = 2, on_scenario: Callable[[str], Any] | None = None
+                   ) -> dict[str, Any]:
+    """The zoo captain's generalization report as the card keeps it (timed)."""
+    started = time.monotonic()
+    report = generalization_report(ruleset_id, "zoo", games=games, positions=positions, seed=seed,
+                                   workers=workers, on_scenario=on_scenario)
+    return report_facts(report, time.monotonic() - started, workers)
+
+
 def build_entry(ruleset_id: str, *, seed: int = 0, run_folder: Path | None = None, seeds: int = EVALUATION_SEEDS,
                 workers: int = 2, directory: Path = CAPTAINS_DIR, run_dir: str = "runs",
-                machine_note: str = "", config: str | None = None, report: Callable[[str], None] = say) -> Path:
+                machine_note: str = "", config: str | None = None, report: Callable[[str], None] = say,
+                report_games: int = REPORT_GAMES, report_positions: int = REPORT_POSITIONS,
+                rules_dir: Path | None = None) -> Path:
     """Train ``config`` (unless ``run_folder`` is given, which must have been trained by it), export, evaluate
-    and write the card; returns the card's path. ``config`` defaults to the ruleset's shipped run config.
-    ``report`` gets one line as each step starts. A ladder on the card was measured for the captain this build
-    replaces, so it is kept and marked stale (see :func:`mark_ladder_stale`) until ``zoo ladder`` re-measures it."""
+    in the ruleset's default scenario, run the generalization report (``report_games`` seeds a cell and
+    ``report_positions`` mid-game positions a scenario) and write the card (and the rules page's report
+    block); returns the card's path. ``config`` defaults to the ruleset's shipped run config. ``report`` gets
+    one line as each step starts. A ladder on the card was measured for the captain this build replaces, so
+    it is kept and marked stale (see :func:`mark_ladder_stale`) until ``zoo ladder`` re-measures it."""
     from naval_env.core.ruleset import get_ruleset
 
     ruleset = get_ruleset(ruleset_id)
     config = config or ruleset_id
     if run_folder is not None:
         check_run_matches_config(run_folder, ruleset_id, config)
-        report(f"[1/4] shipping {run_folder} (trained by run config {config!r}); no training")
+        report(f"[1/5] shipping {run_folder} (trained by run config {config!r}); no training")
         folder = run_folder
     else:
         planned = load_build_config(ruleset_id, config, seed, run_dir)
-        report(f"[1/4] training run config {config!r} with seed {seed}: {planned.total_timesteps:,} timesteps "
+        report(f"[1/5] training run config {config!r} with seed {seed}: {planned.total_timesteps:,} timesteps "
                f"into {run_dir}/ (this is the long step)")
         folder = train_captain(ruleset_id, seed, run_dir, config)
         report(f"      trained: {folder}")
-    report(f"[2/4] exporting to {zoo_onnx_path(ruleset_id, directory)} (ONNX, sidecar, "
+    report(f"[2/5] exporting to {zoo_onnx_path(ruleset_id, directory)} (ONNX, sidecar, "
            f"{ZOO_CONFORMANCE_VECTORS} conformance vectors)")
     export_captain(ruleset_id, folder, directory)
     training = training_facts(folder, machine_note, config)
-    scenario = training["scenario"] or ruleset.load_config().default_scenario
+    # The strength table is the default scenario's, whatever the run trained on (a many-scenario run's
+    # ``scenario`` is only the first one it lists).
+    scenario = ruleset.load_config().default_scenario
     rivals = scripted_names(ruleset_id)[1:]
-    report(f"[3/4] evaluating against {', '.join(rivals)}: {2 * seeds} games a pairing on {scenario}")
+    report(f"[3/5] evaluating against {', '.join(rivals)}: {2 * seeds} games a pairing on {scenario}")
     evaluation = evaluate_captain(ruleset_id, scenario, seeds, EVALUATION_SEED, workers)
     for summary in evaluation.summaries:
         report(f"      zoo vs {summary.b}: {summary.win_rate:.2f} [{summary.ci_low:.2f}, {summary.ci_high:.2f}]")
+    report(f"[4/5] generalization report: every scenario, {2 * report_games} games a cell and "
+           f"{report_positions} mid-game positions a scenario from both seats")
+    generalization = measure_report(ruleset_id, report_games, report_positions, workers=workers,
+                                    on_scenario=lambda name: report(f"      {name} ..."))
     facts = read_facts(ruleset_id, directory)
     facts.update({
         "ruleset": ruleset_id,
@@ -154,12 +182,13 @@ def build_entry(ruleset_id: str, *, seed: int = 0, run_folder: Path | None = Non
             "command": evaluation_command(ruleset_id, scenario, seeds, EVALUATION_SEED),
             "pairings": [s.to_dict() for s in evaluation.summaries],
         },
+        "report": generalization,
     })
     stale = mark_ladder_stale(facts)
-    report(f"[4/4] writing the card {card_path(ruleset_id, directory)}")
+    report(f"[5/5] writing the card {card_path(ruleset_id, directory)}")
     if stale:
         report(f"warning: the card's difficulty ladder is now marked stale: {stale}")
-    return write_card(ruleset_id, facts, directory)
+    return write_card(ruleset_id, facts, directory, rules_dir)
 
 
 def mark_ladder_stale(facts: dict[str, Any]) -> str | None:

@@ -12,16 +12,32 @@ from typing import Any
 
 from agents.zoo.catalogue import CAPTAINS_DIR, card_path, facts_path, read_facts
 from agents.zoo.levels import LEVELS
+from agents.zoo.report_card import RULES_DIR, report_section, rewrite_rules_page
 
 __all__ = ["facts_path", "read_facts", "render_card", "write_card"]
 
 
-def write_card(ruleset_id: str, facts: dict[str, Any], directory: Path = CAPTAINS_DIR) -> Path:
-    """Write the facts and the Markdown card rendered from them; returns the card's path."""
+def write_card(ruleset_id: str, facts: dict[str, Any], directory: Path = CAPTAINS_DIR,
+               rules_dir: Path | None = None) -> Path:
+    """Write the facts and the Markdown card rendered from them, and the rules page's report block from the
+    same facts; returns the card's path. ``rules_dir`` defaults to the checkout's ``docs/rules`` for the
+    shipped cards and to no rules page for cards written elsewhere (a test's folder)."""
     facts_path(ruleset_id, directory).write_text(json.dumps(facts, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     path = card_path(ruleset_id, directory)
     path.write_text(render_card(facts), encoding="utf-8")
+    if rules_dir is None and directory.resolve() == CAPTAINS_DIR.resolve():
+        rules_dir = RULES_DIR
+    if rules_dir is not None:
+        rewrite_rules_page(ruleset_id, facts, rules_dir)
     return path
+
+
+def record_report(ruleset_id: str, report: dict[str, Any], directory: Path = CAPTAINS_DIR,
+                  rules_dir: Path | None = None) -> Path:
+    """Put a generalization report (:func:`agents.zoo.report_card.report_facts`) onto the card."""
+    facts = read_facts(ruleset_id, directory)
+    facts["report"] = report
+    return write_card(ruleset_id, facts, directory, rules_dir)
 
 
 def _pct(x: float) -> str:
@@ -61,6 +77,18 @@ def _level_rows(ladder: dict[str, Any]) -> list[str]:
     return rows
 
 
+def _trained_on(training: dict[str, Any]) -> str:
+    """The scenarios the captain trained on, with their draw weights where the run drew from several."""
+    weights = training.get("scenarios") or {}
+    if len(weights) > 1:
+        heaviest = sorted(weights.items(), key=lambda item: (-item[1], item[0]))
+        listed = ", ".join(f"`{name}` ({weight:.2f})" for name, weight in heaviest)
+        return (f"- **Scenarios trained on** (drawn per game, weight): {listed}; plays every scenario of the "
+                "ruleset (its spaces are fixed per config).")
+    return (f"- **Scenario trained on:** `{training.get('scenario', '?')}`; plays every scenario of the ruleset "
+            "(its spaces are fixed per config).")
+
+
 def render_card(facts: dict[str, Any]) -> str:
     training = facts.get("training", {})
     evaluation = facts.get("evaluation")
@@ -77,8 +105,7 @@ def render_card(facts: dict[str, Any]) -> str:
         "",
         f"- **Rebuild end to end:** `{facts['rebuild_command']}`",
         f"- **Training command:** `{training.get('command', '?')}`",
-        f"- **Scenario trained on:** `{training.get('scenario', '?')}`; plays every scenario of the ruleset "
-        "(its spaces are fixed per config).",
+        _trained_on(training),
         f"- **Seed:** {training.get('seed', '?')}",
         f"- **Training time:** {training.get('wall_seconds', 0):.0f} s of wall time on 2 CPU cores"
         + (f" ({training['machine_note']})" if training.get("machine_note") else ""),
@@ -107,6 +134,8 @@ def render_card(facts: dict[str, Any]) -> str:
             *_pairing_rows(evaluation["pairings"]),
             "",
         ]
+    if facts.get("report"):
+        lines += report_section(facts["report"])
     if ladder:
         lines += [
             "## Difficulty ladder",

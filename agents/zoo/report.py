@@ -95,6 +95,31 @@ class Report:
                 "seeds": {"scenario_games": [self.seed, self.seed + self.games - 1],
                           "source_games": self.seed + SOURCE_OFFSET, "dice": self.seed + DICE_OFFSET}}
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Report:
+        """The report :meth:`to_dict` wrote (its derived ``command`` and ``seeds`` are recomputed, not read).
+        Scenarios come back in the ruleset's order, whatever order the JSON keeps its keys in."""
+        order = scenario_order(data["ruleset"])
+        scenarios = sorted(data["scenarios"].items(), key=lambda item: order.index(item[0])
+                           if item[0] in order else len(order))
+        return cls(
+            data["ruleset"], data["captain"], data["label"], data["games"], data["positions"], data["seed"],
+            {scenario: tuple(ScenarioCell(**cell) for cell in cells) for scenario, cells in scenarios},
+            tuple(MidgameTable(
+                table["scenario"], table["reference"], dict(table["reference_scores"]), tuple(table["sources"]),
+                table["positions"],
+                tuple(MidgameRow(row["opponent"], row["captain_score"], row["reference_score"],
+                                 PairedDifference(**row["difference"])) for row in table["rows"]),
+                PairedDifference(**table["pooled"])) for table in data["midgame"]))
+
+
+def scenario_order(ruleset: str) -> list[str]:
+    """The ruleset's scenarios in the order it lists them (none for a ruleset this toolkit lacks)."""
+    if ruleset not in ruleset_ids():
+        return []
+    rules = get_ruleset(ruleset)
+    return list(rules.scenarios(rules.load_config()))
+
 
 def rivals(ruleset: str) -> list[str]:
     """The scripted captains a captain is judged against (``random`` is no test)."""
@@ -207,33 +232,43 @@ def _difference(d: PairedDifference) -> str:
     return f"{d.mean:+.2f} [{d.ci_low:+.2f}, {d.ci_high:+.2f}]"
 
 
-def to_markdown(report: Report) -> str:
+def scenario_lines(report: Report) -> list[str]:
+    """What the set-up table measures, and the table: a row per scenario, a column per scripted captain."""
     opponents = rivals(report.ruleset)
-    lines = [f"# Generalization report: `{report.ruleset}`, captain `{report.label}`", "",
-             f"Reproduce: `{report.command}`", "",
-             "## From each scenario's set-up", "",
-             (f"Win rate of `{report.label}` (draws half) with its 95% Wilson interval; seeds {report.seed}.."
-             f"{report.seed + report.games - 1}, each played from both sides: {2 * report.games} games a cell."), "",
+    lines = [(f"Win rate of `{report.label}` (draws half) with its 95% Wilson interval; seeds {report.seed}.."
+              f"{report.seed + report.games - 1}, each played from both sides: {2 * report.games} games a cell."), "",
              "| scenario | " + " | ".join(f"vs {name}" for name in opponents) + " |",
              "|---|" + "---|" * len(opponents)]
     for scenario, cells in report.scenarios.items():
         by = {cell.opponent: _cell(cell) for cell in cells}
         lines.append(f"| {scenario} | " + " | ".join(by.get(name, "(itself)") for name in opponents) + " |")
-    lines += ["", "## From mid-game positions", "",
-              (f"Per scenario, {report.positions} source games (seeds from {report.seed + SOURCE_OFFSET}) between the "
+    return lines
+
+
+def midgame_lines(report: Report) -> list[str]:
+    """What the mid-game table measures, and the table: a row per scenario and opponent, and one pooled."""
+    lines = [(f"Per scenario, {report.positions} source games (seeds from {report.seed + SOURCE_OFFSET}) between the "
               "scripted captains give one position each (a random decision between 15% and 85% of the game); "
               f"from each, `{report.label}` and the reference (the strongest scripted captain from the same "
               "positions) play on from both seats against each opponent with the same dice (seeds from "
               f"{report.seed + DICE_OFFSET}). Difference: `{report.label}`'s score minus the reference's, paired, "
               "with its 95% interval."), "",
-              "| scenario | reference | opponent | positions x seats | captain | reference | difference |",
-              "|---|---|---|---|---|---|---|"]
+             "| scenario | reference | opponent | positions x seats | captain | reference | difference |",
+             "|---|---|---|---|---|---|---|"]
     for table in report.midgame:
         for row in table.rows:
             lines.append(f"| {table.scenario} | {table.reference} | {row.opponent} | {row.difference.n} | "
                          f"{row.captain_score:.2f} | {row.reference_score:.2f} | {_difference(row.difference)} |")
         lines.append(f"| {table.scenario} | {table.reference} | **all** | {table.pooled.n} | | | "
                      f"**{_difference(table.pooled)}** |")
+    return lines
+
+
+def to_markdown(report: Report) -> str:
+    lines = [f"# Generalization report: `{report.ruleset}`, captain `{report.label}`", "",
+             f"Reproduce: `{report.command}`", "",
+             "## From each scenario's set-up", "", *scenario_lines(report), "",
+             "## From mid-game positions", "", *midgame_lines(report)]
     return "\n".join(lines) + "\n"
 
 

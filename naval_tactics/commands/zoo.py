@@ -1,11 +1,11 @@
 """``naval-tactics zoo``: rebuild a ruleset's shipped captain, re-measure its ladder, or report how it generalizes.
 
     naval-tactics zoo build --ruleset R [--config RUN_CONFIG] [--seed 0] [--run RUN_FOLDER] [--games 400]
-                            [--workers 2]
+                            [--report-games 200] [--report-positions 200] [--workers 2]
     naval-tactics zoo ladder --ruleset R [--calibrate [--target 0.7] [--probe-games 100]]
                              [--games 400] [--workers 2]
     naval-tactics zoo report --ruleset R [--captain zoo] [--games 100] [--positions N] [--seed S] [--out FILE]
-                             [--workers 2]
+                             [--card] [--workers 2]
     naval-tactics zoo list
 """
 
@@ -15,10 +15,15 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from naval_env.core.ruleset import get_ruleset, ruleset_ids
 
+if TYPE_CHECKING:
+    from agents.zoo.report import Report
+
 TARGET = 0.70   # agents.zoo.ladder.TARGET, without importing the evaluation stack for --help
+REPORT_GAMES = 200   # agents.zoo.build.REPORT_GAMES (and REPORT_POSITIONS): 400 paired games a cell
 
 
 def make_parser() -> argparse.ArgumentParser:
@@ -26,7 +31,7 @@ def make_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="naval-tactics zoo", description=__doc__.split("\n\n")[0].replace("``", ""))
     commands = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     build = commands.add_parser("build", help="train (or take --run), export, evaluate against every scripted "
-                                              "captain and write the model card")
+                                              "captain, run the generalization report and write the model card")
     build.add_argument("--ruleset", required=True, choices=ruleset_ids(), help="the ruleset whose captain to rebuild")
     build.add_argument("--seed", type=int, default=0, help="training seed (default 0)")
     build.add_argument("--config", metavar="RUN_CONFIG", default=None,
@@ -37,6 +42,12 @@ def make_parser() -> argparse.ArgumentParser:
                        help="skip training: ship this run's final model (refused unless trained by the config)")
     build.add_argument("--games", type=int, default=400,
                        help="seeds per pairing, each played from both sides (default 400)")
+    build.add_argument("--report-games", type=int, default=REPORT_GAMES, metavar="SEEDS",
+                       help="generalization report: seeds per scenario and scripted captain, each played from both "
+                            f"sides (default {REPORT_GAMES}: {2 * REPORT_GAMES} games a cell)")
+    build.add_argument("--report-positions", type=int, default=REPORT_GAMES, metavar="N",
+                       help="generalization report: mid-game positions per scenario, each played on from both seats "
+                            f"(default {REPORT_GAMES})")
     build.add_argument("--workers", type=int, default=2, help="processes playing the evaluation games (default 2)")
     ladder = commands.add_parser("ladder", help="re-measure the difficulty ladder (and recalibrate it)")
     ladder.add_argument("--ruleset", required=True, choices=ruleset_ids(), help="the ruleset whose ladder to measure")
@@ -57,13 +68,17 @@ def make_parser() -> argparse.ArgumentParser:
     report.add_argument("--captain", default="zoo",
                         help="the captain to judge: zoo (default), a level, a scripted name, a run folder, a .zip or "
                              "an .onnx export")
-    report.add_argument("--games", type=int, default=100,
-                        help="seeds per scenario and opponent, each played from both sides (default 100)")
+    report.add_argument("--games", type=int, default=None,
+                        help="seeds per scenario and opponent, each played from both sides (default 100; "
+                             f"{REPORT_GAMES} with --card: {2 * REPORT_GAMES} games a cell)")
     report.add_argument("--positions", type=int, default=None,
                         help="mid-game positions per scenario, each played on from both seats (default: --games)")
     report.add_argument("--seed", type=int, default=None, help="first seed (default 20000000: no training uses it)")
     report.add_argument("--out", type=Path, metavar="FILE",
                         help="write the markdown here and the JSON beside it (FILE with .json); default: print")
+    report.add_argument("--card", action="store_true",
+                        help="write the report onto the zoo captain's model card and its rules page "
+                             "(only for --captain zoo)")
     report.add_argument("--workers", type=int, default=2, help="processes playing the games (default 2)")
     commands.add_parser("list", help="the shipped captains and their cards")
     return parser
@@ -77,6 +92,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for ruleset_id in zoo_rulesets():
             print(f"{ruleset_id:<12} {card_path(ruleset_id)}")
         return 0
+    if args.action == "report" and args.games is None:
+        args.games = REPORT_GAMES if args.card else 100
     if args.games < 1 or args.workers < 1:
         print("naval-tactics zoo: error: --games and --workers must be at least 1", file=sys.stderr)
         return 2
@@ -88,6 +105,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"naval-tactics zoo: error: {problem}", file=sys.stderr)
             return 2
     if args.action == "build":
+        problem = _build_problem(args)
+        if problem:
+            print(f"naval-tactics zoo: error: {problem}", file=sys.stderr)
+            return 2
         from agents.extras import MissingExtraError, require_training
 
         try:
@@ -101,7 +122,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         try:
             card = build_entry(args.ruleset, seed=args.seed, run_folder=args.run, seeds=args.games,
-                               workers=args.workers, config=args.config)
+                               workers=args.workers, config=args.config, report_games=args.report_games,
+                               report_positions=args.report_positions)
         except (ZooError, ConfigError) as exc:
             print(f"naval-tactics zoo: error: {exc}", file=sys.stderr)
             return 2
@@ -119,6 +141,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
+def _build_problem(args: argparse.Namespace) -> str | None:
+    """What is wrong with the build's report flags, or None: checked before hours of training."""
+    from agents.zoo.report import MAX_GAMES
+
+    for flag, value in (("--report-games", args.report_games), ("--report-positions", args.report_positions)):
+        if not 1 <= value <= MAX_GAMES:
+            return f"{flag} {value}: give 1 to {MAX_GAMES}"
+    return None
+
+
 def _ladder_problem(args: argparse.Namespace) -> str | None:
     """What is wrong with the ladder's calibration flags, or None."""
     given = [flag for flag, value, default in (("--target", args.target, TARGET),
@@ -132,10 +164,31 @@ def _ladder_problem(args: argparse.Namespace) -> str | None:
     return None
 
 
+def _report_problem(args: argparse.Namespace) -> str | None:
+    """What is wrong with ``--card``, or None: only the shipped zoo captain's report goes on its card."""
+    from agents.zoo.catalogue import ZOO_CAPTAIN, has_zoo_captain
+
+    if not args.card:
+        return None
+    if args.captain != ZOO_CAPTAIN:
+        return (f"--card writes onto the zoo captain's model card, so it reports only --captain {ZOO_CAPTAIN} "
+                f"(got --captain {args.captain}); drop --card, or use --out FILE for another captain's report")
+    if not has_zoo_captain(args.ruleset):
+        return f"--card: no zoo captain ships for {args.ruleset}; build one with naval-tactics zoo build"
+    return None
+
+
 def _report(args: argparse.Namespace) -> int:
+    import time
+
     from agents.evaluation.tournament import EvaluationInputError
     from agents.zoo.report import REPORT_SEED, generalization_report, to_markdown, write_report
 
+    problem = _report_problem(args)
+    if problem:
+        print(f"naval-tactics zoo: error: {problem}", file=sys.stderr)
+        return 2
+    started = time.monotonic()
     try:
         report = generalization_report(args.ruleset, args.captain, games=args.games, positions=args.positions,
                                        seed=REPORT_SEED if args.seed is None else args.seed, workers=args.workers,
@@ -144,9 +197,28 @@ def _report(args: argparse.Namespace) -> int:
     except EvaluationInputError as exc:
         print(f"naval-tactics zoo: error: {exc}", file=sys.stderr)
         return 2
+    seconds = time.monotonic() - started
+    if args.out is not None:
+        markdown, data = write_report(report, args.out)
+        print(f"wrote {markdown} and {data}")
+    if args.card:
+        return _write_onto_card(report, seconds, args.workers)
     if args.out is None:
         print(to_markdown(report), end="")
-        return 0
-    markdown, data = write_report(report, args.out)
-    print(f"wrote {markdown} and {data}")
+    return 0
+
+
+def _write_onto_card(report: Report, seconds: float, workers: int) -> int:
+    """Put the report onto the zoo card (the rules page's block follows from the card's facts)."""
+    from agents.zoo.card import record_report
+    from agents.zoo.catalogue import ZooError
+    from agents.zoo.report_card import RULES_DIR, report_facts
+
+    try:
+        card = record_report(report.ruleset, report_facts(report, seconds, workers))
+    except ZooError as exc:
+        print(f"naval-tactics zoo: error: {exc}", file=sys.stderr)
+        return 2
+    page = RULES_DIR / f"{report.ruleset}.md"
+    print(f"wrote {card}" + (f" and the report block of {page}" if page.is_file() else ""))
     return 0
