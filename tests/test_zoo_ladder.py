@@ -242,3 +242,9 @@ def test_calibration_of_some_levels_keeps_the_others_temperatures(monkeypatch: p
     assert calibration.levels.hard == current.hard and calibration.levels.easy == current.easy
     assert {upper for upper, _ in calls[1:]} == {ladder.tempered_spec("zoo", current.hard.temperature)}
     assert {probe.level for probe in calibration.probes} == {"normal"}
+
+
+def test_the_bisection_stops_only_inside_the_band_when_the_target_lies_near_its_edge() -> None:
+    assert ladder.tolerance(0.70) == ladder.TOLERANCE
+    assert ladder.tolerance(0.618) == pytest.approx(0.018)   # flotilla's three equal steps: 0.600..0.636
+    assert ladder.tolerance(0.60) == 0.0

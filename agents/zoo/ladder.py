@@ -3,7 +3,7 @@ default scenario, and at least half the time in every scenario.
 
 Each level is the zoo captain sampling its moves at a temperature (``agents/zoo/levels.py``). Calibration walks
 down from ``expert`` (temperature 0): for each lower level it bisects the temperature (on a log scale) until the
-level above beats it within ``target +- tolerance`` over ``probe_seeds`` paired seeds (a win rate that rises with
+level above beats it within ``target +- tolerance`` (kept inside the 0.60-0.80 band) over ``probe_seeds`` paired seeds (a win rate that rises with
 the temperature, as a flatter policy only weakens a captain), then checks that step in the other scenarios
 (``agents/zoo/monotone.py``). The ladder is then measured level against the level below it in every scenario,
 the default one with OpenSkill ratings.
@@ -151,18 +151,25 @@ def _prober(ruleset_id: str, scenario: str | None, level: str, upper: str, base:
     return rate_of
 
 
+def tolerance(target: float) -> float:
+    """How far from ``target`` a probe may land and stop the bisection: ``TOLERANCE``, narrowed so that the
+    window stays inside the band (a narrow range aims near its edge: flotilla's three steps of 0.62)."""
+    return max(0.0, min(TOLERANCE, target - BAND[0], BAND[1] - target))
+
+
 def _bisect(rate_of: Callable[[float], float], floor: float, target: float, iterations: int) -> tuple[float, float]:
     """The temperature (rounded as written) whose step is closest to ``target``, and the hottest bound left."""
     low, high = floor, CEILING
     chosen, chosen_gap = CEILING, float("inf")
+    window = tolerance(target)
     for _ in range(iterations):
         temperature = _log_midpoint(low, high)
         rate = rate_of(temperature)
         if abs(rate - target) < chosen_gap:
             chosen, chosen_gap = temperature, abs(rate - target)
-        if rate < target - TOLERANCE:
+        if rate < target - window:
             low = temperature
-        elif rate > target + TOLERANCE:
+        elif rate > target + window:
             high = temperature
         else:
             break
