@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import shutil
 from itertools import pairwise
@@ -9,8 +10,19 @@ from pathlib import Path
 
 import pytest
 
+from agents.evaluation.stats import wilson_interval
 from agents.zoo import ladder
+from agents.zoo.card import render_card
+from agents.zoo.catalogue import CAPTAINS_DIR
 from agents.zoo.levels import LEVELS_FILE, Level, levels_of
+from agents.zoo.monotone import (
+    ScenarioLadder,
+    Step,
+    Verdict,
+    step_verdict,
+    summary_lines,
+    to_markdown,
+)
 from naval_tactics.catalogue import Catalogue
 from naval_tactics.commands import zoo as zoo_command
 
@@ -61,7 +73,8 @@ def test_calibration_walks_down_from_expert_and_lands_each_step_within_the_toler
         target: float, monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[tuple[str, str]] = []
     monkeypatch.setattr(ladder, "probe", _fake_probe(calls))
-    levels, probes = ladder.calibrate("broadside", workers=1, target=target)
+    calibration = ladder.calibrate("broadside", workers=1, target=target)
+    levels, probes = calibration.levels, calibration.probes
     assert calls[0] == ("tempered:zoo:0.0000", f"tempered:zoo:{ladder.CEILING:.4f}")   # the whole range first
     temperatures = [levels.expert.temperature, levels.hard.temperature, levels.normal.temperature,
                     levels.easy.temperature]
@@ -90,6 +103,10 @@ def test_calibration_flags_are_checked_before_anything_runs(capsys: pytest.Captu
         ("--probe-games", "50"): "--probe-games: needs --calibrate",
         ("--calibrate", "--target", "0.9"): "--target 0.9: aim for a win rate from 0.6 to 0.8",
         ("--calibrate", "--probe-games", "0"): "--probe-games must be at least 1",
+        ("--check-games", "50"): "--check-games: needs --calibrate",
+        ("--levels", "hard"): "--levels: needs --calibrate",
+        ("--calibrate", "--check-games", "-1"): "--check-games must be 0 (no checks) or more",
+        ("--other-games", "0",): "--other-games must be at least 1",
     }
     for flags, message in cases.items():
         assert zoo_command.main(["ladder", "--ruleset", "broadside", *flags]) == 2
@@ -130,3 +147,104 @@ def test_re_measuring_keeps_the_cards_note_only_while_the_levels_it_describes_ar
     card.write_text(json.dumps(facts))
     ladder.record_ladder("pantheon", "duel", 1, evaluation, directory=tmp_path)
     assert "note" not in read_facts("pantheon", tmp_path)["ladder"]
+
+
+@pytest.mark.parametrize(("interval", "verdict"), [
+    ((0.55, 0.75), Verdict.SHOWN), ((0.50, 0.60), Verdict.SHOWN), ((0.45, 0.60), Verdict.NOT_SHOWN),
+    ((0.30, 0.50), Verdict.NOT_SHOWN), ((0.30, 0.49), Verdict.BROKEN)])
+def test_a_step_is_shown_not_shown_or_broken_by_where_its_interval_lies_from_one_half(
+        interval: tuple[float, float], verdict: Verdict) -> None:
+    assert step_verdict(*interval) == verdict
+
+
+def _step(upper: str, lower: str, rate: float, games: int = 200) -> Step:
+    return Step(upper, lower, games, rate, *wilson_interval(rate * games, games))
+
+
+def test_a_scenarios_ladder_is_broken_by_any_broken_step_and_monotone_only_when_every_step_is_shown() -> None:
+    def ladder(name: str, *rates: float) -> ScenarioLadder:
+        return ScenarioLadder(name, 100, 5000, tuple(_step(u, l, r) for (u, l), r in
+                                                     zip([("expert", "hard"), ("hard", "normal"), ("normal", "easy")],
+                                                         rates)))
+
+    ladders = [ladder("duel", 0.58, 0.66, 0.65), ladder("chase", 0.7, 0.52, 0.7), ladder("uneven", 0.7, 0.3, 0.52)]
+    assert [x.verdict for x in ladders] == ["monotone", "not shown", "broken"]
+    assert ScenarioLadder.from_dict(ladders[2].to_dict()) == ladders[2]
+    table = "\n".join(to_markdown(ladders, "duel"))
+    assert "| duel (default) | 200 | 0.58 [0.51, 0.65] |" in table
+    assert "0.52 [0.45, 0.59] (not shown)" in table and "**0.30 [0.24, 0.37] broken**" in table
+    assert summary_lines(ladders, "duel") == [
+        "Default scenario `duel`: outside 0.60-0.80: expert vs hard 0.58.",
+        "Monotone (every step's interval at or above 0.5) in 1 of 3 scenarios: duel.",
+        "Steps not shown (interval straddles 0.5): chase (hard vs normal); uneven (normal vs easy).",
+        "Steps broken (the lower level is the stronger one): uneven (hard vs normal).",
+    ]
+
+
+def test_the_every_scenario_ladder_flags_a_broken_step_it_is_given_and_the_card_shows_it(tmp_path: Path) -> None:
+    """Real games: ``hard`` played as the flattest policy and ``normal`` as the zoo captain itself, so expert
+    beats that hard one and the hard-normal step is broken; the card shows the table and its command."""
+    specs = {"hard": f"tempered:zoo:{ladder.CEILING:g}", "normal": "zoo"}
+    (played,) = ladder.measure_elsewhere("pursuit", ["duel"], seeds=8, workers=1, specs=specs)
+    expert_hard, hard_normal, _ = played.steps
+    assert (expert_hard.upper, expert_hard.lower, expert_hard.games) == ("expert", "hard", 16)
+    assert expert_hard.verdict == Verdict.SHOWN          # the sharpest policy beats the flattest
+    assert hard_normal.verdict == Verdict.BROKEN and played.verdict == "broken"
+    facts = json.loads((CAPTAINS_DIR / "pursuit.card.json").read_text())
+    facts["ladder"].update(scenarios=[played.to_dict()], everywhere_command=ladder.everywhere_command("pursuit", 8, 8))
+    card = render_card(facts)
+    assert "naval-tactics zoo ladder --ruleset pursuit --games 8\n" in card
+    assert f"| duel (default) | 16 | {expert_hard.cell()} | **{hard_normal.win_rate:.2f}" in card
+    assert "Steps broken (the lower level is the stronger one): duel (hard vs normal)." in card
+
+
+def _fake_check(shift: float, calls: list[tuple[str, str, str]]):
+    """The model captain's step in scenario ``other``: the gap counts ``shift`` less there (2000 games)."""
+
+    def check(ruleset_id: str, scenario: str, upper: str, lower: str, seeds: int, workers: int) -> Step:
+        calls.append((scenario, upper, lower))
+        gap = _strength(float(upper.rsplit(":", 1)[1])) - _strength(float(lower.rsplit(":", 1)[1]))
+        return _step("upper", "lower", 1.0 / (1.0 + math.exp(shift - gap)), games=2000)
+
+    return check
+
+
+def test_calibration_moves_a_step_that_breaks_elsewhere_to_a_hotter_temperature_still_in_the_band(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    checked: list[tuple[str, str, str]] = []
+    monkeypatch.setattr(ladder, "probe", _fake_probe([]))
+    monkeypatch.setattr(ladder, "check_step", _fake_check(1.0, checked))
+    calibration = ladder.calibrate("broadside", workers=1, check_scenarios=["other"], check_seeds=1000)
+    assert {scenario for scenario, _, _ in checked} == {"other"}
+    hard = [check for check in calibration.checks if check.level == "hard"]
+    assert hard[0].broken == ["other"] and not hard[-1].broken       # the bisection's pick broke, a hotter one did not
+    assert calibration.levels.hard.temperature == hard[-1].temperature > hard[0].temperature
+    rate = 1.0 / (1.0 + math.exp(_strength(calibration.levels.hard.temperature) - _strength(0.0)))
+    assert ladder.BAND[0] <= rate <= ladder.BAND[1]
+    assert calibration.broken() == {}
+
+
+def test_calibration_keeps_the_step_nearest_the_target_and_names_where_it_breaks_when_nothing_in_the_band_helps(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ladder, "probe", _fake_probe([]))
+    monkeypatch.setattr(ladder, "check_step", _fake_check(3.0, []))
+    plain = ladder.calibrate("broadside", workers=1)
+    checked = ladder.calibrate("broadside", workers=1, check_scenarios=["other"])
+    assert checked.levels == plain.levels
+    assert checked.broken() == {"hard": ["other"], "normal": ["other"], "easy": ["other"]}
+
+
+def test_calibration_of_some_levels_keeps_the_others_temperatures(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[tuple[str, str]] = []
+    monkeypatch.setattr(ladder, "probe", _fake_probe(calls))
+    current = levels_of("flotilla")
+    calibration = ladder.calibrate("flotilla", workers=1, only=["normal"])
+    assert calibration.levels.hard == current.hard and calibration.levels.easy == current.easy
+    assert {upper for upper, _ in calls[1:]} == {ladder.tempered_spec("zoo", current.hard.temperature)}
+    assert {probe.level for probe in calibration.probes} == {"normal"}
+
+
+def test_the_bisection_stops_only_inside_the_band_when_the_target_lies_near_its_edge() -> None:
+    assert ladder.tolerance(0.70) == ladder.TOLERANCE
+    assert ladder.tolerance(0.618) == pytest.approx(0.018)   # flotilla's three equal steps: 0.600..0.636
+    assert ladder.tolerance(0.60) == 0.0

@@ -12,6 +12,7 @@ from typing import Any
 
 from agents.zoo.catalogue import CAPTAINS_DIR, card_path, facts_path, read_facts
 from agents.zoo.levels import LEVELS
+from agents.zoo.monotone import ScenarioLadder, summary_lines, to_markdown
 from agents.zoo.report_card import RULES_DIR, report_section, rewrite_rules_page
 
 __all__ = ["facts_path", "read_facts", "render_card", "write_card"]
@@ -87,6 +88,28 @@ def _trained_on(training: dict[str, Any]) -> str:
                 "ruleset (its spaces are fixed per config).")
     return (f"- **Scenario trained on:** `{training.get('scenario', '?')}`; plays every scenario of the ruleset "
             "(its spaces are fixed per config).")
+def _everywhere_rows(ladder: dict[str, Any]) -> list[str]:
+    """The ladder in every scenario, where it was measured there (cards measured before had the default only)."""
+    if not ladder.get("scenarios"):
+        return []
+    ladders = [ScenarioLadder.from_dict(data) for data in ladder["scenarios"]]
+    return [
+        "### In every scenario",
+        "",
+        (f"Each step in each scenario, seeds from {ladder['seed']} each played from both sides; win rate of the "
+          "upper level (draws half) with its 95% Wilson interval. A step is *not shown* where the interval "
+          "straddles 0.5 and *broken* where it lies below 0.5; a scenario's ladder is *monotone* when every step "
+          "is shown (`agents/zoo/monotone.py`). Reproduce with:"),
+        "",
+        "```bash",
+        ladder["everywhere_command"],
+        "```",
+        "",
+        *to_markdown(ladders, ladder["scenario"]),
+        "",
+        *summary_lines(ladders, ladder["scenario"]),
+        "",
+    ]
 
 
 def render_card(facts: dict[str, Any]) -> str:
@@ -96,10 +119,10 @@ def render_card(facts: dict[str, Any]) -> str:
     lines = [
         f"# Zoo captain: `{facts['ruleset']}`",
         "",
-        f"The trained captain that ships with naval-tactics for the `{facts['ruleset']}` ruleset "
-        f"(version {facts['ruleset_version']}), loaded by the captain name `zoo` "
-        f"(`evaluate.py --ruleset {facts['ruleset']} --captains zoo gunner`, `opponent=\"zoo\"`, the server). "
-        f"Rules: [docs/rules/{facts['ruleset']}.md](../../../docs/rules/{facts['ruleset']}.md).",
+        (f"The trained captain that ships with naval-tactics for the `{facts['ruleset']}` ruleset "
+         f"(version {facts['ruleset_version']}), loaded by the captain name `zoo` "
+         f"(`evaluate.py --ruleset {facts['ruleset']} --captains zoo gunner`, `opponent=\"zoo\"`, the server). "
+         f"Rules: [docs/rules/{facts['ruleset']}.md](../../../docs/rules/{facts['ruleset']}.md)."),
         "",
         "## How it was made",
         "",
@@ -109,9 +132,9 @@ def render_card(facts: dict[str, Any]) -> str:
         f"- **Seed:** {training.get('seed', '?')}",
         f"- **Training time:** {training.get('wall_seconds', 0):.0f} s of wall time on 2 CPU cores"
         + (f" ({training['machine_note']})" if training.get("machine_note") else ""),
-        f"- **Library versions:** " + ", ".join(f"{k} {v}" for k, v in sorted(training.get("versions", {}).items())),
-        f"- **Files:** `{facts['ruleset']}.onnx` (policy), `{facts['ruleset']}.json` (sidecar: observation and "
-        f"action layouts), `{facts['ruleset']}.conformance.json` (positions with their observations and masks)",
+        "- **Library versions:** " + ", ".join(f"{k} {v}" for k, v in sorted(training.get("versions", {}).items())),
+        (f"- **Files:** `{facts['ruleset']}.onnx` (policy), `{facts['ruleset']}.json` (sidecar: observation and "
+         f"action layouts), `{facts['ruleset']}.conformance.json` (positions with their observations and masks)"),
         "",
         "Training config (resolved):",
         "",
@@ -124,8 +147,8 @@ def render_card(facts: dict[str, Any]) -> str:
         lines += [
             "## Strength against the scripted captains",
             "",
-            f"Scenario `{evaluation['scenario']}`; seeds {evaluation['seed']}..{evaluation['seed'] + evaluation['seeds'] - 1},"
-            f" each played from both sides: {2 * evaluation['seeds']} games a pairing. Reproduce with:",
+            (f"Scenario `{evaluation['scenario']}`; seeds {evaluation['seed']}..{evaluation['seed'] + evaluation['seeds'] - 1},"
+             f" each played from both sides: {2 * evaluation['seeds']} games a pairing. Reproduce with:"),
             "",
             "```bash",
             evaluation["command"],
@@ -143,7 +166,7 @@ def render_card(facts: dict[str, Any]) -> str:
             *([f"> **Stale:** {ladder['stale']}.", ""] if ladder.get("stale") else []),
             *_ladder_how(ladder),
             (f"Scenario `{ladder['scenario']}`; seeds {ladder['seed']}..{ladder['seed'] + ladder['seeds'] - 1}, "
-             f"both sides: {2 * ladder['seeds']} games a pairing. Reproduce with:"),
+              f"both sides: {2 * ladder['seeds']} games a pairing. Reproduce with:"),
             "",
             "```bash",
             ladder["command"],
@@ -158,5 +181,6 @@ def render_card(facts: dict[str, Any]) -> str:
             "|---|---|---|---|",
             *[f"| `{r['name']}` | {r['mu']:.1f} | {r['sigma']:.2f} | {r['ordinal']:.1f} |" for r in ladder["ratings"]],
             "",
+            *_everywhere_rows(ladder),
         ]
     return "\n".join(lines)

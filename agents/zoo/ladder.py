@@ -1,16 +1,19 @@
-"""Calibrate and measure the difficulty ladder: each level should beat the one below it 60-80% of the time.
+"""Calibrate and measure the difficulty ladder: each level should beat the one below it 60-80% of the time in the
+default scenario, and at least half the time in every scenario.
 
 Each level is the zoo captain sampling its moves at a temperature (``agents/zoo/levels.py``). Calibration walks
-down from ``expert`` (temperature 0): for each lower level it bisects the temperature (on a log scale) until the level above beats
-it within ``target +- tolerance`` over ``probe_seeds`` paired seeds (a win rate that rises with the temperature,
-as a flatter policy only weakens a captain). The ladder is then measured level against the level below it over
-more seeds, with OpenSkill ratings.
+down from ``expert`` (temperature 0): for each lower level it bisects the temperature (on a log scale) until the
+level above beats it within ``target +- tolerance`` (kept inside the 0.60-0.80 band) over ``probe_seeds`` paired seeds (a win rate that rises with
+the temperature, as a flatter policy only weakens a captain), then checks that step in the other scenarios
+(``agents/zoo/monotone.py``). The ladder is then measured level against the level below it in every scenario,
+the default one with OpenSkill ratings.
 """
 
 from __future__ import annotations
 
 import math
 import sys
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
@@ -21,6 +24,7 @@ from agents.evaluation.tournament import Evaluation, build_tournament, evaluate
 from agents.zoo.card import read_facts, write_card
 from agents.zoo.catalogue import CAPTAINS_DIR
 from agents.zoo.levels import LEVELS, LEVELS_FILE, MAX_TEMPERATURE, Level, RulesetLevels, levels_of
+from agents.zoo.monotone import BAND, ScenarioLadder, Step, Verdict, play_steps, scenario_ladder
 
 TARGET = 0.70
 TOLERANCE = 0.05
@@ -36,7 +40,33 @@ CEILING = MAX_TEMPERATURE
 class Probe:
     level: str
     temperature: float
-    win_rate: float  # of the level above against this candidate
+    win_rate: float  # of the level above against this candidate, in the scenario calibrated on
+
+
+@dataclass(frozen=True)
+class Check:
+    """A candidate temperature of ``level`` checked in the other scenarios: the step in each."""
+
+    level: str
+    temperature: float
+    steps: dict[str, Step]   # by scenario
+
+    @property
+    def broken(self) -> list[str]:
+        return [scenario for scenario, step in self.steps.items() if step.verdict == Verdict.BROKEN]
+
+
+@dataclass(frozen=True)
+class Calibration:
+    levels: RulesetLevels
+    probes: tuple[Probe, ...]
+    checks: tuple[Check, ...]   # every candidate checked in the other scenarios, the chosen ones among them
+
+    def broken(self) -> dict[str, list[str]]:
+        """Scenarios where a level's chosen step is broken, by level (none: every check passed)."""
+        chosen = {check.level: check for check in self.checks
+                  if getattr(self.levels, check.level).temperature == check.temperature}
+        return {level: check.broken for level, check in chosen.items() if check.broken}
 
 
 def tempered_spec(base: str, temperature: float) -> str:
@@ -50,6 +80,13 @@ def probe(ruleset_id: str, scenario: str | None, upper: str, lower: str, seeds: 
     return evaluate(tournament, workers=workers, progress=False).summaries[0].win_rate
 
 
+def check_step(ruleset_id: str, scenario: str, upper: str, lower: str, seeds: int, workers: int) -> Step:
+    """Captain spec ``upper`` against ``lower`` in ``scenario`` over ``seeds`` paired seeds, with its interval."""
+    tournament = build_tournament(ruleset_id, [f"upper={upper}", f"lower={lower}"], seeds, scenario=scenario,
+                                  pairings=["upper:lower"], seed=PROBE_SEED)
+    return Step.of(evaluate(tournament, workers=workers, progress=False).summaries[0])
+
+
 def step_target(full_range: float, steps: int = 3, target: float = TARGET) -> float:
     """``target``, or the step that ``steps`` equal logistic steps make when the whole range is narrower."""
     full_range = min(max(full_range, 0.5), 0.999)
@@ -57,12 +94,26 @@ def step_target(full_range: float, steps: int = 3, target: float = TARGET) -> fl
     return min(target, even)
 
 
+def _log_midpoint(low: float, high: float) -> float:
+    return math.expm1((math.log1p(low) + math.log1p(high)) / 2)
+
+
 def calibrate(ruleset_id: str, scenario: str | None = None, *, probe_seeds: int = 100, iterations: int = 6,
-              workers: int = 2, base: str = "zoo", target: float = TARGET) -> tuple[RulesetLevels, list[Probe]]:
-    """Temperatures for ``hard``, ``normal`` and ``easy`` below an ``expert`` that plays ``base``'s own moves."""
+              workers: int = 2, base: str = "zoo", target: float = TARGET, check_scenarios: Sequence[str] = (),
+              check_seeds: int = 100, only: Sequence[str] = ("hard", "normal", "easy"),
+              current: RulesetLevels | None = None, repairs: int = 2) -> Calibration:
+    """Temperatures for ``hard``, ``normal`` and ``easy`` below an ``expert`` that plays ``base``'s own moves.
+
+    Walking down from ``expert``, each level's temperature is bisected in ``scenario`` toward ``target``. With
+    ``check_scenarios``, the step it makes is then checked there over ``check_seeds`` paired seeds; where it is
+    broken somewhere, the other temperatures whose step lies in the band (0.60-0.80) in ``scenario`` are tried,
+    hottest first (a hotter level is weaker, so the step grows everywhere), then up to ``repairs`` hotter ones
+    still in the band. If none keeps every scenario monotone, the temperature closest to the target is kept and
+    :meth:`Calibration.broken` names the scenarios. Levels not in ``only`` keep their ``current`` temperature."""
+    current = current or levels_of(ruleset_id)
     temperatures = {"expert": 0.0}
     probes: list[Probe] = []
-    upper_temperature = 0.0
+    checks: list[Check] = []
     # Where the whole range (expert against the ceiling) is too narrow for three steps of the target,
     # aim for three equal steps instead: on a logistic scale the steps add up to the range.
     full_range = probe(ruleset_id, scenario, tempered_spec(base, 0.0), tempered_spec(base, CEILING), probe_seeds,
@@ -70,27 +121,91 @@ def calibrate(ruleset_id: str, scenario: str | None = None, *, probe_seeds: int 
     target = step_target(full_range, target=target)
     print(f"  expert vs temperature {CEILING:g}: {full_range:.3f}; aiming for steps of {target:.3f}",
           file=sys.stderr)
+    upper_temperature = 0.0
     for level in ("hard", "normal", "easy"):
+        if level not in only:
+            temperatures[level] = upper_temperature = getattr(current, level).temperature
+            print(f"  {level}: kept at temperature {upper_temperature:g}", file=sys.stderr)
+            continue
         upper = tempered_spec(base, upper_temperature)
-        low, high = upper_temperature, CEILING
-        chosen, chosen_gap = CEILING, float("inf")
-        for _ in range(iterations):
-            temperature = math.expm1((math.log1p(low) + math.log1p(high)) / 2)
-            rate = probe(ruleset_id, scenario, upper, tempered_spec(base, temperature), probe_seeds, workers)
-            probes.append(Probe(level, temperature, rate))
-            print(f"  {level}: temperature {temperature:.3f} -> the level above wins {rate:.3f}", file=sys.stderr)
-            if abs(rate - target) < chosen_gap:
-                chosen, chosen_gap = temperature, abs(rate - target)
-            if rate < target - TOLERANCE:
-                low = temperature
-            elif rate > target + TOLERANCE:
-                high = temperature
-            else:
-                break
-        temperatures[level] = round(chosen, 3)
-        upper_temperature = temperatures[level]
+        rate_of = _prober(ruleset_id, scenario, level, upper, base, probe_seeds, workers, probes)
+        chosen, high = _bisect(rate_of, upper_temperature, target, iterations)
+        if check_scenarios:
+            chosen = _keep_monotone(ruleset_id, level, upper, chosen, high, target, rate_of, probes, checks,
+                                    check_scenarios, check_seeds, workers, base, repairs)
+        temperatures[level] = upper_temperature = chosen
     levels = RulesetLevels(**{name: Level(base=base, temperature=temperatures[name]) for name in LEVELS})
-    return levels, probes
+    return Calibration(levels, tuple(probes), tuple(checks))
+
+
+def _prober(ruleset_id: str, scenario: str | None, level: str, upper: str, base: str, seeds: int, workers: int,
+            probes: list[Probe]) -> Callable[[float], float]:
+    """The win rate of ``upper`` against ``level`` at a temperature, each probe recorded in ``probes``."""
+
+    def rate_of(temperature: float) -> float:
+        rate = probe(ruleset_id, scenario, upper, tempered_spec(base, temperature), seeds, workers)
+        probes.append(Probe(level, temperature, rate))
+        print(f"  {level}: temperature {temperature:.3f} -> the level above wins {rate:.3f}", file=sys.stderr)
+        return rate
+
+    return rate_of
+
+
+def tolerance(target: float) -> float:
+    """How far from ``target`` a probe may land and stop the bisection: ``TOLERANCE``, narrowed so that the
+    window stays inside the band (a narrow range aims near its edge: flotilla's three steps of 0.62)."""
+    return max(0.0, min(TOLERANCE, target - BAND[0], BAND[1] - target))
+
+
+def _bisect(rate_of: Callable[[float], float], floor: float, target: float, iterations: int) -> tuple[float, float]:
+    """The temperature (rounded as written) whose step is closest to ``target``, and the hottest bound left."""
+    low, high = floor, CEILING
+    chosen, chosen_gap = CEILING, float("inf")
+    window = tolerance(target)
+    for _ in range(iterations):
+        temperature = _log_midpoint(low, high)
+        rate = rate_of(temperature)
+        if abs(rate - target) < chosen_gap:
+            chosen, chosen_gap = temperature, abs(rate - target)
+        if rate < target - window:
+            low = temperature
+        elif rate > target + window:
+            high = temperature
+        else:
+            break
+    return round(chosen, 3), high
+
+
+def _keep_monotone(ruleset_id: str, level: str, upper: str, chosen: float, high: float, target: float,
+                   rate_of: Callable[[float], float], probes: list[Probe], checks: list[Check],
+                   scenarios: Sequence[str], seeds: int, workers: int, base: str, repairs: int) -> float:
+    """``chosen``, or the in-band temperature nearest to it that keeps the step unbroken in every scenario."""
+
+    def check(temperature: float) -> Check:
+        steps = {name: check_step(ruleset_id, name, upper, tempered_spec(base, temperature), seeds, workers)
+                 for name in scenarios}
+        checks.append(Check(level, temperature, steps))
+        print(f"  {level}: temperature {temperature:g} elsewhere: "
+              + ", ".join(f"{name} {step.win_rate:.3f} ({step.verdict})" for name, step in steps.items()),
+              file=sys.stderr)
+        return checks[-1]
+
+    in_band = sorted({round(p.temperature, 3) for p in probes
+                      if p.level == level and BAND[0] <= p.win_rate <= BAND[1]} - {chosen}, reverse=True)
+    for temperature in (chosen, *in_band):
+        if not check(temperature).broken:
+            return temperature
+    hotter = max((chosen, *in_band))
+    for _ in range(repairs):
+        temperature = round(_log_midpoint(hotter, high), 3)
+        if not BAND[0] <= rate_of(temperature) <= BAND[1]:
+            break
+        if not check(temperature).broken:
+            return temperature
+        hotter = temperature
+    print(f"  warning: no temperature of {level} in the band keeps every scenario monotone; keeping {chosen:g} "
+          f"(closest to the target {target:.3f}), broken in {', '.join(checks[-1].broken)}", file=sys.stderr)
+    return chosen
 
 
 def write_levels(ruleset_id: str, levels: RulesetLevels, path: Path = LEVELS_FILE) -> None:
@@ -128,17 +243,29 @@ def ladder_command(ruleset_id: str, scenario: str, seeds: int) -> str:
             f"--pairings {' '.join(STEPS)} --games {seeds} --seed {LADDER_SEED}")
 
 
+def everywhere_command(ruleset_id: str, seeds: int, other_seeds: int) -> str:
+    """The command that measures (and writes) the ladder in every scenario."""
+    other = f" --other-games {other_seeds}" if other_seeds != seeds else ""
+    return f"naval-tactics zoo ladder --ruleset {ruleset_id} --games {seeds}{other}"
+
+
 def measure_ladder(ruleset_id: str, scenario: str, seeds: int = 400, workers: int = 2) -> Evaluation:
     """The four levels as shipped, each against the level below it, over ``seeds`` paired seeds."""
-    tournament = build_tournament(ruleset_id, list(LEVELS), seeds, scenario=scenario, pairings=list(STEPS),
-                                  seed=LADDER_SEED)
-    return evaluate(tournament, workers=workers, progress=sys.stderr.isatty())
+    return play_steps(ruleset_id, scenario, STEPS, seeds, LADDER_SEED, workers)
+
+
+def measure_elsewhere(ruleset_id: str, scenarios: Sequence[str], seeds: int, workers: int = 2,
+                      specs: dict[str, str] | None = None) -> list[ScenarioLadder]:
+    """The ladder in each of ``scenarios`` over ``seeds`` paired seeds (``specs``: see :func:`play_steps`)."""
+    return [scenario_ladder(play_steps(ruleset_id, name, STEPS, seeds, LADDER_SEED, workers, specs))
+            for name in scenarios]
 
 
 def record_ladder(ruleset_id: str, scenario: str, seeds: int, evaluation: Evaluation,
-                  directory: Path = CAPTAINS_DIR) -> Path:
-    """Write the measured ladder into the card. The card's note on how the shares were found is kept while
-    the shares are the ones it describes, and dropped when they changed (a calibration wrote new ones)."""
+                  directory: Path = CAPTAINS_DIR, elsewhere: Sequence[ScenarioLadder] = ()) -> Path:
+    """Write the measured ladder into the card: the default scenario's evaluation and, where measured, the
+    ladder in every other scenario. The card's note on how the levels were found is kept while the levels are
+    the ones it describes, and dropped when they changed (a calibration wrote new ones)."""
     levels = levels_of(ruleset_id)
     facts = read_facts(ruleset_id, directory)
     settings = {name: level_settings(getattr(levels, name)) for name in LEVELS}
@@ -150,6 +277,10 @@ def record_ladder(ruleset_id: str, scenario: str, seeds: int, evaluation: Evalua
         "pairings": [s.to_dict() for s in evaluation.summaries],
         "ratings": [r.to_dict() for r in evaluation.ratings],
     }
+    if elsewhere:
+        other_seeds = elsewhere[0].seeds
+        facts["ladder"]["everywhere_command"] = everywhere_command(ruleset_id, seeds, other_seeds)
+        facts["ladder"]["scenarios"] = [ladder.to_dict() for ladder in (scenario_ladder(evaluation), *elsewhere)]
     if previous.get("note") and previous.get("levels") == settings:
         facts["ladder"]["note"] = previous["note"]
     return write_card(ruleset_id, facts, directory)

@@ -2,8 +2,9 @@
 
     naval-tactics zoo build --ruleset R [--config RUN_CONFIG] [--seed 0] [--run RUN_FOLDER] [--games 400]
                             [--report-games 200] [--report-positions 200] [--workers 2]
-    naval-tactics zoo ladder --ruleset R [--calibrate [--target 0.7] [--probe-games 100]]
-                             [--games 400] [--workers 2]
+    naval-tactics zoo ladder --ruleset R [--calibrate [--target 0.7] [--probe-games 100] [--check-games N]
+                                          [--levels hard normal easy]]
+                             [--games 400] [--other-games N] [--workers 2]
     naval-tactics zoo report --ruleset R [--captain zoo] [--games 100] [--positions N] [--seed S] [--out FILE]
                              [--card] [--workers 2]
     naval-tactics zoo list
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
 
 TARGET = 0.70   # agents.zoo.ladder.TARGET, without importing the evaluation stack for --help
 REPORT_GAMES = 200   # agents.zoo.build.REPORT_GAMES (and REPORT_POSITIONS): 400 paired games a cell
+CALIBRATED = ("hard", "normal", "easy")   # the levels below expert, in the order calibration walks down
 
 
 def make_parser() -> argparse.ArgumentParser:
@@ -49,7 +51,8 @@ def make_parser() -> argparse.ArgumentParser:
                        help="generalization report: mid-game positions per scenario, each played on from both seats "
                             f"(default {REPORT_GAMES})")
     build.add_argument("--workers", type=int, default=2, help="processes playing the evaluation games (default 2)")
-    ladder = commands.add_parser("ladder", help="re-measure the difficulty ladder (and recalibrate it)")
+    ladder = commands.add_parser("ladder", help="re-measure the difficulty ladder in every scenario (and "
+                                                "recalibrate it)")
     ladder.add_argument("--ruleset", required=True, choices=ruleset_ids(), help="the ruleset whose ladder to measure")
     ladder.add_argument("--calibrate", action="store_true",
                         help="first bisect each level's sampling temperature toward --target (writes agents/zoo/levels.yaml)")
@@ -59,8 +62,18 @@ def make_parser() -> argparse.ArgumentParser:
     ladder.add_argument("--probe-games", type=int, default=100, metavar="SEEDS",
                         help="with --calibrate: seeds per calibration probe, each played from both sides "
                              "(default 100)")
+    ladder.add_argument("--check-games", type=int, default=None, metavar="SEEDS",
+                        help="with --calibrate: seeds per check of a chosen step in each other scenario, where a "
+                             "broken step makes calibration try another temperature in the band (default: "
+                             "--probe-games; 0: no checks)")
+    ladder.add_argument("--levels", nargs="+", choices=CALIBRATED, default=list(CALIBRATED), metavar="LEVEL",
+                        help="with --calibrate: the levels to recalibrate, the others keep their temperatures "
+                             f"(choices: {', '.join(CALIBRATED)}; default all)")
     ladder.add_argument("--games", type=int, default=400,
-                        help="seeds per pairing, each played from both sides (default 400)")
+                        help="seeds per step in the default scenario, each played from both sides (default 400)")
+    ladder.add_argument("--other-games", type=int, default=None, metavar="SEEDS",
+                        help="seeds per step in every other scenario, each played from both sides "
+                             "(default: --games)")
     ladder.add_argument("--workers", type=int, default=2, help="processes playing the games (default 2)")
     report = commands.add_parser("report", help="a captain against every scripted captain in every scenario and "
                                                 "from mid-game positions (agents/zoo/report.py)")
@@ -129,15 +142,42 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         print(f"wrote {card}")
         return 0
-    from agents.zoo.ladder import calibrate, measure_ladder, record_ladder, write_levels
+    return _ladder(args)
 
-    scenario = get_ruleset(args.ruleset).load_config().default_scenario
+
+def _ladder(args: argparse.Namespace) -> int:
+    from agents.zoo.ladder import (
+        calibrate,
+        measure_elsewhere,
+        measure_ladder,
+        record_ladder,
+        write_levels,
+    )
+    from agents.zoo.monotone import scenario_ladder, summary_lines, to_markdown
+
+    rules = get_ruleset(args.ruleset)
+    config = rules.load_config()
+    scenario = config.default_scenario
+    others = [name for name in rules.scenarios(config) if name != scenario]
     if args.calibrate:
-        levels, _ = calibrate(args.ruleset, scenario, workers=args.workers, target=args.target,
-                              probe_seeds=args.probe_games)
-        write_levels(args.ruleset, levels)
+        check_games = args.probe_games if args.check_games is None else args.check_games
+        calibration = calibrate(args.ruleset, scenario, workers=args.workers, target=args.target,
+                                probe_seeds=args.probe_games, check_scenarios=others if check_games else (),
+                                check_seeds=check_games, only=args.levels)
+        write_levels(args.ruleset, calibration.levels)
+        for level, scenarios in calibration.broken().items():
+            print(f"warning: no {level} temperature in the band keeps its step unbroken in {', '.join(scenarios)}",
+                  file=sys.stderr)
+    print(f"{args.ruleset} / {scenario} ...", file=sys.stderr, flush=True)
     evaluation = measure_ladder(args.ruleset, scenario, seeds=args.games, workers=args.workers)
-    print(f"wrote {record_ladder(args.ruleset, scenario, args.games, evaluation)}")
+    other_games = args.games if args.other_games is None else args.other_games
+    elsewhere = []
+    for name in others:
+        print(f"{args.ruleset} / {name} ...", file=sys.stderr, flush=True)
+        elsewhere += measure_elsewhere(args.ruleset, [name], other_games, workers=args.workers)
+    ladders = [scenario_ladder(evaluation), *elsewhere]
+    print("\n".join([*to_markdown(ladders, scenario), "", *summary_lines(ladders, scenario)]))
+    print(f"wrote {record_ladder(args.ruleset, scenario, args.games, evaluation, elsewhere=elsewhere)}")
     return 0
 
 
@@ -154,13 +194,19 @@ def _build_problem(args: argparse.Namespace) -> str | None:
 def _ladder_problem(args: argparse.Namespace) -> str | None:
     """What is wrong with the ladder's calibration flags, or None."""
     given = [flag for flag, value, default in (("--target", args.target, TARGET),
-                                                ("--probe-games", args.probe_games, 100)) if value != default]
+                                                ("--probe-games", args.probe_games, 100),
+                                                ("--check-games", args.check_games, None),
+                                                ("--levels", args.levels, list(CALIBRATED))) if value != default]
     if given and not args.calibrate:
         return f"{', '.join(given)}: needs --calibrate"
     if not 0.6 <= args.target <= 0.8:
         return f"--target {args.target}: aim for a win rate from 0.6 to 0.8"
     if args.probe_games < 1:
         return "--probe-games must be at least 1"
+    if args.check_games is not None and args.check_games < 0:
+        return "--check-games must be 0 (no checks) or more"
+    if args.other_games is not None and args.other_games < 1:
+        return "--other-games must be at least 1"
     return None
 
 
