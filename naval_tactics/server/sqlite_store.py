@@ -4,12 +4,15 @@ The league's pattern (:mod:`agents.league.db`): WAL, explicit ``BEGIN IMMEDIATE`
 ``meta`` table that marks the file and its schema version, checked before anything is written.
 
 A game is stored as what replays it exactly (:mod:`.history`): ruleset, config digest, scenario or
-start position, seed, and one ``turns`` row per move or captain consulted, each written in its own
-transaction together with the game's turn count. Each worker keeps the sessions it has built in a
-bounded cache keyed by game id and checked against that count on every request: a session another
-worker has moved since is brought up to date from the turns it has not seen (or rebuilt), so any
-worker answers from the stored game. Two workers moving one game at once: the second write finds
-the count changed and is refused (:class:`~.store.GameChangedError`), its move not applied.
+start position, seed, and one ``turns`` row per move or captain consulted; beside them its latest
+:class:`~.snapshots.Snapshot` (position, dice state, captains' generators). Each move is one
+transaction: the turn, the snapshot after it and the game's turn count (its version). Each worker
+keeps the sessions it has built in a bounded cache keyed by game id and checked against that version
+on every request: a session another worker has moved since (or one this worker has never seen) is
+picked up from the snapshot in one step, whatever the number of turns, so any worker answers from the
+stored game at the cost of one position load. The turns are the game's history: ``/events`` on a
+session picked up from a snapshot replays them once. Two workers moving one game at once: the second
+write finds the version changed and is refused (:class:`~.store.GameChangedError`), its move not applied.
 """
 
 from __future__ import annotations
@@ -26,8 +29,9 @@ from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Any
 
+from naval_env.core.position import PositionError
 from naval_tactics.catalogue import Catalogue
-from naval_tactics.server import history
+from naval_tactics.server import history, snapshots
 from naval_tactics.server.store import (
     Clock,
     GameChangedError,
@@ -38,7 +42,8 @@ from naval_tactics.server.store import (
 )
 
 KIND = "naval-tactics game store"
-SCHEMA_VERSION = 1
+#: 2: the ``snapshots`` table (a version-1 file gains it when opened; its games are replayed until moved).
+SCHEMA_VERSION = 2
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -66,6 +71,14 @@ CREATE TABLE IF NOT EXISTS turns (
     action TEXT NOT NULL,
     PRIMARY KEY (game_id, idx)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS snapshots (
+    game_id TEXT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+    version INTEGER NOT NULL,
+    decisions INTEGER NOT NULL,
+    position TEXT NOT NULL,
+    dice BLOB NOT NULL,
+    state TEXT NOT NULL
+);
 """
 
 
@@ -117,8 +130,9 @@ class SqliteGameStore:
         self._remember(session)
         return session
 
-    def get(self, game_id: str) -> GameSession:
-        """The stored game, from this worker's cache when it has seen every turn, else brought up to date."""
+    def get(self, game_id: str, whole: bool = False) -> GameSession:
+        """The stored game, from this worker's cache when it has seen every turn, else from its snapshot;
+        ``whole``: with its turns and events from the start (replayed once, if picked up from a snapshot)."""
         now = self.clock()
         with self._lock, closing(self._conn.execute(
                 "SELECT state, last_used, turns FROM games WHERE id = ?", (game_id,))) as cur:
@@ -139,14 +153,18 @@ class SqliteGameStore:
         if now - last_used >= self.touch_seconds:
             with self._transaction() as conn:
                 conn.execute("UPDATE games SET last_used = MAX(last_used, ?) WHERE id = ?", (now, game_id))
-        session = self._session(game_id, turns, now)
+        session = self._session(game_id, turns, now, whole)
         session.last_used = now
         return session
 
     def commit(self, session: GameSession) -> None:
-        """Store the session's last turn, if no other request stored one since this one read the game."""
+        """Store the session's last turn and its snapshot after it, if no other request stored a turn since
+        this one read the game."""
         turn = session.turns[-1]
-        index = len(session.turns) - 1
+        index = session.version - 1
+        snapshot = snapshots.take(session)
+        position = json.dumps(snapshot.position, separators=(",", ":"))
+        state = json.dumps(snapshot.state_json(), separators=(",", ":"))
         now = self.clock()
         try:
             with self._transaction() as conn:
@@ -156,6 +174,8 @@ class SqliteGameStore:
                     raise GameChangedError(session.id)
                 conn.execute("INSERT INTO turns VALUES (?, ?, ?, ?, ?, ?)",
                              (session.id, index, turn.kind, turn.seat, turn.captain, json.dumps(list(turn.action))))
+                conn.execute("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?, ?, ?, ?)",
+                             (session.id, snapshot.version, snapshot.decisions, position, snapshot.dice, state))
         except GameChangedError:
             self._cache.pop(session.id, None)  # this worker's copy holds a turn that was not kept
             raise
@@ -165,6 +185,7 @@ class SqliteGameStore:
             conn.execute("UPDATE games SET state = 'deleted', gone_at = ? WHERE id = ? AND state = 'live'",
                          (self.clock(), game_id))
             conn.execute("DELETE FROM turns WHERE game_id = ?", (game_id,))
+            conn.execute("DELETE FROM snapshots WHERE game_id = ?", (game_id,))
         self._cache.pop(game_id, None)
 
     def sweep(self) -> int:
@@ -180,20 +201,29 @@ class SqliteGameStore:
             self._conn.close()
 
     # ---------------------------------------------------------------- internals
-    def _session(self, game_id: str, turns: int, now: float) -> GameSession:
+    def _session(self, game_id: str, turns: int, now: float, whole: bool) -> GameSession:
         cached = self._cache.get(game_id)
-        if cached is not None and len(cached.turns) == turns:
+        if cached is not None and cached.version == turns and (cached.whole or not whole):
             self._cache.move_to_end(game_id)
             return cached
-        if cached is not None and len(cached.turns) < turns and not cached.lock.locked():
-            history.replay(self.catalogue, cached, self._turns(game_id, len(cached.turns)))
-            return cached
         with self._lock, closing(self._conn.execute(
-                "SELECT ruleset, config_sha256, scenario, start_position, seed FROM games WHERE id = ?",
+                "SELECT g.ruleset, g.config_sha256, g.scenario, g.start_position, g.seed, s.version, s.decisions, "
+                "s.position, s.dice, s.state FROM games g LEFT JOIN snapshots s ON s.game_id = g.id WHERE g.id = ?",
                 (game_id,))) as cur:
-            ruleset_id, digest, scenario, start, seed = cur.fetchone()
-        session = history.restore(self.catalogue, game_id, ruleset_id, digest, scenario,
-                                  json.loads(start) if start is not None else None, seed, self._turns(game_id, 0), now)
+            ruleset_id, digest, scenario, start, seed, *stored = cur.fetchone()
+        start_position = json.loads(start) if start is not None else None
+        session = None
+        if stored[0] is not None and not whole:
+            entry = history.entry_for(self.catalogue, game_id, ruleset_id, digest)
+            version, decisions, position, dice, state = stored
+            snapshot = snapshots.Snapshot.from_stored(version, decisions, json.loads(position), dice, json.loads(state))
+            try:
+                session = snapshots.resume(self.catalogue, entry, game_id, scenario, start_position, seed, snapshot, now)
+            except (snapshots.SnapshotError, PositionError):
+                session = None   # replayed from the turns instead (which says why, if that fails too)
+        if session is None:
+            session = history.restore(self.catalogue, game_id, ruleset_id, digest, scenario, start_position, seed,
+                                      self._turns(game_id, 0), now)
         self._remember(session)
         return session
 
@@ -230,8 +260,9 @@ class SqliteGameStore:
         cursor = conn.execute("UPDATE games SET state = 'expired', gone_at = ? WHERE state = 'live' AND last_used < ?",
                               (now, now - self.idle_seconds))
         if cursor.rowcount:
-            conn.execute("DELETE FROM turns WHERE game_id IN (SELECT id FROM games WHERE state = 'expired' "
-                         "AND gone_at = ?)", (now,))
+            for table in ("turns", "snapshots"):
+                conn.execute(f"DELETE FROM {table} WHERE game_id IN (SELECT id FROM games WHERE state = 'expired' "
+                             "AND gone_at = ?)", (now,))
         return cursor.rowcount
 
     def _full(self, conn: sqlite3.Connection) -> StoreFullError:
@@ -275,6 +306,7 @@ def _open(path: Path) -> sqlite3.Connection:
             conn.executemany("INSERT OR IGNORE INTO meta VALUES (?, ?)",
                              (("kind", KIND), ("schema_version", str(SCHEMA_VERSION))))
             _check_meta(path, dict(conn.execute("SELECT key, value FROM meta").fetchall()))
+            conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
             conn.execute("COMMIT")
         except BaseException:
             if conn.in_transaction:
