@@ -116,7 +116,7 @@ _catalogue: Catalogue | None = None
 def _start_worker(server: int, captains_dir: Path | None, rulesets: Sequence[str] | None,
                   max_expert_ms: float) -> None:
     global _catalogue
-    _exit_with_parent(server)   # its pid from the server itself: it may be gone before this worker has started
+    exit_with_parent(server)   # its pid from the server itself: it may be gone before this worker has started
     try:
         os.nice(WORKER_NICENESS)
     except OSError:  # not permitted here: the searches then compete with the server on equal terms
@@ -124,7 +124,7 @@ def _start_worker(server: int, captains_dir: Path | None, rulesets: Sequence[str
     _catalogue = Catalogue.load(captains_dir, rulesets, max_expert_ms)
 
 
-def _exit_with_parent(parent: int, every_s: float = 1.0) -> None:
+def exit_with_parent(parent: int, every_s: float = 1.0) -> None:
     """End this worker once the server that started it is gone: a pool's workers otherwise outlive a
     server killed with SIGKILL (or any exit without its shutdown), waiting for work that never comes."""
     def watch() -> None:

@@ -174,8 +174,12 @@ class SqliteGameStore:
                     raise GameChangedError(session.id)
                 conn.execute("INSERT INTO turns VALUES (?, ?, ?, ?, ?, ?)",
                              (session.id, index, turn.kind, turn.seat, turn.captain, json.dumps(list(turn.action))))
-                conn.execute("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?, ?, ?, ?)",
-                             (session.id, snapshot.version, snapshot.decisions, position, snapshot.dice, state))
+                stored = conn.execute("UPDATE snapshots SET version = ?, decisions = ?, position = ?, dice = ?, state = ? "
+                                      "WHERE game_id = ?", (snapshot.version, snapshot.decisions, position,
+                                                            snapshot.dice, state, session.id))
+                if stored.rowcount == 0:   # its first move (or a game a version-1 file kept)
+                    conn.execute("INSERT INTO snapshots VALUES (?, ?, ?, ?, ?, ?)",
+                                 (session.id, snapshot.version, snapshot.decisions, position, snapshot.dice, state))
         except GameChangedError:
             self._cache.pop(session.id, None)  # this worker's copy holds a turn that was not kept
             raise
