@@ -82,6 +82,12 @@ CREATE TABLE IF NOT EXISTS snapshots (
 """
 
 
+#: WAL pages past which a committing request copies the WAL back itself (SQLite's default is 1,000): a
+#: safety net, as :class:`Checkpointer` keeps the WAL far shorter.
+WAL_AUTOCHECKPOINT_PAGES = 20_000
+CHECKPOINT_SECONDS = 0.5
+
+
 class StoreFileError(Exception):
     """A ``--store`` file this server cannot use (not a game store, or from a newer schema)."""
 
@@ -105,6 +111,7 @@ class SqliteGameStore:
         self._cache: OrderedDict[str, GameSession] = OrderedDict()
         self._lock = threading.Lock()   # one connection, used from the event loop and (rarely) threads
         self._conn = _open(self.path)
+        self._checkpointer = Checkpointer(self.path, CHECKPOINT_SECONDS)
         self._next_sweep = self.clock() + idle_seconds / 10
 
     # ---------------------------------------------------------------- the GameStore interface
@@ -201,6 +208,7 @@ class SqliteGameStore:
         return expired
 
     def close(self) -> None:
+        self._checkpointer.close()
         with self._lock:
             self._conn.close()
 
@@ -291,6 +299,30 @@ class SqliteGameStore:
                 raise
 
 
+class Checkpointer:
+    """Copies the WAL back into the store file every ``every_s`` from a thread with its own connection
+    (SQLite runs the statement without the GIL). Left to SQLite, the checkpoint ran inside the commit
+    that crossed 1,000 WAL pages, and with its fsync held that request, and the worker's event loop,
+    for 4-15 ms: 85% of the time commits took, in one commit of 150."""
+
+    def __init__(self, path: Path, every_s: float) -> None:
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, args=(path, every_s), name="store-checkpoint", daemon=True)
+        self._thread.start()
+
+    def _run(self, path: Path, every_s: float) -> None:
+        with closing(sqlite3.connect(path, isolation_level=None, timeout=0, check_same_thread=False)) as conn:
+            while not self._stop.wait(every_s):
+                try:
+                    conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                except sqlite3.OperationalError:
+                    continue   # another worker is checkpointing: the WAL is in hand
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
 def _open(path: Path) -> sqlite3.Connection:
     """The store file, created with its schema when new; refused when it is something else."""
     if path.exists() and not path.is_file():
@@ -302,6 +334,7 @@ def _open(path: Path) -> sqlite3.Connection:
         _refuse_other_files(conn, path)   # before any pragma: a file that is not a store is left as it was
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = NORMAL")
+        conn.execute(f"PRAGMA wal_autocheckpoint = {WAL_AUTOCHECKPOINT_PAGES}")
         conn.execute("PRAGMA foreign_keys = ON")
         conn.execute("BEGIN IMMEDIATE")   # several workers may open a new file at once: one creates it
         try:
