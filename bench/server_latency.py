@@ -327,6 +327,72 @@ def compare_workers(captains: Path, folder: Path, clients: int, seconds: float, 
           "one worker's rate")
 
 
+def single_server_sections(args: argparse.Namespace, sections: set[str], bodies: list[dict[str, Any]],
+                           captains: Path, folder: Path) -> None:
+    """Sections 1-4, on one server (one worker, an SQLite store in ``folder``)."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    server = start_server(captains, port, idle_seconds=2.0, max_games=500, store=folder / "games.sqlite3")
+    try:
+        catalogue = Catalogue.load(captains)
+        size = sum(len(str(b["position"])) for b in bodies) / len(bodies)
+        load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+        print(f"server: python -m naval_tactics serve (one uvicorn worker, h11, SQLite store), pid {server.pid}; "
+              f"{len(bodies)} real {RULESET} positions (~{size:.0f} bytes each)")
+        print(f"machine: {os.cpu_count()} cores, load average {load} (1, 5, 15 min) before the run")
+        if "latency" in sections:
+            print("\n1. decide latency, one client, keep-alive (ms per decision; in-process = the route's own call)")
+            print(f"{'captain':<10}{'path':<12}{'p50':>8}{'p99':>8}")
+            with httpx.Client(base_url=url, timeout=60) as http:
+                for captain in ("gunner", "tiny"):
+                    wire, local, server_ms, client_ms = latency(http, catalogue, captain, bodies, server.pid)
+                    (w50, w99), (l50, l99) = percentiles(wire), percentiles(local)
+                    print(f"{captain:<10}{'loopback':<12}{w50:>8.2f}{w99:>8.2f}")
+                    print(f"{'':<10}{'in-process':<12}{l50:>8.2f}{l99:>8.2f}")
+                    verdict = "meets" if w50 <= TARGET_P50_MS and w99 <= TARGET_P99_MS else "MISSES"
+                    print(f"{'':<10}{'ratio':<12}{w50 / l50:>7.1f}x{w99 / l99:>7.1f}x   {verdict} the target "
+                          f"(loopback p50 <= {TARGET_P50_MS:g} ms, p99 <= {TARGET_P99_MS:g} ms)")
+                    print(f"{'':<10}CPU per loopback decision: server {server_ms:.2f} ms + client {client_ms:.2f} ms "
+                          "(what a decision costs without other jobs' queues)")
+
+        if "throughput" in sections:
+            print(f"\n2. throughput, {args.clients} concurrent clients x {args.per_client} decides (gunner), "
+                  f"{os.cpu_count()} cores shared by server and clients")
+            rate, answered, errors, per_decision = throughput(url, bodies, args.clients, args.per_client,
+                                                              server.pid)
+            verdict = "meets" if rate >= TARGET_RATE and errors == 0 else "MISSES"
+            print(f"   {rate:.0f} decisions/s, {answered} answered, {errors} errors   {verdict} the target "
+                  f"(>= {TARGET_RATE:g}/s, zero errors)")
+            print(f"   server CPU {per_decision:.2f} ms per decision: one core of its own serves "
+                  f"{1000 / per_decision:.0f} decisions/s (one process, one core at most: the GIL)")
+
+        if "memory" in sections:
+            print(f"\n3. server memory over {args.games} games (each created, 3 captain moves, then deleted or "
+                  "left to the 2 s idle limit; at most 500 kept)")
+            marks = churn(url, args.games, workers=8, pid=server.pid)
+            print("   " + ", ".join(f"{n}: {mb:.1f} MB" for n, mb in marks))
+            warm = next((mb for n, mb in marks if n >= args.games // 10), marks[0][1])
+            growth = marks[-1][1] - warm
+            print(f"   after the first tenth {warm:.1f} MB, at the end {marks[-1][1]:.1f} MB: "
+                  f"{growth:+.1f} MB over the last {args.games - args.games // 10} games "
+                  f"({'flat' if abs(growth) < 0.1 * warm else 'GROWING'})")
+            health = httpx.get(f"{url}/v1/health").json()
+            print(f"   games kept at the end: {health['games']} (max {health['max_games']})")
+        if "searches" in sections:
+            print(f"\n4. plain decide (gunner) p50 alone and while {args.searchers} clients keep asking "
+                  f"expert:{args.think_ms}ms (searches in the server's search processes)")
+            alone, loaded, answered, refused = under_searches(url, bodies, args.searchers, args.think_ms, 300)
+            (a50, a99), (s50, s99) = percentiles(alone), percentiles(loaded)
+            verdict = "meets" if s50 <= 2 * a50 else "MISSES"
+            print(f"   alone p50 {a50:.2f} ms, p99 {a99:.2f} ms; under searches p50 {s50:.2f} ms, p99 {s99:.2f} ms: "
+                  f"{s50 / a50:.1f}x   {verdict} the target (<= 2x)")
+            print(f"   searches meanwhile: {answered} answered, {refused} refused (503, retried after Retry-After); "
+                  f"load average {os.getloadavg()[0]:.1f}")
+    finally:
+        server.terminate()
+        server.wait(30)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--decisions", type=int, default=1000, help="decisions timed per captain and path per round")
@@ -348,67 +414,8 @@ def main() -> None:
         captains.mkdir()
         for suffix in (".onnx", ".json"):
             (captains / f"tiny{suffix}").write_bytes((Path(tmp) / "build" / f"tiny{suffix}").read_bytes())
-        port = free_port()
-        url = f"http://127.0.0.1:{port}"
-        server = start_server(captains, port, idle_seconds=2.0, max_games=500, store=Path(tmp) / "games.sqlite3")
-        try:
-            catalogue = Catalogue.load(captains)
-            size = sum(len(str(b["position"])) for b in bodies) / len(bodies)
-            load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-            print(f"server: python -m naval_tactics serve (one uvicorn worker, h11, SQLite store), pid {server.pid}; "
-                  f"{len(bodies)} real {RULESET} positions (~{size:.0f} bytes each)")
-            print(f"machine: {os.cpu_count()} cores, load average {load} (1, 5, 15 min) before the run")
-            if "latency" in sections:
-                print("\n1. decide latency, one client, keep-alive (ms per decision; in-process = the route's own call)")
-                print(f"{'captain':<10}{'path':<12}{'p50':>8}{'p99':>8}")
-                with httpx.Client(base_url=url, timeout=60) as http:
-                    for captain in ("gunner", "tiny"):
-                        wire, local, server_ms, client_ms = latency(http, catalogue, captain, bodies, server.pid)
-                        (w50, w99), (l50, l99) = percentiles(wire), percentiles(local)
-                        print(f"{captain:<10}{'loopback':<12}{w50:>8.2f}{w99:>8.2f}")
-                        print(f"{'':<10}{'in-process':<12}{l50:>8.2f}{l99:>8.2f}")
-                        verdict = "meets" if w50 <= TARGET_P50_MS and w99 <= TARGET_P99_MS else "MISSES"
-                        print(f"{'':<10}{'ratio':<12}{w50 / l50:>7.1f}x{w99 / l99:>7.1f}x   {verdict} the target "
-                              f"(loopback p50 <= {TARGET_P50_MS:g} ms, p99 <= {TARGET_P99_MS:g} ms)")
-                        print(f"{'':<10}CPU per loopback decision: server {server_ms:.2f} ms + client {client_ms:.2f} ms "
-                              "(what a decision costs without other jobs' queues)")
-
-            if "throughput" in sections:
-                print(f"\n2. throughput, {args.clients} concurrent clients x {args.per_client} decides (gunner), "
-                      f"{os.cpu_count()} cores shared by server and clients")
-                rate, answered, errors, per_decision = throughput(url, bodies, args.clients, args.per_client,
-                                                                  server.pid)
-                verdict = "meets" if rate >= TARGET_RATE and errors == 0 else "MISSES"
-                print(f"   {rate:.0f} decisions/s, {answered} answered, {errors} errors   {verdict} the target "
-                      f"(>= {TARGET_RATE:g}/s, zero errors)")
-                print(f"   server CPU {per_decision:.2f} ms per decision: one core of its own serves "
-                      f"{1000 / per_decision:.0f} decisions/s (one process, one core at most: the GIL)")
-
-            if "memory" in sections:
-                print(f"\n3. server memory over {args.games} games (each created, 3 captain moves, then deleted or "
-                      "left to the 2 s idle limit; at most 500 kept)")
-                marks = churn(url, args.games, workers=8, pid=server.pid)
-                print("   " + ", ".join(f"{n}: {mb:.1f} MB" for n, mb in marks))
-                warm = next((mb for n, mb in marks if n >= args.games // 10), marks[0][1])
-                growth = marks[-1][1] - warm
-                print(f"   after the first tenth {warm:.1f} MB, at the end {marks[-1][1]:.1f} MB: "
-                      f"{growth:+.1f} MB over the last {args.games - args.games // 10} games "
-                      f"({'flat' if abs(growth) < 0.1 * warm else 'GROWING'})")
-                health = httpx.get(f"{url}/v1/health").json()
-                print(f"   games kept at the end: {health['games']} (max {health['max_games']})")
-            if "searches" in sections:
-                print(f"\n4. plain decide (gunner) p50 alone and while {args.searchers} clients keep asking "
-                      f"expert:{args.think_ms}ms (searches in the server's search processes)")
-                alone, loaded, answered, refused = under_searches(url, bodies, args.searchers, args.think_ms, 300)
-                (a50, a99), (s50, s99) = percentiles(alone), percentiles(loaded)
-                verdict = "meets" if s50 <= 2 * a50 else "MISSES"
-                print(f"   alone p50 {a50:.2f} ms, p99 {a99:.2f} ms; under searches p50 {s50:.2f} ms, p99 {s99:.2f} ms: "
-                      f"{s50 / a50:.1f}x   {verdict} the target (<= 2x)")
-                print(f"   searches meanwhile: {answered} answered, {refused} refused (503, retried after Retry-After); "
-                      f"load average {os.getloadavg()[0]:.1f}")
-        finally:
-            server.terminate()
-            server.wait(30)
+        if sections - {"workers"}:
+            single_server_sections(args, sections, bodies, captains, Path(tmp))
         if "workers" in sections:
             print(f"\n5. whole games, {args.clients} clients (asyncio, raw HTTP/1.1 keep-alive) in "
                   f"{args.client_processes} processes, {args.seconds:g} s each: serve --store memory, then "
