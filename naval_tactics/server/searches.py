@@ -73,8 +73,8 @@ class SearchPool:
         snapshot = take(current)
         side_seed = current.seed * 2 + current.game.sides.index(current.game.side_of(seat))
         seed = (side_seed << 20) + current.version   # one seed per side and turn: replayable, never reused
-        return await self._run(_search_in_game, current.entry.id, snapshot.position, snapshot.dice,
-                               snapshot.gauss_next, current.seed, seat, captain, seed)
+        return await self._run(_search_in_game, current.entry.id, snapshot.position, snapshot.dice, current.seed,
+                               seat, captain, seed)
 
     async def decide(self, ruleset_id: str, position: Mapping[str, Any], captain: str, seat: str, seed: int) -> Proposal:
         """``captain``'s move for ``seat`` in a position, searched in a worker (nothing kept)."""
@@ -145,12 +145,12 @@ def _worker_catalogue() -> Catalogue:
     return _catalogue
 
 
-def _search_in_game(ruleset_id: str, position: dict[str, Any], dice: bytes, gauss_next: float | None, game_seed: int,
-                    seat: str, captain_name: str, seed: int) -> Proposal:
+def _search_in_game(ruleset_id: str, position: dict[str, Any], dice: bytes, game_seed: int, seat: str,
+                    captain_name: str, seed: int) -> Proposal:
     try:
         catalogue = _worker_catalogue()
         entry = catalogue.ruleset(ruleset_id)
-        game = entry.ruleset.load_position(position, entry.config, dice=restored_dice(game_seed, dice, gauss_next))
+        game = entry.ruleset.load_position(position, entry.config, dice=restored_dice(game_seed, dice))
         return _ask(catalogue, game, ruleset_id, captain_name, seat, seed)
     except Exception as exc:  # noqa: BLE001 - sent back as text: exceptions with their own arguments do not pickle
         raise SearchFailedError(f"{type(exc).__name__}: {exc}") from None

@@ -50,39 +50,42 @@ class Snapshot:
     version: int
     decisions: int
     position: dict[str, Any]
+    #: The dice generator's 625 words, little-endian (Dice draws only ``random()``: no spare gauss to keep).
     dice: bytes
-    gauss_next: float | None
     captains: list[CaptainState]
 
     def state_json(self) -> dict[str, Any]:
-        """What is stored beside the position and the dice: the captains' generators (and the dice's spare gauss)."""
-        return {"gauss_next": self.gauss_next,
-                "captains": [{"side": c.side, "name": c.name, "generators": c.generators} for c in self.captains]}
+        """What is stored beside the position and the dice: the captains' generators."""
+        return {"captains": [{"side": c.side, "name": c.name, "generators": c.generators} for c in self.captains]}
 
     @classmethod
     def from_stored(cls, version: int, decisions: int, position: dict[str, Any], dice: bytes,
                     state: dict[str, Any]) -> Snapshot:
         captains = [CaptainState(c["side"], c["name"], list(c["generators"])) for c in state["captains"]]
-        return cls(version, decisions, position, dice, state["gauss_next"], captains)
+        return cls(version, decisions, position, dice, captains)
 
 
 def take(session: GameSession) -> Snapshot:
     """The session's game as it is now (its position is the one its answer shows)."""
-    version, words, gauss_next = session.game.dice.generator_state()
-    if version != RANDOM_VERSION or len(words) != RANDOM_WORDS:
-        raise SnapshotError(f"unexpected dice generator state (version {version}, {len(words)} words)")
+    dice = session.game.dice
+    rolls = len(dice.history)   # every draw records a roll: an unchanged count is an unchanged generator
+    if session.packed_dice is None or session.packed_dice[0] is not dice or session.packed_dice[1] != rolls:
+        version, words, gauss_next = dice.generator_state()
+        if version != RANDOM_VERSION or len(words) != RANDOM_WORDS or gauss_next is not None:
+            raise SnapshotError(f"unexpected dice generator state (version {version}, {len(words)} words)")
+        session.packed_dice = (dice, rolls, _pack(words))
     captains = [CaptainState(side, name, [dict(g.bit_generator.state) for g in generators(captain)])
                 for (side, name), captain in session.captains.items()]
-    return Snapshot(session.version, session.decisions, session.position(), _pack(words), gauss_next, captains)
+    return Snapshot(session.version, session.decisions, session.position(), session.packed_dice[2], captains)
 
 
 def resume(catalogue: Catalogue, entry: RulesetEntry, game_id: str, scenario: str, start: dict[str, Any] | None,
            seed: int, snapshot: Snapshot, now: float) -> GameSession:
     """The session ``snapshot`` was taken of, holding no turns (``base`` = its version)."""
-    dice = restored_dice(seed, snapshot.dice, snapshot.gauss_next)
+    dice = restored_dice(seed, snapshot.dice)
     game = entry.ruleset.load_position(snapshot.position, entry.config, dice=dice)
     session = GameSession(game_id, entry, game, seed, scenario, [], now, start=start, decisions=snapshot.decisions,
-                          base=snapshot.version)
+                          base=snapshot.version, packed_dice=(dice, 0, snapshot.dice))
     for kept in snapshot.captains:
         try:
             captain_entry = catalogue.captain(entry.id, kept.name)
@@ -97,7 +100,7 @@ def resume(catalogue: Catalogue, entry: RulesetEntry, game_id: str, scenario: st
     return session
 
 
-def restored_dice(seed: int, state: bytes, gauss_next: float | None) -> Dice:
+def restored_dice(seed: int, state: bytes) -> Dice:
     """Dice of a game of ``seed`` whose generator is in ``state`` (a snapshot's ``dice``)."""
     if len(state) != 4 * RANDOM_WORDS:
         raise SnapshotError(f"a snapshot's dice state has {len(state)} bytes, not {4 * RANDOM_WORDS}")
@@ -106,7 +109,7 @@ def restored_dice(seed: int, state: bytes, gauss_next: float | None) -> Dice:
     if sys.byteorder == "big":
         words.byteswap()
     dice = Dice(seed)
-    dice.restore((RANDOM_VERSION, tuple(words), gauss_next))
+    dice.restore((RANDOM_VERSION, tuple(words), None))
     return dice
 
 

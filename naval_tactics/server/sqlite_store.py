@@ -175,11 +175,10 @@ class SqliteGameStore:
         snapshot = snapshots.take(session)
         position = json.dumps(snapshot.position, separators=(",", ":"))
         state = json.dumps(snapshot.state_json(), separators=(",", ":"))
-        now = self.clock()
         try:
             with self._transaction() as conn:
-                changed = conn.execute("UPDATE games SET turns = turns + 1, last_used = MAX(last_used, ?) "
-                                       "WHERE id = ? AND state = 'live' AND turns = ?", (now, session.id, index))
+                changed = conn.execute("UPDATE games SET turns = turns + 1 WHERE id = ? AND state = 'live' AND turns = ?",
+                                       (session.id, index))   # last_used: kept fresh by get()
                 if changed.rowcount != 1:
                     raise GameChangedError(session.id)
                 conn.execute("INSERT INTO turns VALUES (?, ?, ?, ?, ?, ?)",

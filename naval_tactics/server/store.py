@@ -71,6 +71,8 @@ class GameSession:
     #: up from a snapshot (:mod:`.snapshots`) holds only the turns, and ``events``, since.
     base: int = 0
     _position: tuple[int, dict[str, Any]] | None = field(default=None, repr=False)
+    #: (dice, rolls recorded, packed generator state) of the last snapshot: reused while no die is rolled.
+    packed_dice: tuple[Any, int, bytes] | None = field(default=None, repr=False)
 
     @property
     def version(self) -> int:
