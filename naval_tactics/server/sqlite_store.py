@@ -307,7 +307,7 @@ class WriterLock:
     """One writer at a time across processes: an exclusive ``flock`` on ``path`` (a file beside the store)
     around each write transaction. A waiting worker wakes the moment the lock is free; SQLite's own busy
     handler, when it found the lock taken, slept 1, 2, 5 ms and more with the worker's event loop
-    stopped (two workers: about one write in seven)."""
+    stopped (two workers under load: about 100 such sleeps in 660 requests of one worker, traced)."""
 
     def __init__(self, path: Path) -> None:
         self._fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)

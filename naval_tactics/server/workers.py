@@ -2,10 +2,11 @@
 and one store file.
 
 Each worker listens on its own socket bound to the same port with ``SO_REUSEPORT``, so the kernel
-spreads new connections evenly over the workers (by a hash of the client's address and port). With
-one listening socket shared by every worker (uvicorn's ``--workers``), whichever worker woke first
-accepted every connection then waiting: 16 clients connecting at once gave one worker 15 of them,
-and two workers served no more than one (bench/server_latency.py, section 5).
+shares new connections among the workers (by a hash of the client's address and port). With one
+listening socket shared by every worker (uvicorn's ``--workers``), whichever worker woke first
+accepted every connection then waiting: 16 clients connecting at once sent over 90% of their
+requests to one worker (bench/server_latency.py, section 5). That socket also left asyncio without
+``TCP_NODELAY`` (see :func:`reuse_port_socket`; uvicorn issue #3149).
 
 Workers are built by the app factory (:func:`app_from_environment`) from the settings the parent
 wrote to :data:`SETTINGS_VARIABLE`; each opens the same SQLite store and answers any game from it
