@@ -168,15 +168,22 @@ def test_a_restarted_app_resumes_every_game_from_its_snapshot_mid_game(tmp_path:
         same_result(final, second.get(f"/v1/games/{ids[seed]}/events").json()["events"], reference[seed])
 
 
-def test_a_game_without_a_snapshot_is_replayed_from_its_turns(tmp_path: Path, reference: Reference) -> None:
-    """A game stored by a version-1 file (turns, no snapshot) goes on exactly as well, replayed."""
+@pytest.mark.parametrize("damage", [
+    "DELETE FROM snapshots",   # as a version-1 file kept its games
+    "UPDATE snapshots SET dice = x'00'",
+    """UPDATE snapshots SET state = '{"captains": [{"side": "blue", "name": "random", "generators": [{}]}]}'""",
+    "UPDATE snapshots SET position = '{\"ships\": 5}'",
+])
+def test_a_game_without_a_usable_snapshot_is_replayed_from_its_turns(tmp_path: Path, reference: Reference,
+                                                                        damage: str) -> None:
+    """A game whose snapshot is missing (a version-1 file) or does not load goes on exactly as well, replayed."""
     store = tmp_path / "games.sqlite3"
     first = TestClient(create_app(ServerSettings(store=store), catalogue=CATALOGUE))
     ruleset, captain, seed = GAMES[0]
     game_id = first.post("/v1/games", json={"ruleset": ruleset, "seed": seed}).json()["id"]
     play(first, game_id, captain, seed, stop_after=5)
     with sqlite3.connect(store) as conn:
-        conn.execute("DELETE FROM snapshots")
+        conn.execute(damage)
         conn.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
     second = TestClient(create_app(ServerSettings(store=store), catalogue=CATALOGUE))
     assert second.app.state.services.store.get(game_id).whole   # type: ignore[attr-defined]

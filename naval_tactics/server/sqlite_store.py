@@ -231,10 +231,11 @@ class SqliteGameStore:
         if stored[0] is not None and not whole:
             entry = history.entry_for(self.catalogue, game_id, ruleset_id, digest)
             version, decisions, position, dice, state = stored
-            snapshot = snapshots.Snapshot.from_stored(version, decisions, json.loads(position), dice, json.loads(state))
             try:
+                snapshot = snapshots.Snapshot.from_stored(version, decisions, json.loads(position), dice,
+                                                          json.loads(state))
                 session = snapshots.resume(self.catalogue, entry, game_id, scenario, start_position, seed, snapshot, now)
-            except (snapshots.SnapshotError, PositionError):
+            except (ValueError, TypeError, KeyError, PositionError):   # SnapshotError, or a file changed by hand
                 session = None   # replayed from the turns instead (which says why, if that fails too)
         if session is None:
             session = history.restore(self.catalogue, game_id, ruleset_id, digest, scenario, start_position, seed,

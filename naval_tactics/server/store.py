@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from agents.base import Captain
+from naval_env.core.dice import Dice
 from naval_env.core.events import Event
 from naval_env.core.game import Game
 from naval_tactics.catalogue import CaptainEntry, RulesetEntry
@@ -72,7 +73,7 @@ class GameSession:
     base: int = 0
     _position: tuple[int, dict[str, Any]] | None = field(default=None, repr=False)
     #: (dice, rolls recorded, packed generator state) of the last snapshot: reused while no die is rolled.
-    packed_dice: tuple[Any, int, bytes] | None = field(default=None, repr=False)
+    packed_dice: tuple[Dice, int, bytes] | None = field(default=None, repr=False)
 
     @property
     def version(self) -> int:
