@@ -22,20 +22,22 @@ MaskablePPO: a real graph and sidecar, the size of a small trained captain). Req
    ``expert:2000ms``. The searches run in the server's search processes, at low CPU priority.
    Target: p50 under searches within 2x of alone (in the server's thread pool it was about 8x).
 5. Workers: whole games (create, the app's moves by label, ``gunner``'s captain-moves, delete) by 16
-   client threads (in 4 client processes, so the clients' own GIL is not the limit) for a fixed time,
+   clients for a fixed time (:mod:`game_load`: asyncio tasks speaking HTTP/1.1 over keep-alive
+   connections, in 2 processes, so the load takes little of the cores it shares with the server),
    against ``serve --store memory`` (the old single process, for reference), then ``--workers 1`` and
-   ``--workers 2`` over one store file, one after the other.
-   Targets: 2 workers >= 1.5x one worker's decisions/s, p99 <= 50 ms, zero errors. The load average
-   is printed before each: other jobs on the machine take cores from both.
+   ``--workers 2`` over one store file, one after the other. Each row has the server's CPU per decision
+   (every process of the server) and the clients' own, and the last line the ceiling those imply on
+   this machine's cores. Targets: 2 workers >= 1.5x one worker's decisions/s, p99 <= 50 ms, zero
+   errors. The load average is printed before each: other jobs on the machine take cores from both.
 
     python bench/server_latency.py [--decisions 1000] [--games 10000] [--clients 16]
                                    [--sections latency,throughput,memory,searches,workers]
+                                   [--seconds 20] [--client-processes 2]
 """
 
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import os
 import random
 import socket
@@ -47,6 +49,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import game_load
 import httpx
 import numpy as np
 
@@ -261,86 +264,133 @@ def under_searches(url: str, bodies: list[dict[str, Any]], searchers: int, think
 
 
 # ------------------------------------------------------------------ 5. workers
-def _game_player(url: str, seed: int, until: float, out: list[tuple[int, int, list[float]]]) -> None:
-    """Whole pantheon games until ``until``: (decisions, errors, request milliseconds)."""
-    rng = random.Random(seed)
-    decisions = errors = 0
-    samples: list[float] = []
-
-    def call(http: httpx.Client, method: str, path: str, body: dict[str, Any] | None = None) -> dict[str, Any] | None:
-        nonlocal errors
-        start = time.perf_counter()
+def tree_cpu_seconds(pid: int) -> float:
+    """CPU seconds of a process and every process under it (a server's workers and search processes)."""
+    total, todo = 0.0, [pid]
+    while todo:
+        current = todo.pop()
         try:
-            answer = http.request(method, path, json=body)
-        except httpx.HTTPError:
-            errors += 1
-            return None
-        samples.append((time.perf_counter() - start) * 1000)
-        if answer.status_code >= 300:
-            errors += 1
-            return None
-        return dict(answer.json()) if answer.content else {}
-
-    with httpx.Client(base_url=url, timeout=60) as http:
-        while time.monotonic() < until:
-            game = call(http, "POST", "/v1/games", {"ruleset": RULESET, "seed": rng.randrange(2**31)})
-            if game is None:
-                continue
-            while game is not None and not game["over"] and time.monotonic() < until:
-                seat = game["to_move"]
-                if seat.startswith(game["sides"][0]):
-                    move = {c: rng.choice(labels) for c, labels in game["legal"].items()}
-                    answer = call(http, "POST", f"/v1/games/{game['id']}/moves", {"seat": seat, "move": move})
-                else:
-                    answer = call(http, "POST", f"/v1/games/{game['id']}/captain-moves", {"captain": "gunner"})
-                decisions += answer is not None
-                game = answer["game"] if answer is not None else None
-            if game is not None:
-                call(http, "DELETE", f"/v1/games/{game['id']}")
-    out.append((decisions, errors, samples))
+            total += cpu_seconds(current)
+            todo.extend(int(child) for task in Path(f"/proc/{current}/task").iterdir()
+                        for child in (task / "children").read_text().split())
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+    return total
 
 
-def _client_process(url: str, threads: int, seed: int, until: float) -> tuple[int, int, list[float]]:
-    out: list[tuple[int, int, list[float]]] = []
-    players = [threading.Thread(target=_game_player, args=(url, seed * 100 + i, until, out)) for i in range(threads)]
-    for player in players:
-        player.start()
-    for player in players:
-        player.join()
-    return sum(d for d, _, _ in out), sum(e for _, e, _ in out), [ms for _, _, s in out for ms in s]
+def settle(pid: int, quiet_cpu_s: float = 0.02, every_s: float = 0.5, longest_s: float = 90.0) -> None:
+    """Wait until the server (every process under ``pid``) is idle: its workers and their search processes
+    started (health answers once one worker does), so their start-up is not counted as serving."""
+    deadline = time.monotonic() + longest_s
+    before = tree_cpu_seconds(pid)
+    while time.monotonic() < deadline:
+        time.sleep(every_s)
+        now = tree_cpu_seconds(pid)
+        if now - before <= quiet_cpu_s:
+            return
+        before = now
 
 
-def whole_games(url: str, clients: int, seconds: float, processes: int = 4) -> tuple[float, int, list[float]]:
-    """(decisions/s, errors, request milliseconds) of ``clients`` threads playing whole games for ``seconds``."""
-    until = time.monotonic() + seconds
-    with multiprocessing.get_context("fork").Pool(processes) as pool:
-        parts = pool.starmap(_client_process, [(url, clients // processes, i, until) for i in range(processes)])
-    decisions = sum(d for d, _, _ in parts)
-    return decisions / seconds, sum(e for _, e, _ in parts), [ms for _, _, s in parts for ms in s]
-
-
-def compare_workers(captains: Path, folder: Path, clients: int, seconds: float) -> None:
+def compare_workers(captains: Path, folder: Path, clients: int, seconds: float, processes: int) -> None:
     rows = []
     for workers, store in ((1, "memory"), (1, folder / "workers1.sqlite3"), (2, folder / "workers2.sqlite3")):
         port = free_port()
         server = start_server(captains, port, idle_seconds=60, max_games=1000, store=store, workers=workers)
         try:
-            time.sleep(3)   # every worker up (the parent answers health once one is)
+            settle(server.pid)
             load = os.getloadavg()[0]
-            rate, errors, samples = whole_games(f"http://127.0.0.1:{port}", clients, seconds)
-            p50, p99 = percentiles(samples)
-            rows.append((workers, "memory" if store == "memory" else "file", rate, p50, p99, errors, load))
+            server_start = tree_cpu_seconds(server.pid)
+            result = game_load.whole_games("127.0.0.1", port, clients, seconds, processes)
+            server_cpu = tree_cpu_seconds(server.pid) - server_start
+            p50, p99 = percentiles(result.samples_ms)
+            per = max(result.decisions, 1)
+            rows.append((workers, "memory" if store == "memory" else "file", result.decisions / seconds, p50, p99,
+                         result.errors, server_cpu * 1000 / per, result.cpu_seconds * 1000 / per, load))
         finally:
             server.terminate()
             server.wait(30)
     print(f"{'workers':>9}{'store':>8}{'decisions/s':>13}{'p50 ms':>9}{'p99 ms':>9}{'errors':>8}"
-          f"{'load avg (1 min) before':>26}")
-    for workers, kind, rate, p50, p99, errors, load in rows:
-        print(f"{workers:>9}{kind:>8}{rate:>13.0f}{p50:>9.1f}{p99:>9.1f}{errors:>8}{load:>26.1f}")
-    ratio = rows[2][2] / rows[1][2]
-    met = ratio >= 1.5 and rows[2][4] <= 50 and rows[2][5] == 0
+          f"{'server CPU ms':>15}{'client CPU ms':>15}{'load avg':>10}")
+    print(f"{'':>62}{'per decision':>15}{'per decision':>15}{'before':>10}")
+    for workers, kind, rate, p50, p99, errors, server_ms, client_ms, load in rows:
+        print(f"{workers:>9}{kind:>8}{rate:>13.0f}{p50:>9.1f}{p99:>9.1f}{errors:>8}{server_ms:>15.2f}{client_ms:>15.2f}"
+              f"{load:>10.1f}")
+    one, two = rows[1], rows[2]
+    ratio = two[2] / one[2]
+    met = ratio >= 1.5 and two[4] <= 50 and two[5] == 0
+    cores = os.cpu_count() or 1
+    ceiling = cores * 1000 / (two[6] + two[7])
     print(f"   2 workers / 1 worker: {ratio:.2f}x   {'meets' if met else 'MISSES'} the target (>= 1.5x, p99 <= 50 ms, "
-          f"zero errors) on {os.cpu_count()} cores shared with the 16 clients")
+          f"zero errors)")
+    print(f"   on {cores} cores shared with the clients: at these CPU costs per decision (server {two[6]:.2f} ms + "
+          f"client {two[7]:.2f} ms) the machine's ceiling is {ceiling:.0f} decisions/s, {ceiling / one[2]:.2f}x "
+          "one worker's rate")
+
+
+def single_server_sections(args: argparse.Namespace, sections: set[str], bodies: list[dict[str, Any]],
+                           captains: Path, folder: Path) -> None:
+    """Sections 1-4, on one server (one worker, an SQLite store in ``folder``)."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    server = start_server(captains, port, idle_seconds=2.0, max_games=500, store=folder / "games.sqlite3")
+    try:
+        catalogue = Catalogue.load(captains)
+        size = sum(len(str(b["position"])) for b in bodies) / len(bodies)
+        load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+        print(f"server: python -m naval_tactics serve (one uvicorn worker, h11, SQLite store), pid {server.pid}; "
+              f"{len(bodies)} real {RULESET} positions (~{size:.0f} bytes each)")
+        print(f"machine: {os.cpu_count()} cores, load average {load} (1, 5, 15 min) before the run")
+        if "latency" in sections:
+            print("\n1. decide latency, one client, keep-alive (ms per decision; in-process = the route's own call)")
+            print(f"{'captain':<10}{'path':<12}{'p50':>8}{'p99':>8}")
+            with httpx.Client(base_url=url, timeout=60) as http:
+                for captain in ("gunner", "tiny"):
+                    wire, local, server_ms, client_ms = latency(http, catalogue, captain, bodies, server.pid)
+                    (w50, w99), (l50, l99) = percentiles(wire), percentiles(local)
+                    print(f"{captain:<10}{'loopback':<12}{w50:>8.2f}{w99:>8.2f}")
+                    print(f"{'':<10}{'in-process':<12}{l50:>8.2f}{l99:>8.2f}")
+                    verdict = "meets" if w50 <= TARGET_P50_MS and w99 <= TARGET_P99_MS else "MISSES"
+                    print(f"{'':<10}{'ratio':<12}{w50 / l50:>7.1f}x{w99 / l99:>7.1f}x   {verdict} the target "
+                          f"(loopback p50 <= {TARGET_P50_MS:g} ms, p99 <= {TARGET_P99_MS:g} ms)")
+                    print(f"{'':<10}CPU per loopback decision: server {server_ms:.2f} ms + client {client_ms:.2f} ms "
+                          "(what a decision costs without other jobs' queues)")
+
+        if "throughput" in sections:
+            print(f"\n2. throughput, {args.clients} concurrent clients x {args.per_client} decides (gunner), "
+                  f"{os.cpu_count()} cores shared by server and clients")
+            rate, answered, errors, per_decision = throughput(url, bodies, args.clients, args.per_client,
+                                                              server.pid)
+            verdict = "meets" if rate >= TARGET_RATE and errors == 0 else "MISSES"
+            print(f"   {rate:.0f} decisions/s, {answered} answered, {errors} errors   {verdict} the target "
+                  f"(>= {TARGET_RATE:g}/s, zero errors)")
+            print(f"   server CPU {per_decision:.2f} ms per decision: one core of its own serves "
+                  f"{1000 / per_decision:.0f} decisions/s (one process, one core at most: the GIL)")
+
+        if "memory" in sections:
+            print(f"\n3. server memory over {args.games} games (each created, 3 captain moves, then deleted or "
+                  "left to the 2 s idle limit; at most 500 kept)")
+            marks = churn(url, args.games, workers=8, pid=server.pid)
+            print("   " + ", ".join(f"{n}: {mb:.1f} MB" for n, mb in marks))
+            warm = next((mb for n, mb in marks if n >= args.games // 10), marks[0][1])
+            growth = marks[-1][1] - warm
+            print(f"   after the first tenth {warm:.1f} MB, at the end {marks[-1][1]:.1f} MB: "
+                  f"{growth:+.1f} MB over the last {args.games - args.games // 10} games "
+                  f"({'flat' if abs(growth) < 0.1 * warm else 'GROWING'})")
+            health = httpx.get(f"{url}/v1/health").json()
+            print(f"   games kept at the end: {health['games']} (max {health['max_games']})")
+        if "searches" in sections:
+            print(f"\n4. plain decide (gunner) p50 alone and while {args.searchers} clients keep asking "
+                  f"expert:{args.think_ms}ms (searches in the server's search processes)")
+            alone, loaded, answered, refused = under_searches(url, bodies, args.searchers, args.think_ms, 300)
+            (a50, a99), (s50, s99) = percentiles(alone), percentiles(loaded)
+            verdict = "meets" if s50 <= 2 * a50 else "MISSES"
+            print(f"   alone p50 {a50:.2f} ms, p99 {a99:.2f} ms; under searches p50 {s50:.2f} ms, p99 {s99:.2f} ms: "
+                  f"{s50 / a50:.1f}x   {verdict} the target (<= 2x)")
+            print(f"   searches meanwhile: {answered} answered, {refused} refused (503, retried after Retry-After); "
+                  f"load average {os.getloadavg()[0]:.1f}")
+    finally:
+        server.terminate()
+        server.wait(30)
 
 
 def main() -> None:
@@ -352,6 +402,7 @@ def main() -> None:
     parser.add_argument("--searchers", type=int, default=8, help="clients asking expert:<think-ms>ms in section 4")
     parser.add_argument("--think-ms", type=int, default=2000)
     parser.add_argument("--seconds", type=float, default=20.0, help="length of each whole-game load in section 5")
+    parser.add_argument("--client-processes", type=int, default=2, help="processes the section 5 clients run in")
     parser.add_argument("--sections", default="latency,throughput,memory,searches,workers")
     args = parser.parse_args()
     sections = set(args.sections.split(","))
@@ -363,71 +414,13 @@ def main() -> None:
         captains.mkdir()
         for suffix in (".onnx", ".json"):
             (captains / f"tiny{suffix}").write_bytes((Path(tmp) / "build" / f"tiny{suffix}").read_bytes())
-        port = free_port()
-        url = f"http://127.0.0.1:{port}"
-        server = start_server(captains, port, idle_seconds=2.0, max_games=500, store=Path(tmp) / "games.sqlite3")
-        try:
-            catalogue = Catalogue.load(captains)
-            size = sum(len(str(b["position"])) for b in bodies) / len(bodies)
-            load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-            print(f"server: python -m naval_tactics serve (one uvicorn worker, h11, SQLite store), pid {server.pid}; "
-                  f"{len(bodies)} real {RULESET} positions (~{size:.0f} bytes each)")
-            print(f"machine: {os.cpu_count()} cores, load average {load} (1, 5, 15 min) before the run")
-            if "latency" in sections:
-                print("\n1. decide latency, one client, keep-alive (ms per decision; in-process = the route's own call)")
-                print(f"{'captain':<10}{'path':<12}{'p50':>8}{'p99':>8}")
-                with httpx.Client(base_url=url, timeout=60) as http:
-                    for captain in ("gunner", "tiny"):
-                        wire, local, server_ms, client_ms = latency(http, catalogue, captain, bodies, server.pid)
-                        (w50, w99), (l50, l99) = percentiles(wire), percentiles(local)
-                        print(f"{captain:<10}{'loopback':<12}{w50:>8.2f}{w99:>8.2f}")
-                        print(f"{'':<10}{'in-process':<12}{l50:>8.2f}{l99:>8.2f}")
-                        verdict = "meets" if w50 <= TARGET_P50_MS and w99 <= TARGET_P99_MS else "MISSES"
-                        print(f"{'':<10}{'ratio':<12}{w50 / l50:>7.1f}x{w99 / l99:>7.1f}x   {verdict} the target "
-                              f"(loopback p50 <= {TARGET_P50_MS:g} ms, p99 <= {TARGET_P99_MS:g} ms)")
-                        print(f"{'':<10}CPU per loopback decision: server {server_ms:.2f} ms + client {client_ms:.2f} ms "
-                              "(what a decision costs without other jobs' queues)")
-
-            if "throughput" in sections:
-                print(f"\n2. throughput, {args.clients} concurrent clients x {args.per_client} decides (gunner), "
-                      f"{os.cpu_count()} cores shared by server and clients")
-                rate, answered, errors, per_decision = throughput(url, bodies, args.clients, args.per_client,
-                                                                  server.pid)
-                verdict = "meets" if rate >= TARGET_RATE and errors == 0 else "MISSES"
-                print(f"   {rate:.0f} decisions/s, {answered} answered, {errors} errors   {verdict} the target "
-                      f"(>= {TARGET_RATE:g}/s, zero errors)")
-                print(f"   server CPU {per_decision:.2f} ms per decision: one core of its own serves "
-                      f"{1000 / per_decision:.0f} decisions/s (one process, one core at most: the GIL)")
-
-            if "memory" in sections:
-                print(f"\n3. server memory over {args.games} games (each created, 3 captain moves, then deleted or "
-                      "left to the 2 s idle limit; at most 500 kept)")
-                marks = churn(url, args.games, workers=8, pid=server.pid)
-                print("   " + ", ".join(f"{n}: {mb:.1f} MB" for n, mb in marks))
-                warm = next((mb for n, mb in marks if n >= args.games // 10), marks[0][1])
-                growth = marks[-1][1] - warm
-                print(f"   after the first tenth {warm:.1f} MB, at the end {marks[-1][1]:.1f} MB: "
-                      f"{growth:+.1f} MB over the last {args.games - args.games // 10} games "
-                      f"({'flat' if abs(growth) < 0.1 * warm else 'GROWING'})")
-                health = httpx.get(f"{url}/v1/health").json()
-                print(f"   games kept at the end: {health['games']} (max {health['max_games']})")
-            if "searches" in sections:
-                print(f"\n4. plain decide (gunner) p50 alone and while {args.searchers} clients keep asking "
-                      f"expert:{args.think_ms}ms (searches in the server's search processes)")
-                alone, loaded, answered, refused = under_searches(url, bodies, args.searchers, args.think_ms, 300)
-                (a50, a99), (s50, s99) = percentiles(alone), percentiles(loaded)
-                verdict = "meets" if s50 <= 2 * a50 else "MISSES"
-                print(f"   alone p50 {a50:.2f} ms, p99 {a99:.2f} ms; under searches p50 {s50:.2f} ms, p99 {s99:.2f} ms: "
-                      f"{s50 / a50:.1f}x   {verdict} the target (<= 2x)")
-                print(f"   searches meanwhile: {answered} answered, {refused} refused (503, retried after Retry-After); "
-                      f"load average {os.getloadavg()[0]:.1f}")
-        finally:
-            server.terminate()
-            server.wait(30)
+        if sections - {"workers"}:
+            single_server_sections(args, sections, bodies, captains, Path(tmp))
         if "workers" in sections:
-            print(f"\n5. whole games, {args.clients} client threads in 4 processes, {args.seconds:g} s each, "
-                  "serve --store memory, then --workers 1 and --workers 2 over one SQLite store")
-            compare_workers(captains, Path(tmp), args.clients, args.seconds)
+            print(f"\n5. whole games, {args.clients} clients (asyncio, raw HTTP/1.1 keep-alive) in "
+                  f"{args.client_processes} processes, {args.seconds:g} s each: serve --store memory, then "
+                  "--workers 1 and --workers 2 over one SQLite store")
+            compare_workers(captains, Path(tmp), args.clients, args.seconds, args.client_processes)
 
 
 if __name__ == "__main__":

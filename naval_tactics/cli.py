@@ -138,6 +138,7 @@ def run_serve(args: argparse.Namespace) -> int:
     from naval_tactics.server import serve
     from naval_tactics.server.settings import ServerSettings
     from naval_tactics.server.sqlite_store import StoreFileError
+    from naval_tactics.server.workers import ServeError
 
     try:
         settings = ServerSettings(captains_dir=args.captains_dir, max_games=args.max_games,
@@ -158,7 +159,7 @@ def run_serve(args: argparse.Namespace) -> int:
           file=sys.stderr)
     try:
         serve(settings, host=args.host, port=args.port, log_level=args.log_level)
-    except (CatalogueError, StoreFileError) as exc:
+    except (CatalogueError, StoreFileError, ServeError) as exc:
         raise CommandError(str(exc)) from None
     return 0
 

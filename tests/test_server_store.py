@@ -1,6 +1,7 @@
 """Games kept in SQLite (``--store FILE``): they survive a restart, even a SIGKILL in the middle of
-games, and go on exactly as uninterrupted games; any app (worker) over the same file serves them;
-two writers on one game cannot both move it; a file that is not a store is refused."""
+games, and go on exactly as uninterrupted games, dice and captains' generators included, whether
+picked up from their snapshot or replayed from their turns; any app (worker) over the same file serves
+them; two writers on one game cannot both move it; a file that is not a store is refused."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from fastapi.testclient import TestClient
 
 from naval_tactics.catalogue import Catalogue
 from naval_tactics.server import ServerSettings, create_app
+from naval_tactics.server.snapshots import generators
 from naval_tactics.server.sqlite_store import SqliteGameStore, StoreFileError
 
 REPO = Path(__file__).resolve().parents[1]
@@ -57,24 +59,36 @@ def play(http: Any, game_id: str, captain: str, seed: int, stop_after: int | Non
     return dict(game)
 
 
-def uninterrupted() -> dict[int, tuple[dict[str, Any], list[dict[str, Any]]]]:
-    """Every game of :data:`GAMES` played through in one memory-store app: final view and events."""
+def generators_of(http: TestClient, game_id: str) -> tuple[Any, ...]:
+    """What the game's next draws depend on besides its position: the dice generator's state and the
+    state of every generator of every captain asked so far, from the app's own session."""
+    session = http.app.state.services.store.get(game_id)   # type: ignore[attr-defined]
+    captains = {key: [g.bit_generator.state for g in generators(captain)] for key, captain in session.captains.items()}
+    return session.game.dice.generator_state(), captains
+
+
+Reference = dict[int, tuple[dict[str, Any], list[dict[str, Any]], tuple[Any, ...]]]
+
+
+def uninterrupted() -> Reference:
+    """Every game of :data:`GAMES` played through in one memory-store app: final view, events, generators."""
     http = TestClient(create_app(ServerSettings(), catalogue=CATALOGUE))
     results = {}
     for ruleset, captain, seed in GAMES:
         game = http.post("/v1/games", json={"ruleset": ruleset, "seed": seed}).json()
         final = play(http, game["id"], captain, seed)
-        results[seed] = (final, http.get(f"/v1/games/{game['id']}/events").json()["events"])
+        results[seed] = (final, http.get(f"/v1/games/{game['id']}/events").json()["events"],
+                         generators_of(http, game["id"]))
     return results
 
 
 @pytest.fixture(scope="module")
-def reference() -> dict[int, tuple[dict[str, Any], list[dict[str, Any]]]]:
+def reference() -> Reference:
     return uninterrupted()
 
 
-def same_result(final: dict[str, Any], events: list[dict[str, Any]], expected: tuple[dict[str, Any], list[Any]]) -> None:
-    view, logged = expected
+def same_result(final: dict[str, Any], events: list[dict[str, Any]], expected: tuple[Any, ...]) -> None:
+    view, logged = expected[:2]
     for key in ("position", "winner", "truncated", "decisions", "round", "over"):
         assert final[key] == view[key], key
     assert events == logged
@@ -110,6 +124,73 @@ def test_two_apps_on_one_file_serve_one_game_turn_about(tmp_path: Path, referenc
     gone = workers[0].get(f"/v1/games/{game['id']}")
     assert gone.status_code == 404 and gone.json()["error"]["code"] == "game_not_found"
     assert gone.json()["error"]["message"] == f"game {game['id']!r} was deleted"
+
+
+def test_a_game_alternating_between_two_workers_is_the_uninterrupted_game_bit_for_bit(tmp_path: Path,
+                                                                                       reference: Reference) -> None:
+    """Every request on the other app than the last: each picks the game up from the snapshot the other
+    wrote (never from the turns), and every game ends with the same events and the same generators
+    (dice, random captain, a level's coin) as the game played in one process."""
+    store = tmp_path / "games.sqlite3"
+    workers = [TestClient(create_app(ServerSettings(store=store), catalogue=CATALOGUE)) for _ in range(2)]
+    for ruleset, captain, seed in GAMES:
+        game = workers[0].post("/v1/games", json={"ruleset": ruleset, "seed": seed}).json()
+        turn = 0
+        while not game["over"]:
+            turn += 1
+            game = step(workers[turn % 2], game, captain, seed)
+            other = workers[(turn + 1) % 2].app.state.services.store.get(game["id"])  # type: ignore[attr-defined]
+            assert other.base == game["decisions"] and other.turns == []   # from the snapshot, nothing replayed
+        assert generators_of(workers[turn % 2], game["id"]) == reference[seed][2]
+        events = workers[0].get(f"/v1/games/{game['id']}/events").json()["events"]   # the history, replayed once
+        same_result(game, events, reference[seed])
+        assert generators_of(workers[0], game["id"]) == reference[seed][2]
+
+
+def test_a_restarted_app_resumes_every_game_from_its_snapshot_mid_game(tmp_path: Path, reference: Reference) -> None:
+    """Stopped after a few decisions: the new app's game is the old app's game, dice and captains'
+    generators included, before it moves again; played on, it ends as the uninterrupted game."""
+    store = tmp_path / "games.sqlite3"
+    first = TestClient(create_app(ServerSettings(store=store), catalogue=CATALOGUE))
+    ids, before = {}, {}
+    for ruleset, captain, seed in GAMES:
+        ids[seed] = first.post("/v1/games", json={"ruleset": ruleset, "seed": seed}).json()["id"]
+        play(first, ids[seed], captain, seed, stop_after=7)
+        before[seed] = (first.get(f"/v1/games/{ids[seed]}").json(), generators_of(first, ids[seed]))
+    second = TestClient(create_app(ServerSettings(store=store), catalogue=CATALOGUE))   # a restart
+    for ruleset, captain, seed in GAMES:
+        resumed = second.app.state.services.store.get(ids[seed])  # type: ignore[attr-defined]
+        assert resumed.base >= 7 and resumed.turns == []
+        assert second.get(f"/v1/games/{ids[seed]}").json() == before[seed][0]
+        assert generators_of(second, ids[seed]) == before[seed][1]
+        final = play(second, ids[seed], captain, seed)
+        assert generators_of(second, ids[seed]) == reference[seed][2]
+        same_result(final, second.get(f"/v1/games/{ids[seed]}/events").json()["events"], reference[seed])
+
+
+@pytest.mark.parametrize("damage", [
+    "DELETE FROM snapshots",   # as a version-1 file kept its games
+    "UPDATE snapshots SET dice = x'00'",
+    """UPDATE snapshots SET state = '{"captains": [{"side": "blue", "name": "random", "generators": [{}]}]}'""",
+    "UPDATE snapshots SET position = '{\"ships\": 5}'",
+])
+def test_a_game_without_a_usable_snapshot_is_replayed_from_its_turns(tmp_path: Path, reference: Reference,
+                                                                        damage: str) -> None:
+    """A game whose snapshot is missing (a version-1 file) or does not load goes on exactly as well, replayed."""
+    store = tmp_path / "games.sqlite3"
+    first = TestClient(create_app(ServerSettings(store=store), catalogue=CATALOGUE))
+    ruleset, captain, seed = GAMES[0]
+    game_id = first.post("/v1/games", json={"ruleset": ruleset, "seed": seed}).json()["id"]
+    play(first, game_id, captain, seed, stop_after=5)
+    with sqlite3.connect(store) as conn:
+        conn.execute(damage)
+        conn.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
+    second = TestClient(create_app(ServerSettings(store=store), catalogue=CATALOGUE))
+    assert second.app.state.services.store.get(game_id).whole   # type: ignore[attr-defined]
+    final = play(second, game_id, captain, seed)
+    same_result(final, second.get(f"/v1/games/{game_id}/events").json()["events"], reference[seed])
+    with sqlite3.connect(store) as conn:
+        assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == ("2",)
 
 
 def test_a_move_made_elsewhere_in_the_meantime_is_refused_not_applied_twice(tmp_path: Path) -> None:

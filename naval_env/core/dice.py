@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from typing import NamedTuple, Self
+from typing import Any, NamedTuple, Self
 
 
 class DieRoll(NamedTuple):
@@ -66,6 +66,15 @@ class Dice:
     def choice_index(self, n: int, reason: str = "") -> int:
         """A uniform index in ``range(n)``, drawn as a d``n`` roll minus one."""
         return self.d(n, reason) - 1
+
+    def generator_state(self) -> tuple[Any, ...]:
+        """The generator's state (``random.Random.getstate()``); dice given it by :meth:`restore` roll the
+        same faces as these from here on (a game resumed from a snapshot rolls as if never stopped)."""
+        return self._rng.getstate()
+
+    def restore(self, state: tuple[Any, ...]) -> None:
+        """Continue from ``state``, a :meth:`generator_state` (the recorded history is left as it is)."""
+        self._rng.setstate(state)
 
     def clone(self) -> Self:
         """An independent copy: the same faces as this one from here on, for the same rolls; its own

@@ -52,18 +52,24 @@ def _digest(ruleset_id: str, text: str) -> str:
 def restore(catalogue: Catalogue, game_id: str, ruleset_id: str, digest: str, scenario: str,
             position: Mapping[str, Any] | None, seed: int, turns: Iterable[Turn], now: float) -> GameSession:
     """The session a stored game was, rebuilt from its start and its turns."""
-    try:
-        entry = catalogue.ruleset(ruleset_id)
-    except UnknownNameError:
-        raise NotReplayableError(f"game {game_id!r} is a {ruleset_id} game, which this server does not serve") from None
-    if config_digest(entry) != digest:
-        raise NotReplayableError(f"game {game_id!r} was played under another {ruleset_id} config than this server's")
+    entry = entry_for(catalogue, game_id, ruleset_id, digest)
     try:
         session = start_session(entry, game_id, scenario if position is None else None, position, seed, now)
     except PositionError as exc:
         raise NotReplayableError(f"game {game_id!r}: its start position no longer loads ({exc})") from None
     replay(catalogue, session, turns)
     return session
+
+
+def entry_for(catalogue: Catalogue, game_id: str, ruleset_id: str, digest: str) -> RulesetEntry:
+    """The served ruleset a stored game was played on, if served under the same config."""
+    try:
+        entry = catalogue.ruleset(ruleset_id)
+    except UnknownNameError:
+        raise NotReplayableError(f"game {game_id!r} is a {ruleset_id} game, which this server does not serve") from None
+    if config_digest(entry) != digest:
+        raise NotReplayableError(f"game {game_id!r} was played under another {ruleset_id} config than this server's")
+    return entry
 
 
 def replay(catalogue: Catalogue, session: GameSession, turns: Iterable[Turn]) -> None:

@@ -68,9 +68,10 @@ def new_game(catalogue: Catalogue, store: Store, ruleset_id: str, scenario: str 
     return store.add(build)
 
 
-def session(store: Store, game_id: str) -> GameSession:
+def session(store: Store, game_id: str, whole: bool = False) -> GameSession:
+    """The kept game (``whole``: with every turn and event from its start); 404/409 when it cannot be served."""
     try:
-        return store.get(game_id)
+        return store.get(game_id, whole)
     except GameGoneError as exc:
         code = "game_expired" if exc.reason == "expired" else "game_not_found"
         raise ApiError(code, str(exc), details={"game_id": game_id}) from None
@@ -105,7 +106,7 @@ def game_view(current: GameSession) -> GameView:
         winner=game.winner, truncated=game.truncated, sides=list(game.sides),
         seats=[Seat(id=a, side=game.side_of(a), active=game.is_active(a)) for a in game.agents],
         legal=legal_options(game, to_move) if to_move is not None else {},
-        position=game.position(),
+        position=current.position(),
     )
 
 

@@ -176,7 +176,7 @@ async def game_events(
     game_id: GameId, svc: ServicesDep,
     since: Annotated[int, Query(ge=0, description="Index of the first event to return")] = 0,
 ) -> EventList:
-    current = play.session(svc.store, game_id)
+    current = play.session(svc.store, game_id, whole=True)
     async with current.lock:
         logged, log = play.events_json(current.events[since:])
         return EventList(game_id=game_id, since=since, total=len(current.events), events=logged, log=log)

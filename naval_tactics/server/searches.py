@@ -8,8 +8,8 @@ priority (``nice``), it takes only the cores the server leaves free.
 Each request has a budget: at most ``max_searches`` searches are admitted at once (running or
 waiting for a worker; past that, 503 ``server_busy`` with ``Retry-After``), and a search must answer
 within ``decision_timeout_s`` of being admitted (else 503 ``decision_timeout``; the worker finishes
-its bounded thinking time and is reused). A worker rebuilds the game from its start and applied moves
-(:mod:`.history`) and asks a fresh search captain seeded from the game's seed, seat and turn.
+its bounded thinking time and is reused). A worker loads the game from its snapshot (:mod:`.snapshots`:
+position and dice) and asks a fresh search captain seeded from the game's seed, seat and turn.
 """
 
 from __future__ import annotations
@@ -26,12 +26,11 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from naval_tactics.catalogue import Catalogue
 from naval_tactics.decisions import Proposal, propose
 from naval_tactics.server.errors import ApiError
 from naval_tactics.server.settings import ServerSettings
+from naval_tactics.server.snapshots import restored_dice, take
 from naval_tactics.server.store import GameSession
 
 #: Niceness of the search workers: the scheduler then gives the server's own process its core first.
@@ -71,11 +70,11 @@ class SearchPool:
 
     async def in_game(self, current: GameSession, captain: str, seat: str) -> Proposal:
         """``captain``'s move for ``seat`` in the kept game, searched in a worker."""
-        applied = [(t.seat, list(t.action)) for t in current.turns if t.applied]
+        snapshot = take(current)
         side_seed = current.seed * 2 + current.game.sides.index(current.game.side_of(seat))
-        seed = (side_seed << 20) + len(current.turns)   # one seed per side and turn: replayable, never reused
-        return await self._run(_search_in_game, current.entry.id, current.scenario, current.start, current.seed,
-                               applied, seat, captain, seed)
+        seed = (side_seed << 20) + current.version   # one seed per side and turn: replayable, never reused
+        return await self._run(_search_in_game, current.entry.id, snapshot.position, snapshot.dice, current.seed,
+                               seat, captain, seed)
 
     async def decide(self, ruleset_id: str, position: Mapping[str, Any], captain: str, seat: str, seed: int) -> Proposal:
         """``captain``'s move for ``seat`` in a position, searched in a worker (nothing kept)."""
@@ -117,7 +116,7 @@ _catalogue: Catalogue | None = None
 def _start_worker(server: int, captains_dir: Path | None, rulesets: Sequence[str] | None,
                   max_expert_ms: float) -> None:
     global _catalogue
-    _exit_with_parent(server)   # its pid from the server itself: it may be gone before this worker has started
+    exit_with_parent(server)   # its pid from the server itself: it may be gone before this worker has started
     try:
         os.nice(WORKER_NICENESS)
     except OSError:  # not permitted here: the searches then compete with the server on equal terms
@@ -125,7 +124,7 @@ def _start_worker(server: int, captains_dir: Path | None, rulesets: Sequence[str
     _catalogue = Catalogue.load(captains_dir, rulesets, max_expert_ms)
 
 
-def _exit_with_parent(parent: int, every_s: float = 1.0) -> None:
+def exit_with_parent(parent: int, every_s: float = 1.0) -> None:
     """End this worker once the server that started it is gone: a pool's workers otherwise outlive a
     server killed with SIGKILL (or any exit without its shutdown), waiting for work that never comes."""
     def watch() -> None:
@@ -146,16 +145,12 @@ def _worker_catalogue() -> Catalogue:
     return _catalogue
 
 
-def _search_in_game(ruleset_id: str, scenario: str, start: dict[str, Any] | None, game_seed: int,
-                    applied: list[tuple[str, list[int]]], seat: str, captain_name: str, seed: int) -> Proposal:
-    from naval_tactics.server.history import start_session
-
+def _search_in_game(ruleset_id: str, position: dict[str, Any], dice: bytes, game_seed: int, seat: str,
+                    captain_name: str, seed: int) -> Proposal:
     try:
         catalogue = _worker_catalogue()
         entry = catalogue.ruleset(ruleset_id)
-        game = start_session(entry, "", scenario if start is None else None, start, game_seed, 0.0).game
-        for mover, action in applied:
-            game.apply(mover, np.asarray(action, dtype=np.int64))
+        game = entry.ruleset.load_position(position, entry.config, dice=restored_dice(game_seed, dice))
         return _ask(catalogue, game, ruleset_id, captain_name, seat, seed)
     except Exception as exc:  # noqa: BLE001 - sent back as text: exceptions with their own arguments do not pickle
         raise SearchFailedError(f"{type(exc).__name__}: {exc}") from None

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from agents.base import Captain
+from naval_env.core.dice import Dice
 from naval_env.core.events import Event
 from naval_env.core.game import Game
 from naval_tactics.catalogue import CaptainEntry, RulesetEntry
@@ -67,11 +68,36 @@ class GameSession:
     #: (side, captain name) -> the captain playing that side here, made on its first move and kept
     #: for the game (a random captain draws from one generator, as in the arena).
     captains: dict[tuple[str, str], Captain] = field(default_factory=dict, repr=False)
+    #: Turns played before ``turns[0]``: 0 for a session built from the game's start; a session picked
+    #: up from a snapshot (:mod:`.snapshots`) holds only the turns, and ``events``, since.
+    base: int = 0
+    _position: tuple[int, dict[str, Any]] | None = field(default=None, repr=False)
+    #: (dice, rolls recorded, packed generator state) of the last snapshot: reused while no die is rolled.
+    packed_dice: tuple[Dice, int, bytes] | None = field(default=None, repr=False)
+
+    @property
+    def version(self) -> int:
+        """Turns kept so far (moves, captains' moves and proposals): the game's version in a store."""
+        return self.base + len(self.turns)
+
+    @property
+    def whole(self) -> bool:
+        """Whether ``turns`` and ``events`` go back to the game's start."""
+        return self.base == 0
+
+    def position(self) -> dict[str, Any]:
+        """``game.position()``, made once per version (a move's answer and its snapshot share it); read-only."""
+        if self._position is None or self._position[0] != self.version:
+            self._position = (self.version, self.game.position())
+        return self._position[1]
 
     def captain(self, entry: CaptainEntry, seat: str) -> Captain:
-        """The game's captain ``entry`` for ``seat``'s side, reset with ``seed * 2 + side index`` as
+        """The game's captain ``entry`` for ``seat``'s side."""
+        return self.side_captain(entry, self.game.side_of(seat))
+
+    def side_captain(self, entry: CaptainEntry, side: str) -> Captain:
+        """The game's captain ``entry`` for ``side``, reset with ``seed * 2 + side index`` as
         :func:`agents.arena.play_game` resets the captain of each side."""
-        side = self.game.side_of(seat)
         key = (side, entry.name)
         captain = self.captains.get(key)
         if captain is None:
@@ -132,7 +158,7 @@ class Store(Protocol):
 
     def __len__(self) -> int: ...
     def add(self, build: Callable[[str, float], GameSession]) -> GameSession: ...
-    def get(self, game_id: str) -> GameSession: ...
+    def get(self, game_id: str, whole: bool = False) -> GameSession: ...
     def commit(self, session: GameSession) -> None: ...
     def discard(self, game_id: str) -> None: ...
     def sweep(self) -> int: ...
@@ -169,8 +195,9 @@ class GameStore:
             self._games[session.id] = session
         return session
 
-    def get(self, game_id: str) -> GameSession:
-        """The session, its idle clock restarted; :class:`GameGoneError` if it is not kept (any more)."""
+    def get(self, game_id: str, whole: bool = False) -> GameSession:
+        """The session, its idle clock restarted; :class:`GameGoneError` if it is not kept (any more).
+        (Sessions in memory are always ``whole``.)"""
         now = self.clock()
         with self._lock:
             session = self._games.get(game_id)
