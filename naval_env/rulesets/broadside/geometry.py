@@ -31,6 +31,23 @@ def heading_vector(heading: float) -> Point:
     return math.sin(radians), math.cos(radians)
 
 
+def round6(value: float) -> float:
+    """``round(value, 6)``, the same float bit for bit, at about a third of its cost (events round every pose).
+
+    ``round`` finds the decimal nearest to ``value`` through a decimal string. Below 2**36 millionths a
+    product ``value * 1e6`` is within 4e-6 of the exact one, so when it lies clear of a half its nearest
+    integer n is the exact product's too, and ``n / 1e6`` (two exact operands, one correctly rounded
+    division) is the float nearest to n millionths, which is what ``round`` returns. Near a half, at 0
+    (whose sign ``round`` keeps), and for huge or non-finite values, ``round`` itself answers.
+    """
+    scaled = value * 1e6
+    if -6.8e10 < scaled < 6.8e10:
+        nearest = round(scaled)
+        if nearest and -0.4999 < scaled - nearest < 0.4999:
+            return nearest / 1e6
+    return round(value, 6)
+
+
 def normalize_angle(angle: float) -> float:
     """The same angle in (-180, 180]."""
     angle = math.fmod(angle, 360.0)
