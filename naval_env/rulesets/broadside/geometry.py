@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
 
+from naval_env.core.slots import init_through_slots
+
 EPS = 1e-9
 Point = tuple[float, float]
 Corners = tuple[Point, Point, Point, Point]
@@ -106,6 +108,7 @@ class Battery(str, Enum):
 _PORT, _STARBOARD, _TURRET = tuple(Battery)     # Battery.X costs a class-attribute lookup per use
 
 
+@init_through_slots
 @dataclass(frozen=True, slots=True)
 class Hull:
     """An oriented rectangle: centre (x, y), compass heading, length (bow to stern) and beam."""
@@ -233,6 +236,7 @@ def _extents(ca: Corners, cb: Corners, axis: Point) -> tuple[float, float, float
     return min(v0, v1, v2, v3), max(v0, v1, v2, v3), min(w0, w1, w2, w3), max(w0, w1, w2, w3)
 
 
+@init_through_slots
 @dataclass(frozen=True, slots=True)
 class Contact:
     """First touch of a moving hull: how far it travelled and where the hulls meet."""
@@ -241,6 +245,7 @@ class Contact:
     point: Point
 
 
+@init_through_slots
 @dataclass(frozen=True, slots=True)
 class SettledHull:
     """A hull that stays put while many others are tested against it (a bisection, every obstacle of a
