@@ -183,28 +183,26 @@ class FlotillaGame(ShipBattle):
     def _draw_square(self, state: GameState, side: SideSetup, ship: Ship) -> tuple[int, int]:
         """A bow square of the side's zone where the ship fits, drawn with one die."""
         zone = self._zone(side)
-        blocked = set(state.occupancy) | self._too_close(state, ship)
-        dx, dy = STEP[ship.facing]
-        # A footprint covers a blocked square exactly when its bow lies 0 .. size - 1 squares ahead of it.
-        taken = {(bx + i * dx, by + i * dy) for bx, by in blocked for i in range(ship.size)}
-        free = [bow for bow in _zone_bows(zone.x, zone.y, ship.facing, ship.size, state.width) if bow not in taken]
+        free = _free_bows(zone.x, zone.y, ship.facing, ship.size, state.width, tuple(sorted(state.occupancy)),
+                          self._other_role_squares(state, ship), self.rules.min_attacker_distance - 1)
         if not free:
             raise ConfigError(f"scenario {self.scenario_name!r}: no room left in {side.name}'s zone {zone} for {ship.id}")
         return free[self.dice.choice_index(len(free), f"placement: {ship.id}")]
 
-    def _too_close(self, state: GameState, ship: Ship) -> set[Square]:
+    def _too_close(self, state: GameState, ship: Ship) -> frozenset[Square]:
         """Squares nearer than the minimum distance to a placed ship of the other role (attacker/defender)."""
-        reach = self.rules.min_attacker_distance - 1
-        attacking = ship.side == state.attacker_side
-        near: set[Square] = set()
-        for other in state.ships.values():
-            if other.id == ship.id or not other.squares or (other.side == state.attacker_side) == attacking:
-                continue
-            for ox, oy in other.squares:
-                near.update(_squares_around(ox, oy, reach))
-        return near
+        return _near(self._other_role_squares(state, ship), self.rules.min_attacker_distance - 1)
 
-    def _placement_ok(self, state: GameState, ship: Ship, x: int, y: int, facing: int, too_close: set[Square]
+    @staticmethod
+    def _other_role_squares(state: GameState, ship: Ship) -> tuple[Square, ...]:
+        """The squares of every placed ship of the other role than ``ship``'s (attacker/defender)."""
+        attacking = ship.side == state.attacker_side
+        return tuple(square for other in state.ships.values()
+                     if other.id != ship.id and other.squares and (other.side == state.attacker_side) != attacking
+                     for square in other.squares)
+
+    def _placement_ok(self, state: GameState, ship: Ship, x: int, y: int, facing: int,
+                      too_close: frozenset[Square]
                       ) -> bool:
         """On the map, on no other ship, and not on ``too_close`` (attackers: near a defender, or the reverse)."""
         squares = footprint(x, y, facing, ship.size)
@@ -649,6 +647,29 @@ def _default_zone(defender: bool, size: int, radius: int) -> Zone:
         c = size // 2
         return Zone(x=(c - radius, c + radius), y=(c - radius, c + radius))
     return Zone(x=(0, size - 1), y=(0, size - 1))
+
+
+# Set-up and every DEPLOY decision ask where a ship may stand; the answers depend on a few placed squares
+# (the defender's centre zone holds few), so they are kept: a new game is set up in a fraction of the time.
+@lru_cache(maxsize=1024)
+def _free_bows(xs: tuple[int, int], ys: tuple[int, int], facing: int, size: int, width: int,
+               occupied: tuple[Square, ...], other_role: tuple[Square, ...], reach: int) -> tuple[Square, ...]:
+    """The bow squares of a zone (row by row) whose footprint lies on the map, on no ``occupied`` square and
+    not within ``reach`` of an ``other_role`` square."""
+    blocked = set(occupied) | _near(other_role, reach)
+    dx, dy = STEP[facing]
+    # A footprint covers a blocked square exactly when its bow lies 0 .. size - 1 squares ahead of it.
+    taken = {(bx + i * dx, by + i * dy) for bx, by in blocked for i in range(size)}
+    return tuple(bow for bow in _zone_bows(xs, ys, facing, size, width) if bow not in taken)
+
+
+@lru_cache(maxsize=1024)
+def _near(squares: tuple[Square, ...], reach: int) -> frozenset[Square]:
+    """The squares at most ``reach`` from any of ``squares``."""
+    near: set[Square] = set()
+    for x, y in squares:
+        near.update(_squares_around(x, y, reach))
+    return frozenset(near)
 
 
 @lru_cache(maxsize=4096)
