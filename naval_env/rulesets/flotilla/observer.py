@@ -318,7 +318,6 @@ def _bound_matchups() -> None:
         _MATCHUP_KEYS.clear()
         _exchange.cache_clear()
         _facing_enemy.cache_clear()
-        _lone_enemy.cache_clear()
 
 
 def _other_block(game: FlotillaGame, tables: ObserverTables, me: Ship, mine: Gunnery, other: Ship, fixed: FixedSlices,
@@ -419,18 +418,11 @@ def _outlook_on_one(out: list[float], enemy: tuple[int, int, int, int, frozenset
             extend(_ZERO_OUTLOOK)
             continue
         x, y, facing = end
-        extend((1.0, 1.0 if index == 0 else odds, sea_ahead[facing][y][x]))
-        extend(_lone_enemy(x - ex, y - ey, facing, size, its_facing, its_size, matchup, out_of_range))
+        distance, my_arc, its_arc = sighting(x - ex, y - ey, facing, size, its_facing, its_size)
+        extend((1.0, 1.0 if index == 0 else odds, sea_ahead[facing][y][x], distance * 0.1))
+        extend(_facing_enemy(matchup, my_arc, its_arc,
+                             distance if distance < out_of_range else out_of_range))  # noqa: FURB136 - hot path
         append(1.0 if reach and not reach.isdisjoint(footprint(x, y, facing, size)) else 0.0)
-
-
-@lru_cache(maxsize=1 << 15)  # one per layout met: a C-level hit instead of two memoised calls and a tuple
-def _lone_enemy(dx: int, dy: int, facing: int, size: int, its_facing: int, its_size: int, matchup: int,
-                out_of_range: int) -> tuple[float, ...]:
-    """The outlook's slices on a lone enemy from its gap to before its ram line, for a ship whose bow would
-    end (dx, dy) from the enemy's bow: :func:`sighting`'s gap, then :func:`_facing_enemy`."""
-    distance, my_arc, its_arc = sighting(dx, dy, facing, size, its_facing, its_size)
-    return (distance * 0.1, *_facing_enemy(matchup, my_arc, its_arc, min(distance, out_of_range)))
 
 
 @lru_cache(maxsize=1 << 14)  # a few ship profiles, three arcs each way and a few gaps
