@@ -39,6 +39,9 @@ from naval_env.rulesets.broadside.state import Phase, Ship, Speed
 if TYPE_CHECKING:
     from naval_env.rulesets.broadside.engine import BroadsideGame
 
+#: numpy's float32 dtype as an object: ``np.frombuffer(buffer, _FLOAT32)`` parses no keyword (a third of its cost).
+_FLOAT32 = np.dtype(np.float32)
+
 LENGTH = 1 / 48     # inches
 HULL = 1 / 50       # hull points
 PERSON = 1 / 20     # people
@@ -304,7 +307,7 @@ def _pack(size: int, stretches: list[tuple[int, list[float]]]) -> np.ndarray:
         for start, values in stretches:
             vector[start: start + len(values)] = values
         return vector
-    return np.frombuffer(buffer, dtype=np.float32)
+    return np.frombuffer(buffer, _FLOAT32)
 
 
 @lru_cache(maxsize=64)  # one per stretch length

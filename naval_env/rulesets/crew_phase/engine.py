@@ -55,6 +55,8 @@ _AFLOAT, _SINKING, _SUNK = Status.AFLOAT, Status.SINKING, Status.SUNK
 _CREW, _MOVE, _ATTACK = Phase.CREW, Phase.MOVE, Phase.ATTACK
 
 
+#: numpy's bool dtype as an object: ``np.frombuffer(mask, _BOOL)`` parses no keyword (a third of its cost).
+_BOOL = np.dtype(bool)
 _SHARED_OBSERVER_CONSTANTS: PerObjectCache[CrewPhaseConfig, dict[str, ObserverConstants]] = PerObjectCache(
     lambda _: {})
 
@@ -233,7 +235,7 @@ class CrewPhaseGame(ShipBattle):
                 if member.hp > 0 and member.heals_left > 0:
                     blocks[i] = healing
         blocks.append(self._noop_bytes[len(ship.crew) * len(idle):])
-        return np.frombuffer(b"".join(blocks), dtype=bool)
+        return np.frombuffer(b"".join(blocks), _BOOL)
 
     def _crew_row(self, ship: Ship) -> bytearray:
         """What any conscious crew member of ``ship`` may do, healing aside."""
@@ -272,7 +274,7 @@ class CrewPhaseGame(ShipBattle):
         size = len(self.actions.maneuvers)
         base = self.action_spec.offsets[self.actions.MANEUVER]
         mask[base: base + size] = bits_to_bytes(bits, size)
-        return np.frombuffer(mask, dtype=bool)
+        return np.frombuffer(mask, _BOOL)
 
     def _maneuver_bits(self, ship: Ship) -> int:
         """Bit set of the legal values of the ``maneuver`` component."""
@@ -314,7 +316,7 @@ class CrewPhaseGame(ShipBattle):
         mask = bytearray(self._noop_bytes)
         for position in choices:
             mask[position] = True
-        return np.frombuffer(mask, dtype=bool)
+        return np.frombuffer(mask, _BOOL)
 
     def _attack_choices(self, ship: Ship) -> list[int]:
         """Positions in the flat mask of the ATTACK values allowed beyond the no-ops."""

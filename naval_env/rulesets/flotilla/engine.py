@@ -65,6 +65,9 @@ from naval_env.rulesets.flotilla.state import (
     Ship,
 )
 
+#: numpy's bool dtype as an object: ``np.frombuffer(mask, _BOOL)`` parses no keyword (a third of its cost).
+_BOOL = np.dtype(bool)
+
 A = FlotillaActions
 WIND_CODES: dict[str, int] = {"N": int(Compass.N), "S": int(Compass.S), "E": int(Compass.E), "W": int(Compass.W),
                               "calm": CALM}
@@ -400,7 +403,7 @@ class FlotillaGame(ShipBattle):
             x, y = pivot(ship.x, ship.y, ship.facing, ship.size, facing)
             if facing != ship.facing and self._placement_ok(self.state, ship, x, y, facing, too_close):
                 mask[base + 1 + facing] = chosen = True
-        return np.frombuffer(mask, dtype=bool), chosen
+        return np.frombuffer(mask, _BOOL), chosen
 
     def _move_mask(self, ship: Ship) -> tuple[np.ndarray, bool]:
         mask = bytearray(self._noop_bytes)
@@ -409,7 +412,7 @@ class FlotillaGame(ShipBattle):
         if ship.grappled_with is not None:
             mask[base + actions.break_free] = True
             self._move_ends = []
-            return np.frombuffer(mask, dtype=bool), True
+            return np.frombuffer(mask, _BOOL), True
         state = self.state
         chosen = False
         movement = movement_now(ship, state.wind, self.rules)
@@ -426,7 +429,7 @@ class FlotillaGame(ShipBattle):
                 mask[base + actions.ram_base + slot] = chosen = True
             if enemy.grappled_with is None and _gap(ship, enemy) == 1:
                 mask[base + actions.board_base + slot] = chosen = True
-        return np.frombuffer(mask, dtype=bool), chosen
+        return np.frombuffer(mask, _BOOL), chosen
 
     def _attack_mask(self, ship: Ship) -> tuple[np.ndarray, bool]:
         mask = bytearray(self._noop_bytes)
@@ -448,12 +451,12 @@ class FlotillaGame(ShipBattle):
                     mask[offsets[A.MAGE_TARGET] + 1 + n + slot] = True
         if ship.grappled_with is not None:
             mask[offsets[A.BOARDING] + 1] = chosen = True
-        return np.frombuffer(mask, dtype=bool), chosen
+        return np.frombuffer(mask, _BOOL), chosen
 
     def _reaction_mask(self, ship: Ship) -> np.ndarray:
         mask = bytearray(self._noop_bytes)
         mask[self.action_spec.offsets[A.REACTION] + 1] = True
-        return np.frombuffer(mask, dtype=bool)
+        return np.frombuffer(mask, _BOOL)
 
     # ------------------------------------------------------------------ apply
     def apply(self, agent: str, action: Any) -> list[Event]:

@@ -40,6 +40,9 @@ from naval_env.rulesets.flotilla.state import CALM, MAGES, REACTION, Attack, Gam
 if TYPE_CHECKING:
     from naval_env.rulesets.flotilla.engine import FlotillaGame
 
+#: numpy's float32 dtype as an object: ``np.frombuffer(buffer, _FLOAT32)`` parses no keyword (a third of its cost).
+_FLOAT32 = np.dtype(np.float32)
+
 DICE = 1 / 6
 MOVE = 1 / 8
 
@@ -253,7 +256,7 @@ def observe(game: FlotillaGame, agent: str) -> np.ndarray:
                                      ram_target, my_rank)
                 _pack(observation, offset + slot * _OTHER_SIZE, block)
         offset += slots * _OTHER_SIZE
-    return np.frombuffer(observation, dtype=np.float32)
+    return np.frombuffer(observation, _FLOAT32)
 
 
 def _move_of(state: GameState, other: Ship, me: Ship, rules: HouseRules) -> tuple[int, frozenset[Square]]:
