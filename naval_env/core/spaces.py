@@ -106,7 +106,7 @@ class ActionSpec:
         values = list(firsts)
         for i, allowed in choices:
             values[i] = allowed[int(draws[i] * len(allowed))]
-        return np.array(values, _INT64)
+        return np.fromiter(values, _INT64, len(values))
 
     def _sample_table(self, flat_mask: np.ndarray) -> SampleTable:
         """The first allowed value of every component, and (index, allowed values) of those with several."""
