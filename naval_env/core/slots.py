@@ -27,5 +27,5 @@ def init_through_slots(cls: type[T]) -> type[T]:
     exec(source, namespace)  # noqa: S102 - source built from the dataclass's own field names
     init = namespace["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
-    cls.__init__ = init  # type: ignore[misc]
+    cls.__init__ = init  # type: ignore[method-assign]
     return cls
