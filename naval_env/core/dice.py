@@ -27,6 +27,11 @@ class DieRoll(NamedTuple):
         return sum(self.values)
 
 
+#: ``DieRoll(sides, values, reason)`` without the named tuple's Python-level ``__new__``: the same tuple, and
+#: the engines' commonest allocation.
+_new_roll = tuple.__new__
+
+
 class DiceExhaustedError(RuntimeError):
     """A :class:`ScriptedDice` was asked for more rolls than the test scripted."""
 
@@ -52,7 +57,7 @@ class Dice:
             raise ValueError(f"cannot roll {count}d{sides}: need sides >= 1 and count >= 0")
         random = self._rng.random  # the faces of _face, inlined: rolls are the engines' commonest call
         values = tuple([int(random() * sides) + 1 for _ in range(count)])
-        self.history.append(DieRoll(sides, values, reason))
+        self.history.append(_new_roll(DieRoll, (sides, values, reason)))
         return values
 
     def d(self, sides: int, reason: str = "") -> int:
@@ -60,7 +65,7 @@ class Dice:
         if sides < 1:
             raise ValueError(f"cannot roll a d{sides}: need sides >= 1")
         value = int(self._rng.random() * sides) + 1
-        self.history.append(DieRoll(sides, (value,), reason))
+        self.history.append(_new_roll(DieRoll, (sides, (value,), reason)))
         return value
 
     def choice_index(self, n: int, reason: str = "") -> int:

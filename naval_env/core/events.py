@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar, dataclass_transform
 
 from naval_env.core.grid import Compass
+from naval_env.core.slots import init_through_slots
 
 EventT = TypeVar("EventT", bound="Event")
 
@@ -113,27 +114,6 @@ class Moved(Event):
         return f", turning {Compass(self.facing_from).name}->{Compass(self.facing_to).name}"
 
 
-def _init_through_slots(cls: type[Event]) -> None:
-    """Give a frozen, slotted event class an ``__init__`` that sets each slot through its descriptor.
-
-    The ``__init__`` that ``dataclass`` writes for a frozen class calls ``object.__setattr__`` per
-    field, about twice as slow. The new one is generated the way ``dataclass`` generates its own, takes
-    the same parameters and builds the same instance; a class with field defaults keeps the original.
-    """
-    fields = dataclasses.fields(cls)
-    if any(f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING for f in fields):
-        return
-    names = [f.name for f in fields]
-    namespace: dict[str, Any] = {f"_set_{name}": getattr(cls, name).__set__ for name in names}
-    source = (f"def __init__(self, {', '.join(names)}):\n"
-              + "".join(f"    _set_{name}(self, {name})\n" for name in names) if names
-              else "def __init__(self):\n    pass\n")
-    exec(source, namespace)  # noqa: S102 - source built from the dataclass's own field names
-    init = namespace["__init__"]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
-    cls.__init__ = init  # type: ignore[method-assign]
-
-
 def _jsonable(value: Any) -> Any:
     if isinstance(value, tuple):
         return [_jsonable(v) for v in value]
@@ -146,7 +126,7 @@ class EventCatalog:
     """Maps ``kind`` back to its class so JSON-lines replays can be read again.
 
     Listing a class here also swaps its ``__init__`` for one that fills the slots directly
-    (:func:`_init_through_slots`): engines build several events per decision.
+    (:func:`~naval_env.core.slots.init_through_slots`): engines build several events per decision.
     """
 
     def __init__(self, classes: Iterable[type[Event]]) -> None:
@@ -156,7 +136,7 @@ class EventCatalog:
             if cls.kind in self._by_kind and self._by_kind[cls.kind] is not cls:
                 raise ValueError(f"two event classes share kind {cls.kind!r}")
             self._by_kind[cls.kind] = cls
-            _init_through_slots(cls)
+            init_through_slots(cls)
 
     @property
     def classes(self) -> tuple[type[Event], ...]:

@@ -6,6 +6,7 @@ Conventions: x east, y north, inches; compass headings (0 north, 90 east, clockw
 from __future__ import annotations
 
 import math
+import random
 
 import pytest
 
@@ -28,6 +29,7 @@ from naval_env.rulesets.broadside.geometry import (
     rakes,
     ray_to_hull,
     relative_bearing,
+    round6,
     sweep,
     within,
 )
@@ -275,3 +277,21 @@ def test_ray_ahead_meets_a_hull(start, heading, expected):
 def test_ray_at_an_angle():
     met = ray_to_hull(0, 0, 45, hull(10, 10, 0, length=6, beam=2))   # meets the port side x = 9 at y = 9
     assert met == approx((9 * math.sqrt(2), -1.0))
+
+
+@pytest.mark.parametrize("value", [
+    0.0, -0.0, 1e-7, -1e-7, 5e-7, -5e-7, 2.5e-6, 0.0000015, 123.4567895, -123.4567895, 47.99999949999,
+    1 / 3, -2 / 3, 359.9999996, 1e20, -1e20, 6.8e4, 7e4, math.inf, -math.inf, math.nan,
+])
+def test_round6_is_round_to_six_places_bit_for_bit(value):
+    assert repr(round6(value)) == repr(round(value, 6))
+
+
+def test_round6_agrees_with_round_on_poses_and_halves():
+    """Random positions, headings and distances, and values a hair from a half of a millionth."""
+    rng = random.Random(6)
+    values = [rng.uniform(-200.0, 200.0) for _ in range(20_000)]
+    values += [(rng.randint(-10**9, 10**9) + 0.5) / 1e6 + rng.choice([0.0, 1e-13, -1e-13]) for _ in range(20_000)]
+    values += [math.cos(rng.uniform(0.0, 7.0)) * rng.choice([1.0, 7.5, 48.0]) for _ in range(20_000)]
+    assert [repr(round6(v)) for v in values] == [repr(round(v, 6)) for v in values]
+

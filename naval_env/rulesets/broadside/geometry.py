@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
 
+from naval_env.core.slots import init_through_slots
+
 EPS = 1e-9
 Point = tuple[float, float]
 Corners = tuple[Point, Point, Point, Point]
@@ -29,6 +31,23 @@ def heading_vector(heading: float) -> Point:
     """Unit vector pointing along a compass heading (cached: ships keep their headings for a while)."""
     radians = math.radians(heading)
     return math.sin(radians), math.cos(radians)
+
+
+def round6(value: float) -> float:
+    """``round(value, 6)``, the same float bit for bit, at about a third of its cost (events round every pose).
+
+    ``round`` finds the decimal nearest to ``value`` through a decimal string. Below 2**36 millionths a
+    product ``value * 1e6`` is within 4e-6 of the exact one, so when it lies clear of a half its nearest
+    integer n is the exact product's too, and ``n / 1e6`` (two exact operands, one correctly rounded
+    division) is the float nearest to n millionths, which is what ``round`` returns. Near a half, at 0
+    (whose sign ``round`` keeps), and for huge or non-finite values, ``round`` itself answers.
+    """
+    scaled = value * 1e6
+    if -6.8e10 < scaled < 6.8e10:
+        nearest = round(scaled)
+        if nearest and -0.4999 < scaled - nearest < 0.4999:
+            return nearest / 1e6
+    return round(value, 6)
 
 
 def normalize_angle(angle: float) -> float:
@@ -89,6 +108,7 @@ class Battery(str, Enum):
 _PORT, _STARBOARD, _TURRET = tuple(Battery)     # Battery.X costs a class-attribute lookup per use
 
 
+@init_through_slots
 @dataclass(frozen=True, slots=True)
 class Hull:
     """An oriented rectangle: centre (x, y), compass heading, length (bow to stern) and beam."""
@@ -216,6 +236,7 @@ def _extents(ca: Corners, cb: Corners, axis: Point) -> tuple[float, float, float
     return min(v0, v1, v2, v3), max(v0, v1, v2, v3), min(w0, w1, w2, w3), max(w0, w1, w2, w3)
 
 
+@init_through_slots
 @dataclass(frozen=True, slots=True)
 class Contact:
     """First touch of a moving hull: how far it travelled and where the hulls meet."""
@@ -224,6 +245,7 @@ class Contact:
     point: Point
 
 
+@init_through_slots
 @dataclass(frozen=True, slots=True)
 class SettledHull:
     """A hull that stays put while many others are tested against it (a bisection, every obstacle of a

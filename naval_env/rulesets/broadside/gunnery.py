@@ -23,6 +23,7 @@ from naval_env.rulesets.broadside.geometry import (
     distance,
     in_arc,
     rakes,
+    round6,
 )
 from naval_env.rulesets.broadside.hull import casualties, damage, kill, open_ended, sweep_oars
 from naval_env.rulesets.broadside.state import Ship, Status
@@ -58,7 +59,7 @@ def fire_battery(game: BroadsideGame, shooter: Ship, battery: Battery, target: S
     rolls = dice.roll(rules.cannon_die, guns, f"{shooter.id} {battery.value} battery to hit")
     hits = sum(1 for roll in rolls if roll >= needed - EPS)
     rake = rakes(target.shape, fx, fy)
-    events.append(Volley(shooter.id, battery.value, target.id, round(needed, 6), round(needed, 6), rolls, hits, rake))
+    events.append(Volley(shooter.id, battery.value, target.id, round6(needed), round6(needed), rolls, hits, rake))
     for _ in range(hits):
         if not target.status.fighting:
             return
@@ -118,5 +119,5 @@ def shoot_arrows(game: BroadsideGame, shooter: Ship, target: Ship, events: list[
     needed = between + rules.archer_bonus
     rolls = dice.roll(rules.archer_die, shooter.people.archers, f"{shooter.id} archers")
     hits = sum(1 for roll in rolls if roll >= needed - EPS)
-    events.append(Volley(shooter.id, "archers", target.id, round(between, 6), round(needed, 6), rolls, hits, False))
+    events.append(Volley(shooter.id, "archers", target.id, round6(between), round6(needed), rolls, hits, False))
     casualties(target, hits, game.rules.casualty_order, "archers", events)

@@ -24,6 +24,7 @@ from naval_env.rulesets.broadside.geometry import (
     edge_exit,
     heading_vector,
     normalize_angle,
+    round6,
 )
 from naval_env.rulesets.broadside.hull import leave_battle
 from naval_env.rulesets.broadside.state import Ship, Speed, Status
@@ -108,7 +109,7 @@ def move(game: BroadsideGame, ship: Ship, speed: Speed, turns: tuple[float, ...]
     others = settle(within_reach(start, obstacles(state, ship.id), travel))
     if not others and start.clear_of_edges(state.width, state.height, travel + EDGE_SLACK):
         waypoints, travelled = _open_water(ship, rules, vessel, inches, turns, state.wind)
-        events.append(Moved(ship.id, SPEED_NAMES[speed], waypoints, round(travelled, 6)))
+        events.append(Moved(ship.id, SPEED_NAMES[speed], waypoints, round6(travelled)))
         return None
     return _move_among(game, ship, speed, inches, turns, others, travel, events)
 
@@ -130,7 +131,7 @@ def _open_water(ship: Ship, rules: HouseRules, vessel: Vessel, inches: float, tu
             ux, uy = heading_vector(heading)
             x, y = x + ux * remaining, y + uy * remaining
             travelled += remaining
-        waypoints.append((round(x, 6), round(y, 6), round(heading, 6)))
+        waypoints.append((round6(x), round6(y), round6(heading)))
     ship.shape = Hull(x, y, heading, hull.length, hull.beam)
     return tuple(waypoints), travelled
 
@@ -166,7 +167,7 @@ def _move_among(game: BroadsideGame, ship: Ship, speed: Speed, inches: float, tu
                 ship.shape = ship.shape.advanced(exit_at)
                 travelled += exit_at
                 waypoints.append(_pose(ship.shape))
-                events.append(Moved(ship.id, speed_name, tuple(waypoints), round(travelled, 6)))
+                events.append(Moved(ship.id, speed_name, tuple(waypoints), round6(travelled)))
                 leave_battle(state, ship, Status.FLED, None, events)
                 return None
             ship.shape = ship.shape.advanced(reach)
@@ -175,7 +176,7 @@ def _move_among(game: BroadsideGame, ship: Ship, speed: Speed, inches: float, tu
             if hit is None:
                 break
             waypoints.append(_pose(ship.shape))
-            events.append(Moved(ship.id, speed_name, tuple(waypoints), round(travelled, 6)))
+            events.append(Moved(ship.id, speed_name, tuple(waypoints), round6(travelled)))
             ram_ready = leg > 0 and not turned_first_gap and not ship.rammed
             outcome = collision.resolve(game, ship, hit[0], hit[1], leg, ram_ready, events)
             if not outcome.continues:
@@ -187,7 +188,7 @@ def _move_among(game: BroadsideGame, ship: Ship, speed: Speed, inches: float, tu
             cut = min(slowdown, remaining)
             remaining, slowdown = remaining - cut, slowdown - cut
         waypoints.append(_pose(ship.shape))
-    events.append(Moved(ship.id, speed_name, tuple(waypoints), round(travelled, 6)))
+    events.append(Moved(ship.id, speed_name, tuple(waypoints), round6(travelled)))
     return None
 
 
@@ -201,4 +202,4 @@ def _edge_before(hull: Hull, reach: float, width: float, height: float) -> float
 
 
 def _pose(hull: Hull) -> tuple[float, float, float]:
-    return round(hull.x, 6), round(hull.y, 6), round(hull.heading, 6)
+    return round6(hull.x), round6(hull.y), round6(hull.heading)

@@ -55,6 +55,8 @@ _AFLOAT, _SINKING, _SUNK = Status.AFLOAT, Status.SINKING, Status.SUNK
 _CREW, _MOVE, _ATTACK = Phase.CREW, Phase.MOVE, Phase.ATTACK
 
 
+#: numpy's bool dtype as an object: ``np.frombuffer(mask, _BOOL)`` parses no keyword (a third of its cost).
+_BOOL = np.dtype(bool)
 _SHARED_OBSERVER_CONSTANTS: PerObjectCache[CrewPhaseConfig, dict[str, ObserverConstants]] = PerObjectCache(
     lambda _: {})
 
@@ -233,7 +235,7 @@ class CrewPhaseGame(ShipBattle):
                 if member.hp > 0 and member.heals_left > 0:
                     blocks[i] = healing
         blocks.append(self._noop_bytes[len(ship.crew) * len(idle):])
-        return np.frombuffer(b"".join(blocks), dtype=bool)
+        return np.frombuffer(b"".join(blocks), _BOOL)
 
     def _crew_row(self, ship: Ship) -> bytearray:
         """What any conscious crew member of ``ship`` may do, healing aside."""
@@ -272,7 +274,7 @@ class CrewPhaseGame(ShipBattle):
         size = len(self.actions.maneuvers)
         base = self.action_spec.offsets[self.actions.MANEUVER]
         mask[base: base + size] = bits_to_bytes(bits, size)
-        return np.frombuffer(mask, dtype=bool)
+        return np.frombuffer(mask, _BOOL)
 
     def _maneuver_bits(self, ship: Ship) -> int:
         """Bit set of the legal values of the ``maneuver`` component."""
@@ -314,7 +316,7 @@ class CrewPhaseGame(ShipBattle):
         mask = bytearray(self._noop_bytes)
         for position in choices:
             mask[position] = True
-        return np.frombuffer(mask, dtype=bool)
+        return np.frombuffer(mask, _BOOL)
 
     def _attack_choices(self, ship: Ship) -> list[int]:
         """Positions in the flat mask of the ATTACK values allowed beyond the no-ops."""
@@ -349,14 +351,15 @@ class CrewPhaseGame(ShipBattle):
             raise GameOverError(f"the game is over ({state.end_reason}); call reset() for a new one")
         if agent != state.order[state.turn]:
             raise NotYourTurnError(f"it is {state.current}'s decision ({state.phase.name}), not {agent}'s")
-        values = self.action_spec.check(action, self._current_mask(), context=_CONTEXT[state.phase])
+        # Plain ints from here on: indexing a numpy array per value costs more than one tolist().
+        values = self.action_spec.checked_values(action, self._current_mask(), _CONTEXT[state.phase])
         ship = state.ships[agent]
         events: list[Event] = []
         self._mask = None
         if state.phase is _CREW:
             self._apply_crew(ship, values, events)
         elif state.phase is _MOVE:
-            self._apply_move(ship, int(values[self.actions.MANEUVER]), events)
+            self._apply_move(ship, values[self.actions.MANEUVER], events)
             self._check_end(events)
             if not state.ended and ship.status is not _SUNK and self._enter_attack(ship):
                 return events
@@ -366,12 +369,11 @@ class CrewPhaseGame(ShipBattle):
         self._advance(events)
         return events
 
-    def _apply_crew(self, ship: Ship, values: np.ndarray, events: list[Event]) -> None:
+    def _apply_crew(self, ship: Ship, values: list[int], events: list[Event]) -> None:
         codec = self.actions.crew
         actions, handlers = codec.actions, codec.handlers
         dice, rules, state = self.dice, self.rules, self.state
-        # values.tolist(): plain ints, as indexing numpy item by item costs more.
-        for member, code in zip(ship.crew, values.tolist()):
+        for member, code in zip(ship.crew, values):
             if code:
                 member.action = code
                 # Read per member: a Repair may bring the ship back afloat.
@@ -425,15 +427,15 @@ class CrewPhaseGame(ShipBattle):
                         weapon_attack(self.dice, self.rules, state, ship, weapon, operator, mover, TargetKind.SHIP,
                                       None, True, events)
 
-    def _apply_attack(self, ship: Ship, values: np.ndarray, events: list[Event]) -> None:
+    def _apply_attack(self, ship: Ship, values: list[int], events: list[Event]) -> None:
         actions = self.actions
         enemies = self._enemies[ship.id]
-        ram_value = int(values[actions.RAM])
+        ram_value = values[actions.RAM]
         if ram_value:
             ship.movement_left -= self.move_cost(ship)[0]
             ram(self.dice, self.rules, self.state, ship, enemies[ram_value - 1], events)
         for j, weapon in enumerate(ship.weapons):
-            value = int(values[actions.WEAPON + j])
+            value = values[actions.WEAPON + j]
             if not value:
                 continue
             target = actions.targets[value]
@@ -491,8 +493,10 @@ class CrewPhaseGame(ShipBattle):
             return
         bonus = self.rules.command_bonus
         ships = [s for s in state.ships.values() if s.status is not _SUNK]
-        state.initiative = {s.id: s.base_initiative + bonus * s.command_successes for s in ships}
-        state.order = [s.id for s in sorted(ships, key=lambda s: (-state.initiative[s.id], s.slot))]
+        state.initiative = initiative = {s.id: s.base_initiative + bonus * s.command_successes for s in ships}
+        # (-initiative, slot, id) tuples sort as the order asks, highest initiative first and ties by slot (slots
+        # differ), without a key function called per ship.
+        state.order = [ship_id for _, _, ship_id in sorted([(-initiative[s.id], s.slot, s.id) for s in ships])]
         state.ship_phase = True
         state.turn = -1
         events.append(ShipPhaseStarted(state.round, tuple(state.order),

@@ -21,7 +21,7 @@ from naval_env.core.grid import STEP
 from naval_env.core.spaces import ObservationField as F
 from naval_env.core.spaces import ObservationSpec, group_fields
 from naval_env.rulesets.crew_phase import preview
-from naval_env.rulesets.crew_phase.arcs import covers_square
+from naval_env.rulesets.crew_phase.arcs import ARC_CELLS, cell
 from naval_env.rulesets.crew_phase.config import ARCS, CrewPhaseConfig
 from naval_env.rulesets.crew_phase.crew import CrewKind
 from naval_env.rulesets.crew_phase.grapple import grappled_with, held_by_larger
@@ -165,6 +165,8 @@ _SUNK = Status.SUNK
 _MOVE, _ATTACK = Phase.MOVE, Phase.ATTACK
 _UNIT = [(dx / math.hypot(dx, dy), dy / math.hypot(dx, dy)) for dx, dy in STEP]
 _CREW_SIZE = sum(f.size for f in CREW_FIELDS)
+#: ``_ARC_ROWS[facing][arc]``: the row of :data:`ARC_CELLS` of an arc seen from a facing.
+_ARC_ROWS = tuple(tuple(rows[facing] for rows in ARC_CELLS) for facing in range(8))
 _OTHER_HEAD = sum(f.size for f in OTHER_FIELDS if f.name not in ("crew", "weapons"))
 
 
@@ -279,7 +281,7 @@ def observe(game: CrewPhaseGame, agent: str) -> np.ndarray:
                 _pack(buffer, start + slot * constants.other_size, _other_block(game, constants, me, other))
     if deciding and state.phase is _MOVE:
         _pack_move_preview(game, me, buffer, constants.preview_offset)
-    return np.frombuffer(buffer, dtype=np.float32)
+    return np.frombuffer(buffer, _FLOAT32_DTYPE)
 
 
 @lru_cache(maxsize=64)
@@ -288,6 +290,9 @@ def _float32s(count: int) -> struct.Struct:
 
 
 _FLOAT32 = _float32s(1)
+#: numpy's float32 dtype as an object: ``np.frombuffer(buffer, _FLOAT32_DTYPE)`` parses no keyword (a third of
+#: its cost).
+_FLOAT32_DTYPE = np.dtype(np.float32)
 
 
 def _pack(buffer: bytearray, start: int, values: list[float]) -> None:
@@ -333,12 +338,14 @@ def _crew_blocks(constants: ObserverConstants, out: list[float], me: Ship) -> No
 def _weapon_blocks(constants: ObserverConstants, out: list[float], me: Ship, enemies: list[Ship]) -> None:
     square_feet = constants.square_feet
     slots = constants.max_enemies
-    # Offset and distance in feet of each enemy on the board, shared by every weapon.
-    bearings: list[tuple[int, int, int, int]] = []
+    # Each enemy on the board: its slot, its offset's cell in the arc tables and its distance in feet, shared
+    # by every weapon (covers_square written out: one row lookup per weapon, one index per enemy).
+    bearings: list[tuple[int, int, int]] = []
     for e, enemy in enumerate(enemies):
         if enemy.status is not _SUNK:
             dx, dy = enemy.x - me.x, enemy.y - me.y
-            bearings.append((e, dx, dy, max(abs(dx), abs(dy)) * square_feet))
+            bearings.append((e, cell(dx, dy), max(abs(dx), abs(dy)) * square_feet))
+    arcs = _ARC_ROWS[me.facing]
     own = constants.ships[me.id]
     for weapon, fixed, health in zip(me.weapons, own.weapons, own.weapon_health):
         manned_by = weapon.operator if weapon.operator is not None else weapon.readied_by
@@ -352,8 +359,9 @@ def _weapon_blocks(constants: ObserverConstants, out: list[float], me: Ship, ene
         out += fixed
         out += (weapon.holding is not None, weapon.operator is not None, weapon.readied_by is not None, modifier)
         covers = [0.0] * (2 * slots)
-        for e, dx, dy, feet in bearings:
-            if feet <= weapon.long_range_ft and covers_square(weapon.arc, me.facing, dx, dy):
+        row = arcs[weapon.arc]
+        for e, at, feet in bearings:
+            if feet <= weapon.long_range_ft and row[at]:
                 covers[e] = 1.0
                 covers[slots + e] = feet <= weapon.range_ft
         out += covers
@@ -408,12 +416,14 @@ def _other_block(game: CrewPhaseGame, constants: ObserverConstants, me: Ship, ot
     for member, rows in zip(other.crew, theirs.crew_seen):
         out += rows[member.prone][member.hp]
     out += constants.crew_left[len(other.crew)]
-    # Whether each of its weapons bears on the observer: the offset seen from it is (-dx, -dy).
+    # Whether each of its weapons bears on the observer: the offset seen from it is (-dx, -dy) (covers_square
+    # written out: the offset's cell worked out once for every weapon).
     feet = max(abs(dx), abs(dy)) * constants.square_feet
+    at, facing = cell(-dx, -dy), other.facing
     for weapon, health in zip(other.weapons, theirs.weapon_seen):
         out += health[weapon.hp]
         out += (weapon.ammo > 0, weapon.operator is not None, weapon.readied_by is not None,
-                feet <= weapon.long_range_ft and covers_square(weapon.arc, other.facing, -dx, -dy))
+                feet <= weapon.long_range_ft and ARC_CELLS[weapon.arc][facing][at] == 1)
     return out
 
 

@@ -65,6 +65,9 @@ from naval_env.rulesets.flotilla.state import (
     Ship,
 )
 
+#: numpy's bool dtype as an object: ``np.frombuffer(mask, _BOOL)`` parses no keyword (a third of its cost).
+_BOOL = np.dtype(bool)
+
 A = FlotillaActions
 WIND_CODES: dict[str, int] = {"N": int(Compass.N), "S": int(Compass.S), "E": int(Compass.E), "W": int(Compass.W),
                               "calm": CALM}
@@ -137,6 +140,9 @@ class FlotillaGame(ShipBattle):
         self.scenario: Scenario = config.scenario(self.scenario_name)
         self.situations = self.scenario.situations
         self._noop = actions.spec.noop_mask()
+        # Masks are built as bytes (one per value) from the no-op mask's and handed to numpy once: item
+        # assignments on a bytearray cost a fraction of numpy's on so few values.
+        self._noop_bytes = self._noop.tobytes()
         self._mask: np.ndarray | None = None
         self._move_ends: list[tuple[int, int, int] | None] = []
 
@@ -180,28 +186,26 @@ class FlotillaGame(ShipBattle):
     def _draw_square(self, state: GameState, side: SideSetup, ship: Ship) -> tuple[int, int]:
         """A bow square of the side's zone where the ship fits, drawn with one die."""
         zone = self._zone(side)
-        blocked = set(state.occupancy) | self._too_close(state, ship)
-        dx, dy = STEP[ship.facing]
-        # A footprint covers a blocked square exactly when its bow lies 0 .. size - 1 squares ahead of it.
-        taken = {(bx + i * dx, by + i * dy) for bx, by in blocked for i in range(ship.size)}
-        free = [bow for bow in _zone_bows(zone.x, zone.y, ship.facing, ship.size, state.width) if bow not in taken]
+        free = _free_bows(zone.x, zone.y, ship.facing, ship.size, state.width, tuple(sorted(state.occupancy)),
+                          self._other_role_squares(state, ship), self.rules.min_attacker_distance - 1)
         if not free:
             raise ConfigError(f"scenario {self.scenario_name!r}: no room left in {side.name}'s zone {zone} for {ship.id}")
         return free[self.dice.choice_index(len(free), f"placement: {ship.id}")]
 
-    def _too_close(self, state: GameState, ship: Ship) -> set[Square]:
+    def _too_close(self, state: GameState, ship: Ship) -> frozenset[Square]:
         """Squares nearer than the minimum distance to a placed ship of the other role (attacker/defender)."""
-        reach = self.rules.min_attacker_distance - 1
-        attacking = ship.side == state.attacker_side
-        near: set[Square] = set()
-        for other in state.ships.values():
-            if other.id == ship.id or not other.squares or (other.side == state.attacker_side) == attacking:
-                continue
-            for ox, oy in other.squares:
-                near.update(_squares_around(ox, oy, reach))
-        return near
+        return _near(self._other_role_squares(state, ship), self.rules.min_attacker_distance - 1)
 
-    def _placement_ok(self, state: GameState, ship: Ship, x: int, y: int, facing: int, too_close: set[Square]
+    @staticmethod
+    def _other_role_squares(state: GameState, ship: Ship) -> tuple[Square, ...]:
+        """The squares of every placed ship of the other role than ``ship``'s (attacker/defender)."""
+        attacking = ship.side == state.attacker_side
+        return tuple(square for other in state.ships.values()
+                     if other.id != ship.id and other.squares and (other.side == state.attacker_side) != attacking
+                     for square in other.squares)
+
+    def _placement_ok(self, state: GameState, ship: Ship, x: int, y: int, facing: int,
+                      too_close: frozenset[Square]
                       ) -> bool:
         """On the map, on no other ship, and not on ``too_close`` (attackers: near a defender, or the reverse)."""
         squares = footprint(x, y, facing, ship.size)
@@ -391,7 +395,7 @@ class FlotillaGame(ShipBattle):
         return self._mask.copy()
 
     def _deploy_mask(self, ship: Ship) -> tuple[np.ndarray, bool]:
-        mask = self._noop.copy()
+        mask = bytearray(self._noop_bytes)
         base = self.action_spec.offsets[A.FACING]
         chosen = False
         too_close = self._too_close(self.state, ship)
@@ -399,16 +403,16 @@ class FlotillaGame(ShipBattle):
             x, y = pivot(ship.x, ship.y, ship.facing, ship.size, facing)
             if facing != ship.facing and self._placement_ok(self.state, ship, x, y, facing, too_close):
                 mask[base + 1 + facing] = chosen = True
-        return mask, chosen
+        return np.frombuffer(mask, _BOOL), chosen
 
     def _move_mask(self, ship: Ship) -> tuple[np.ndarray, bool]:
-        mask = self._noop.copy()
+        mask = bytearray(self._noop_bytes)
         base = self.action_spec.offsets[A.MANEUVER]
         actions = self.actions
         if ship.grappled_with is not None:
             mask[base + actions.break_free] = True
             self._move_ends = []
-            return mask, True
+            return np.frombuffer(mask, _BOOL), True
         state = self.state
         chosen = False
         movement = movement_now(ship, state.wind, self.rules)
@@ -425,10 +429,10 @@ class FlotillaGame(ShipBattle):
                 mask[base + actions.ram_base + slot] = chosen = True
             if enemy.grappled_with is None and _gap(ship, enemy) == 1:
                 mask[base + actions.board_base + slot] = chosen = True
-        return mask, chosen
+        return np.frombuffer(mask, _BOOL), chosen
 
     def _attack_mask(self, ship: Ship) -> tuple[np.ndarray, bool]:
-        mask = self._noop.copy()
+        mask = bytearray(self._noop_bytes)
         offsets = self.action_spec.offsets
         n = self.actions.max_enemies
         rules = self.rules
@@ -447,12 +451,12 @@ class FlotillaGame(ShipBattle):
                     mask[offsets[A.MAGE_TARGET] + 1 + n + slot] = True
         if ship.grappled_with is not None:
             mask[offsets[A.BOARDING] + 1] = chosen = True
-        return mask, chosen
+        return np.frombuffer(mask, _BOOL), chosen
 
     def _reaction_mask(self, ship: Ship) -> np.ndarray:
-        mask = self._noop.copy()
+        mask = bytearray(self._noop_bytes)
         mask[self.action_spec.offsets[A.REACTION] + 1] = True
-        return mask
+        return np.frombuffer(mask, _BOOL)
 
     # ------------------------------------------------------------------ apply
     def apply(self, agent: str, action: Any) -> list[Event]:
@@ -462,22 +466,23 @@ class FlotillaGame(ShipBattle):
         if agent != state.actor:
             raise NotYourTurnError(f"it is {state.actor}'s decision ({state.phase.name}), not {agent}'s")
         mask = self._mask if self._mask is not None else self._noop
-        values = self.action_spec.check(action, mask, context=_PHASE_CONTEXT[state.phase])
+        # Plain ints from here on: indexing a numpy array per value costs more than one tolist().
+        values = self.action_spec.checked_values(action, mask, _PHASE_CONTEXT[state.phase])
         ship = state.ships[agent]
         events: list[Event] = []
         phase = state.phase
         if phase is DEPLOY:
-            choice = int(values[A.FACING])
+            choice = values[A.FACING]
             if choice:
                 place(state, ship, *pivot(ship.x, ship.y, ship.facing, ship.size, choice - 1), choice - 1)
                 events.append(FacingChosen(ship.id, Compass(choice - 1).name))
             state.cursor += 1
         elif phase is MOVE:
-            self._apply_move(ship, int(values[A.MANEUVER]), events)
+            self._apply_move(ship, values[A.MANEUVER], events)
         elif phase is ATTACK:
             self._apply_attack(ship, values, events)
         else:
-            self._apply_reaction(ship, int(values[A.REACTION]), events)
+            self._apply_reaction(ship, values[A.REACTION], events)
         self._advance(events)
         return events
 
@@ -535,7 +540,7 @@ class FlotillaGame(ShipBattle):
         place(self.state, ship, *path[-1], facing)
         events.append(Moved(ship.id, label, path, facing_from, facing))
 
-    def _apply_attack(self, ship: Ship, values: np.ndarray, events: list[Event]) -> None:
+    def _apply_attack(self, ship: Ship, values: list[int], events: list[Event]) -> None:
         state, actions = self.state, self.actions
         ship.attacked = True
         enemies = self._enemies[ship.id]
@@ -545,7 +550,7 @@ class FlotillaGame(ShipBattle):
             if state.ended or not ship.afloat:
                 return
         for unit, component in ((SHIP, A.TARGET), (MAGES, A.MAGE_TARGET)):
-            target = actions.targets[int(values[component])]
+            target = actions.targets[values[component]]
             if target is None:
                 continue
             enemy = enemies[target.slot]
@@ -645,6 +650,29 @@ def _default_zone(defender: bool, size: int, radius: int) -> Zone:
         c = size // 2
         return Zone(x=(c - radius, c + radius), y=(c - radius, c + radius))
     return Zone(x=(0, size - 1), y=(0, size - 1))
+
+
+# Set-up and every DEPLOY decision ask where a ship may stand; the answers depend on a few placed squares
+# (the defender's centre zone holds few), so they are kept: a new game is set up in a fraction of the time.
+@lru_cache(maxsize=1024)
+def _free_bows(xs: tuple[int, int], ys: tuple[int, int], facing: int, size: int, width: int,
+               occupied: tuple[Square, ...], other_role: tuple[Square, ...], reach: int) -> tuple[Square, ...]:
+    """The bow squares of a zone (row by row) whose footprint lies on the map, on no ``occupied`` square and
+    not within ``reach`` of an ``other_role`` square."""
+    blocked = set(occupied) | _near(other_role, reach)
+    dx, dy = STEP[facing]
+    # A footprint covers a blocked square exactly when its bow lies 0 .. size - 1 squares ahead of it.
+    taken = {(bx + i * dx, by + i * dy) for bx, by in blocked for i in range(size)}
+    return tuple(bow for bow in _zone_bows(xs, ys, facing, size, width) if bow not in taken)
+
+
+@lru_cache(maxsize=1024)
+def _near(squares: tuple[Square, ...], reach: int) -> frozenset[Square]:
+    """The squares at most ``reach`` from any of ``squares``."""
+    near: set[Square] = set()
+    for x, y in squares:
+        near.update(_squares_around(x, y, reach))
+    return frozenset(near)
 
 
 @lru_cache(maxsize=4096)

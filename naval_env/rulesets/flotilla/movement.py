@@ -45,7 +45,12 @@ def _wind_bonus(heading: int, with_within: int, bonus: int) -> int:
 
 def movement_now(ship: Ship, wind: int, rules: HouseRules) -> int:
     """Squares of the base move this round: class movement, less propulsion hits, with the wind."""
-    squares = ship.movement + wind_modifier(ship, wind, rules)
+    # Ship.movement and wind_modifier written out: the observer and the masks ask several times a decision.
+    squares = ship.base_movement - ship.propulsion_hits
+    if squares < 0:  # noqa: PLR1730 - hot path: a comparison is cheaper than a call
+        squares = 0
+    if ship.sails and wind != CALM:
+        squares += _wind_bonus((ship.facing - wind) % 8, rules.wind_with_within, rules.sails_bonus)
     return squares if squares > 0 else 0  # noqa: FURB136 - hot path: a comparison is cheaper than a call
 
 

@@ -40,6 +40,9 @@ from naval_env.rulesets.flotilla.state import CALM, MAGES, REACTION, Attack, Gam
 if TYPE_CHECKING:
     from naval_env.rulesets.flotilla.engine import FlotillaGame
 
+#: numpy's float32 dtype as an object: ``np.frombuffer(buffer, _FLOAT32)`` parses no keyword (a third of its cost).
+_FLOAT32 = np.dtype(np.float32)
+
 DICE = 1 / 6
 MOVE = 1 / 8
 
@@ -253,7 +256,7 @@ def observe(game: FlotillaGame, agent: str) -> np.ndarray:
                                      ram_target, my_rank)
                 _pack(observation, offset + slot * _OTHER_SIZE, block)
         offset += slots * _OTHER_SIZE
-    return np.frombuffer(observation, dtype=np.float32)
+    return np.frombuffer(observation, _FLOAT32)
 
 
 def _move_of(state: GameState, other: Ship, me: Ship, rules: HouseRules) -> tuple[int, frozenset[Square]]:
@@ -412,7 +415,7 @@ def _outlook_on_one(out: list[float], enemy: tuple[int, int, int, int, frozenset
     """:func:`_outlook` against a lone enemy (a duel, or the last enemy afloat): the same values, without the
     search for the nearest."""
     ex, ey, its_facing, its_size, reach, matchup = enemy
-    extend = out.extend
+    extend, append = out.extend, out.append
     for index, end in enumerate(ends):
         if end is None:
             extend(_ZERO_OUTLOOK)
@@ -422,7 +425,7 @@ def _outlook_on_one(out: list[float], enemy: tuple[int, int, int, int, frozenset
         extend((1.0, 1.0 if index == 0 else odds, sea_ahead[facing][y][x], distance * 0.1))
         extend(_facing_enemy(matchup, my_arc, its_arc,
                              distance if distance < out_of_range else out_of_range))  # noqa: FURB136 - hot path
-        out.append(1.0 if reach and not reach.isdisjoint(footprint(x, y, facing, size)) else 0.0)
+        append(1.0 if reach and not reach.isdisjoint(footprint(x, y, facing, size)) else 0.0)
 
 
 @lru_cache(maxsize=1 << 14)  # a few ship profiles, three arcs each way and a few gaps

@@ -36,7 +36,8 @@ def throw(dice: Dice, count: int, reason: str) -> Faces:
     """``count`` d6, highest first (no dice: an empty throw that loses to any die)."""
     if count <= 0:
         return ()
-    return tuple(sorted(dice.roll(6, count, reason), reverse=True))
+    faces = dice.roll(6, count, reason)
+    return faces if count == 1 else tuple(sorted(faces, reverse=True))
 
 
 def highest(faces: Faces) -> int:

@@ -25,6 +25,9 @@ from naval_env.rulesets.pantheon.state import Phase, Ship, Status
 if TYPE_CHECKING:
     from naval_env.rulesets.pantheon.engine import PantheonGame
 
+#: numpy's float32 dtype as an object: ``np.frombuffer(buffer, _FLOAT32)`` parses no keyword (a third of its cost).
+_FLOAT32 = np.dtype(np.float32)
+
 LENGTH = 1 / 16     # squares
 HULL = 1 / 20       # health levels
 POOL = 1 / 20
@@ -160,7 +163,7 @@ def _pack(size: int, blocks: list[tuple[int, list[float]]]) -> np.ndarray:
         for offset, values in blocks:
             vector[offset: offset + len(values)] = np.array(values, dtype=np.float32)
         return vector
-    return np.frombuffer(buffer, dtype=np.float32)
+    return np.frombuffer(buffer, _FLOAT32)
 
 
 @lru_cache(maxsize=64)  # one per block size
