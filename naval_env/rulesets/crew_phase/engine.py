@@ -14,12 +14,9 @@ from typing import Any
 import numpy as np
 
 from naval_env.core.cache import PerObjectCache, PerScenarioCache
-from naval_env.core.dice import Dice
-from naval_env.core.errors import GameOverError, NotYourTurnError
 from naval_env.core.events import Event, GameEnded
 from naval_env.core.game import ShipBattle
 from naval_env.core.grid import Compass
-from naval_env.rulesets.crew_phase.actions import CrewPhaseActions
 from naval_env.rulesets.crew_phase.arcs import covers_square, directly_ahead
 from naval_env.rulesets.crew_phase.combat import TargetKind, ram, weapon_attack
 from naval_env.rulesets.crew_phase.config import ARCS, SIZES, CrewPhaseConfig, Scenario, parse_dice
@@ -101,47 +98,30 @@ def _weapon(config: CrewPhaseConfig, index: int, name: str, arc: str) -> WeaponS
 
 class CrewPhaseGame(ShipBattle):
     ruleset_id = "crew_phase"
-    render_module = "naval_env.rulesets.crew_phase.render"
+    scenario: Scenario
     observer_constants: ObserverConstants | None
 
-    def __init__(self, config: CrewPhaseConfig, scenario_name: str | None, dice: Dice,
-                 actions: CrewPhaseActions, observation_spec: Any) -> None:
-        self._prepare(config, scenario_name, dice, actions, observation_spec)
+    def _prepare(self) -> None:
+        super()._prepare()
+        self._noop_bytes = self.action_spec.noop_mask().tobytes()
+        self._crew_idle = self._noop_bytes[:self.actions.crew.size]  # the no-op block of one crew component
+        self.observer_constants = None  # a loaded position's: built by the observer on first use
+
+    def _open(self) -> list[Event]:
         self._enter(self._set_up())
         # Every game set up from the scenario has the same ships' constants: the observer's are shared.
-        shared = _SHARED_OBSERVER_CONSTANTS(config)
+        shared = _SHARED_OBSERVER_CONSTANTS(self.config)
         if self.scenario_name not in shared:
             shared[self.scenario_name] = ObserverConstants(self)
         self.observer_constants = shared[self.scenario_name]
         events: list[Event] = []
         self._start_round(events)
         self._advance(events)
-        self.opening_events = events
-
-    @classmethod
-    def from_state(cls, config: CrewPhaseConfig, scenario_name: str | None, dice: Dice,
-                   actions: CrewPhaseActions, observation_spec: Any, state: GameState) -> CrewPhaseGame:
-        """A game already in ``state`` (a loaded position, checked by ``position.py``): no set-up, no
-        roll, no opening events; the decision held is the one ``state`` names."""
-        game = cls.__new__(cls)
-        game._prepare(config, scenario_name, dice, actions, observation_spec)
-        game._enter(state)
-        game.opening_events = []
-        return game
-
-    def _prepare(self, config: CrewPhaseConfig, scenario_name: str | None, dice: Dice,
-                 actions: CrewPhaseActions, observation_spec: Any) -> None:
-        self._bind(config, scenario_name, dice, actions, observation_spec)
-        self.scenario: Scenario = config.scenario(self.scenario_name)
-        self._mask: np.ndarray | None = None
-        self._noop_bytes = self.action_spec.noop_mask().tobytes()
-        self._crew_idle = self._noop_bytes[:actions.crew.size]  # the no-op block of one crew component
-        self.observer_constants = None  # a loaded position's: built by the observer on first use
+        return events
 
     def _enter(self, state: GameState) -> None:
         """Hold ``state`` and index its ships (agent order, enemies, allies, target slots)."""
-        self.state = state
-        self._index_ships()
+        super()._enter(state)
         self._enemy_slot = {s: {o.id: i for i, o in enumerate(self._enemies[s])} for s in self._agents}
 
     # ------------------------------------------------------------------ set-up
@@ -175,11 +155,6 @@ class CrewPhaseGame(ShipBattle):
         return free[self.dice.choice_index(len(free), "placement")]
 
     # ------------------------------------------------------------- Game API
-    @property
-    def current_agent(self) -> str | None:
-        state = self.state
-        return None if state.ended else state.order[state.turn]
-
     def is_active(self, agent: str) -> bool:
         return self.state.ships[agent].status is not _SUNK
 
@@ -191,18 +166,6 @@ class CrewPhaseGame(ShipBattle):
         return observe(self, agent)
 
     # ------------------------------------------------------------------ masks
-    def legal_mask(self, agent: str) -> np.ndarray:
-        state = self.state
-        if state.ended or agent != state.order[state.turn]:
-            return self.action_spec.noop_mask()
-        return self._current_mask().copy()
-
-    def _current_mask(self) -> np.ndarray:
-        """The mask of the decision held now, built once per decision (every state change resets ``_mask``)."""
-        if self._mask is None:
-            self._mask = self._build_mask(self.state.ships[self.state.current])
-        return self._mask
-
     # Masks are built as bytes (one per value) from the no-op mask's and handed to numpy once: numpy
     # calls cost more than the Python item assignments on so few values.
     def _build_mask(self, ship: Ship) -> np.ndarray:
@@ -344,11 +307,8 @@ class CrewPhaseGame(ShipBattle):
 
     # ------------------------------------------------------------------ apply
     def apply(self, agent: str, action: Any) -> list[Event]:
+        self._check_decider(agent)
         state = self.state
-        if state.ended:
-            raise GameOverError(f"the game is over ({state.end_reason}); call reset() for a new one")
-        if agent != state.order[state.turn]:
-            raise NotYourTurnError(f"it is {state.current}'s decision ({state.phase.name}), not {agent}'s")
         values = self.action_spec.check(action, self._current_mask(), context=_CONTEXT[state.phase])
         ship = state.ships[agent]
         events: list[Event] = []

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum
-from typing import Any
 
 from naval_env.core.copying import field_copier
+from naval_env.core.grid_state import OccupancyState
 
 
 class Status(str, Enum):
@@ -172,7 +171,7 @@ class Ship:
 
 
 @dataclass(slots=True)
-class GameState:
+class GameState(OccupancyState):
     width: int
     height: int
     rough: bool
@@ -206,11 +205,6 @@ class GameState:
         twin.grapples = list(self.grapples)
         twin.occupancy = dict(self.occupancy)
         return twin
-
-    def to_dict(self) -> dict[str, Any]:
-        data = dataclasses.asdict(self)
-        data["occupancy"] = [[x, y, ship] for (x, y), ship in sorted(self.occupancy.items())]
-        return data
 
 
 _copy_crew = field_copier(CrewMember)

@@ -17,8 +17,7 @@ from typing import Any
 import numpy as np
 
 from naval_env.core.cache import PerScenarioCache
-from naval_env.core.dice import Dice
-from naval_env.core.errors import ConfigError, GameOverError, NotYourTurnError
+from naval_env.core.errors import ConfigError
 from naval_env.core.events import Event, GameEnded
 from naval_env.core.game import ShipBattle
 from naval_env.core.grid import STEP, Compass
@@ -77,42 +76,40 @@ def wind_name(wind: int) -> str:
 
 class FlotillaGame(ShipBattle):
     ruleset_id = "flotilla"
-    render_module = "naval_env.rulesets.flotilla.render"
+    scenario: Scenario
 
-    def __init__(self, config: FlotillaConfig, scenario_name: str | None, dice: Dice,
-                 actions: FlotillaActions, observation_spec: Any) -> None:
-        self._attach(config, scenario_name, dice, actions, observation_spec)
+    def _prepare(self) -> None:
+        super()._prepare()
+        self.situations = self.scenario.situations
+        self._noop = self.action_spec.noop_mask()
+        self._move_ends: list[tuple[int, int, int] | None] = []
+
+    def _open(self) -> list[Event]:
         events: list[Event] = []
         self.state = self._set_up(events)
         self._attach_state()
         if not self.rules.captains_choose_facing:
             self._start_battle(events)
         self._advance(events)
-        self.opening_events = events
+        return events
 
-    @classmethod
-    def from_state(cls, config: FlotillaConfig, scenario_name: str | None, dice: Dice,
-                   actions: FlotillaActions, observation_spec: Any, state: GameState) -> FlotillaGame:
-        """A game already in ``state`` (a loaded position, at a decision or over): no set-up dice, no opening
-        events. ``state`` must be whole and consistent (``position.py`` checks it) but for what is done here:
-        every ship's squares and the occupancy are rebuilt from the bows; while the game goes on, an empty
-        ``order`` outside DEPLOY is rolled as a round's start rolls it (the game's dice), an ``actor`` of None
-        is the ship at ``cursor`` (in REACTION: the pending attack's target), and the actor's mask is worked
-        out as when the flow hands it the decision."""
-        game = cls.__new__(cls)
-        game._attach(config, scenario_name, dice, actions, observation_spec)
+    def _enter(self, state: GameState) -> None:
+        """A loaded ``state`` must be whole and consistent (``position.py`` checks it) but for what is done
+        here: every ship's squares and the occupancy are rebuilt from the bows; while the game goes on, an
+        empty ``order`` outside DEPLOY is rolled as a round's start rolls it (the game's dice), an ``actor``
+        of None is the ship at ``cursor`` (in REACTION: the pending attack's target), and the actor's mask is
+        worked out as when the flow hands it the decision."""
         state.occupancy = {}
         for ship in state.ships.values():  # a sunk ship keeps its squares but holds none of the sea
             ship.squares = footprint(ship.x, ship.y, ship.facing, ship.size)
             if ship.afloat:
                 state.occupancy.update(dict.fromkeys(ship.squares, ship.id))
-        game.state = state
-        game._attach_state()
-        game.opening_events = []
+        self.state = state
+        self._attach_state()
         if state.ended:
-            return game
+            return
         if not state.order and state.phase is not DEPLOY:
-            state.order = game._initiative([s for s in state.ships.values() if s.afloat], [])
+            state.order = self._initiative([s for s in state.ships.values() if s.afloat], [])
         if state.actor is None:
             if state.phase is REACTION:
                 assert state.pending is not None, "a REACTION needs its pending attack"
@@ -121,24 +118,13 @@ class FlotillaGame(ShipBattle):
                 state.actor = (state.deploy_order if state.phase is DEPLOY else state.order)[state.cursor]
         ship = state.ships[state.actor]
         if state.phase is DEPLOY:
-            game._mask = game._deploy_mask(ship)[0]
+            self._mask = self._deploy_mask(ship)[0]
         elif state.phase is MOVE:
-            game._mask = game._move_mask(ship)[0]
+            self._mask = self._move_mask(ship)[0]
         elif state.phase is ATTACK:
-            game._mask = game._attack_mask(ship)[0]
+            self._mask = self._attack_mask(ship)[0]
         else:
-            game._mask = game._reaction_mask(ship)
-        return game
-
-    def _attach(self, config: FlotillaConfig, scenario_name: str | None, dice: Dice,
-                actions: FlotillaActions, observation_spec: Any) -> None:
-        """Bind the config, dice and specs and start with empty caches (before any state exists)."""
-        self._bind(config, scenario_name, dice, actions, observation_spec)
-        self.scenario: Scenario = config.scenario(self.scenario_name)
-        self.situations = self.scenario.situations
-        self._noop = actions.spec.noop_mask()
-        self._mask: np.ndarray | None = None
-        self._move_ends: list[tuple[int, int, int] | None] = []
+            self._mask = self._reaction_mask(ship)
 
     def _attach_state(self) -> None:
         """The rules' table, agent indices and the observer's per-game tables of a game whose state is set."""
@@ -364,10 +350,6 @@ class FlotillaGame(ShipBattle):
         return False
 
     # ------------------------------------------------------------- Game API
-    @property
-    def current_agent(self) -> str | None:
-        return None if self.state.ended else self.state.actor
-
     def is_active(self, agent: str) -> bool:
         return self.state.ships[agent].afloat
 
@@ -456,11 +438,8 @@ class FlotillaGame(ShipBattle):
 
     # ------------------------------------------------------------------ apply
     def apply(self, agent: str, action: Any) -> list[Event]:
+        self._check_decider(agent)
         state = self.state
-        if state.ended:
-            raise GameOverError(f"the game is over ({state.end_reason}); call reset() for a new one")
-        if agent != state.actor:
-            raise NotYourTurnError(f"it is {state.actor}'s decision ({state.phase.name}), not {agent}'s")
         mask = self._mask if self._mask is not None else self._noop
         values = self.action_spec.check(action, mask, context=_PHASE_CONTEXT[state.phase])
         ship = state.ships[agent]

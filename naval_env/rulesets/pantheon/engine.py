@@ -15,7 +15,6 @@ import numpy as np
 
 from naval_env.core.cache import PerObjectCache, PerScenarioCache
 from naval_env.core.dice import Dice
-from naval_env.core.errors import GameOverError, NotYourTurnError
 from naval_env.core.events import Event, GameEnded
 from naval_env.core.game import ShipBattle
 from naval_env.core.grid import Compass
@@ -46,39 +45,24 @@ A = PantheonActions
 
 class PantheonGame(ShipBattle):
     ruleset_id = "pantheon"
-    render_module = "naval_env.rulesets.pantheon.render"
+    scenario: Scenario
 
-    def __init__(self, config: PantheonConfig, scenario_name: str | None, dice: Dice,
-                 actions: PantheonActions, observation_spec: Any) -> None:
-        self._attach(config, scenario_name, dice, actions, observation_spec)
+    def _prepare(self) -> None:
+        super()._prepare()
+        self._masks = _MASKS(self.config)
+
+    def _open(self) -> list[Event]:
         self.state = self._set_up()
         self._index_ships()
         events: list[Event] = [self._initiative_event]
         self._begin_turn(events)
-        self.opening_events = events
+        return events
 
-    @classmethod
-    def from_state(cls, config: PantheonConfig, scenario_name: str | None, dice: Dice,
-                   actions: PantheonActions, observation_spec: Any, state: GameState) -> PantheonGame:
-        """A game already in ``state`` (a loaded position): no set-up dice, no opening events.
-
-        ``state`` must be whole and consistent (``position.py`` checks it); ``occupancy`` is rebuilt here.
-        """
-        game = cls.__new__(cls)
-        game._attach(config, scenario_name, dice, actions, observation_spec)
+    def _enter(self, state: GameState) -> None:
+        """A loaded ``state`` must be whole and consistent (``position.py`` checks it); ``occupancy`` is
+        rebuilt here."""
         state.occupancy = {(s.x, s.y): s.id for s in state.ships.values() if s.status.on_board}
-        game.state = state
-        game._index_ships()
-        game.opening_events = []
-        return game
-
-    def _attach(self, config: PantheonConfig, scenario_name: str | None, dice: Dice,
-                actions: PantheonActions, observation_spec: Any) -> None:
-        """Bind the config, dice and specs and start with empty caches (before any state exists)."""
-        self._bind(config, scenario_name, dice, actions, observation_spec)
-        self.scenario: Scenario = config.scenario(self.scenario_name)
-        self._mask: np.ndarray | None = None
-        self._masks = _MASKS(config)
+        super()._enter(state)
 
     # ------------------------------------------------------------------ set-up
     def _set_up(self) -> GameState:
@@ -120,10 +104,6 @@ class PantheonGame(ShipBattle):
         return order
 
     # ------------------------------------------------------------- Game API
-    @property
-    def current_agent(self) -> str | None:
-        return None if self.state.ended else self.state.current
-
     def health(self, agent: str) -> tuple[int, int]:
         ship = self.state.ships[agent]
         return ship.health, ship.max_health
@@ -132,13 +112,6 @@ class PantheonGame(ShipBattle):
         return observe(self, agent)
 
     # ------------------------------------------------------------------ masks
-    def legal_mask(self, agent: str) -> np.ndarray:
-        if self.state.ended or agent != self.state.current:
-            return self.action_spec.noop_mask()
-        if self._mask is None:
-            self._mask = self._build_mask(self.state.ships[agent])
-        return self._mask.copy()
-
     def _build_mask(self, ship: Ship) -> np.ndarray:
         """The decision's mask (read only), kept for every game of the config by what it depends on
         (decisions repeat the same few masks)."""
@@ -223,14 +196,9 @@ class PantheonGame(ShipBattle):
 
     # ------------------------------------------------------------------ apply
     def apply(self, agent: str, action: Any) -> list[Event]:
+        self._check_decider(agent)
         state = self.state
-        if state.ended:
-            raise GameOverError(f"the game is over ({state.end_reason}); call reset() for a new one")
-        if agent != state.current:
-            raise NotYourTurnError(f"it is {state.current}'s decision ({state.phase.name}), not {agent}'s")
-        if self._mask is None:
-            self._mask = self._build_mask(state.ships[agent])
-        values = self.action_spec.checked_values(action, self._mask, context=_PHASE_CONTEXT[state.phase])
+        values = self.action_spec.checked_values(action, self._current_mask(), context=_PHASE_CONTEXT[state.phase])
         ship = state.ships[agent]
         events: list[Event] = []
         self._mask = None

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum
-from typing import Any
 
 from naval_env.core.copying import field_copier
+from naval_env.core.grid_state import OccupancyState
 
 
 class Status(str, Enum):
@@ -109,7 +108,7 @@ class Ship:
 
 
 @dataclass(slots=True)
-class GameState:
+class GameState(OccupancyState):
     width: int
     height: int
     wind: int
@@ -137,11 +136,6 @@ class GameState:
         twin.order = list(self.order)
         twin.occupancy = dict(self.occupancy)
         return twin
-
-    def to_dict(self) -> dict[str, Any]:
-        data = dataclasses.asdict(self)
-        data["occupancy"] = [[x, y, ship] for (x, y), ship in sorted(self.occupancy.items())]
-        return data
 
 
 _copy_ship = field_copier(Ship)
