@@ -16,7 +16,7 @@ import numpy as np
 
 from naval_env.core.dice import Dice
 from naval_env.core.errors import GameOverError, NotYourTurnError
-from naval_env.core.events import Event
+from naval_env.core.events import Event, GameEnded
 from naval_env.core.spaces import ActionSpec, ObservationSpec
 
 #: Each registered ruleset's position writer (its codec's ``dump``), by ruleset id. Filled by
@@ -254,6 +254,13 @@ class ShipBattle(Game):
             raise GameOverError(f"the game is over ({state.end_reason}); call reset() for a new one")
         if agent != state.current:
             raise NotYourTurnError(f"it is {state.current}'s decision ({state.phase.name}), not {agent}'s")
+
+    def _finish(self, winner: str | None, reason: str, events: list[Event]) -> None:
+        """End the battle: ``winner`` a side, or None for a draw; ``reason`` names the rule that ended it."""
+        state = self.state
+        state.ended, state.winner, state.end_reason = True, winner, reason
+        self._mask = None
+        events.append(GameEnded(winner, reason))
 
     def legal_mask(self, agent: str) -> np.ndarray:
         if agent != self.current_agent:  # not its decision, or the game is over (None)

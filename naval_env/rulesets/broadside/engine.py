@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from naval_env.core.events import Event, GameEnded
+from naval_env.core.events import Event
 from naval_env.core.game import ShipBattle
 from naval_env.rulesets.broadside import boarding, gunnery, movement
 from naval_env.rulesets.broadside.actions import (
@@ -447,11 +447,8 @@ class BroadsideGame(ShipBattle):
             self._finish(None, "no ship left fighting", events)
 
     def _finish(self, winner: str | None, reason: str, events: list[Event]) -> None:
-        state = self.state
-        state.ended, state.winner, state.end_reason = True, winner, reason
-        state.decider, state.pending = None, []
-        self._mask = None
-        events.append(GameEnded(winner, reason))
+        self.state.decider, self.state.pending = None, []
+        super()._finish(winner, reason, events)
 
 
 def activation_order(fleets: list[list[Ship]], round_: int) -> list[str]:

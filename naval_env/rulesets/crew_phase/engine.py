@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from naval_env.core.cache import PerObjectCache, PerScenarioCache
-from naval_env.core.events import Event, GameEnded
+from naval_env.core.events import Event
 from naval_env.core.game import ShipBattle
 from naval_env.core.grid import Compass
 from naval_env.rulesets.crew_phase.arcs import covers_square, directly_ahead
@@ -534,12 +534,6 @@ class CrewPhaseGame(ShipBattle):
             self._finish(afloat.pop(), "the other side has no ship afloat", events)
         elif not afloat:
             self._finish(None, "no ship afloat", events)
-
-    def _finish(self, winner: str | None, reason: str, events: list[Event]) -> None:
-        state = self.state
-        state.ended, state.winner, state.end_reason = True, winner, reason
-        self._mask = None
-        events.append(GameEnded(winner, reason))
 
     # ---------------------------------------------------------- for captains
     def legal_maneuvers(self) -> np.ndarray:

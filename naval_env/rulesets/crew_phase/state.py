@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 
 from naval_env.core.copying import field_copier
-from naval_env.core.grid_state import OccupancyState
+from naval_env.core.state_parts import OccupancyState, TurnOrderState
 
 
 class Status(str, Enum):
@@ -171,7 +171,7 @@ class Ship:
 
 
 @dataclass(slots=True)
-class GameState(OccupancyState):
+class GameState(TurnOrderState, OccupancyState):
     width: int
     height: int
     rough: bool
@@ -189,10 +189,6 @@ class GameState(OccupancyState):
     ended: bool = False
     winner: str | None = None
     end_reason: str | None = None
-
-    @property
-    def current(self) -> str:
-        return self.order[self.turn]
 
     def copy(self) -> GameState:
         """An independent copy (for ``Game.clone``): the ships and every list and dict copied (grapples

@@ -18,7 +18,7 @@ import numpy as np
 
 from naval_env.core.cache import PerScenarioCache
 from naval_env.core.errors import ConfigError
-from naval_env.core.events import Event, GameEnded
+from naval_env.core.events import Event
 from naval_env.core.game import ShipBattle
 from naval_env.core.grid import STEP, Compass
 from naval_env.rulesets.flotilla import combat
@@ -554,11 +554,9 @@ class FlotillaGame(ShipBattle):
 
     def _finish(self, winner: str | None, reason: str, events: list[Event]) -> None:
         state = self.state
-        state.ended, state.winner, state.end_reason = True, winner, reason
         state.actor, state.pending = None, None
         state.attack_queue.clear()
-        self._mask = None
-        events.append(GameEnded(winner, reason))
+        super()._finish(winner, reason, events)
 
     # ---------------------------------------------------------- for captains
     def move_options(self, agent: str) -> list[MoveOption]:

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 
 from naval_env.core.copying import field_copier
-from naval_env.core.grid_state import OccupancyState
+from naval_env.core.state_parts import OccupancyState
 from naval_env.rulesets.flotilla.geometry import Square
 
 CALM = -1  # GameState.wind when no wind blows

@@ -15,7 +15,7 @@ import numpy as np
 
 from naval_env.core.cache import PerObjectCache, PerScenarioCache
 from naval_env.core.dice import Dice
-from naval_env.core.events import Event, GameEnded
+from naval_env.core.events import Event
 from naval_env.core.game import ShipBattle
 from naval_env.core.grid import Compass
 from naval_env.rulesets.pantheon import combat
@@ -367,12 +367,6 @@ class PantheonGame(ShipBattle):
             self._finish(standing[0], "last side fighting", events)
         elif not standing:
             self._finish(None, "no ship left fighting", events)
-
-    def _finish(self, winner: str | None, reason: str, events: list[Event]) -> None:
-        state = self.state
-        state.ended, state.winner, state.end_reason = True, winner, reason
-        self._mask = None
-        events.append(GameEnded(winner, reason))
 
     # ---------------------------------------------------------- for captains
     def maneuver_outcomes(self, agent: str) -> ManeuverOutcomes | None:

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 
 from naval_env.core.copying import field_copier
-from naval_env.core.grid_state import OccupancyState
+from naval_env.core.state_parts import OccupancyState, TurnOrderState
 
 
 class Status(str, Enum):
@@ -108,7 +108,7 @@ class Ship:
 
 
 @dataclass(slots=True)
-class GameState(OccupancyState):
+class GameState(TurnOrderState, OccupancyState):
     width: int
     height: int
     wind: int
@@ -124,10 +124,6 @@ class GameState(OccupancyState):
     ended: bool = False
     fair_escape_ok: bool = False         # the current ship may declare Fair Escape this turn
     occupancy: dict[tuple[int, int], str] = field(default_factory=dict)
-
-    @property
-    def current(self) -> str:
-        return self.order[self.turn]
 
     def copy(self) -> GameState:
         """An independent copy (for ``Game.clone``): the ships, order and occupancy copied."""

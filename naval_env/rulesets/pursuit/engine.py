@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from naval_env.core.dice import Dice
-from naval_env.core.events import Event, GameEnded
+from naval_env.core.events import Event
 from naval_env.core.game import ShipBattle
 from naval_env.rulesets.pursuit import hull, propulsion
 from naval_env.rulesets.pursuit.actions import PursuitActions
@@ -432,12 +432,6 @@ class PursuitGame(ShipBattle):
             self._finish(standing, "enemy escaped", events)
         else:
             self._finish(None, "escaped", events)
-
-    def _finish(self, winner: str | None, reason: str, events: list[Event]) -> None:
-        state = self.state
-        state.ended, state.winner, state.end_reason = True, winner, reason
-        self._mask = None
-        events.append(GameEnded(winner, reason))
 
     # ---------------------------------------------------------- for captains
     def target_slot(self, ship: Ship, target: Ship) -> int:
