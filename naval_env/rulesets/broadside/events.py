@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from naval_env.core.events import DamageDealt, Event, EventCatalog, GameEnded, event
+from naval_env.core.events import DamageDealt, Event, EventCatalog, GameEnded, event, when
 
 
 @event("round")
@@ -54,17 +54,14 @@ class Collided(Event):
         return f"{self.ship} collides with {self.struck} ({self.region}) on leg {self.leg + 1}"
 
 
-@event("ram")
+@event("ram", "{ship} rams {target}: {full} ram on the {region} at {incidence:.0f}deg",
+       full=when("full", "full", "glancing"))
 class Rammed(Event):
     ship: str
     target: str
     full: bool
     incidence: float
     region: str
-
-    def text(self) -> str:
-        kind = "full" if self.full else "glancing"
-        return f"{self.ship} rams {self.target}: {kind} ram on the {self.region} at {self.incidence:.0f}deg"
 
 
 @event("carried")
@@ -196,17 +193,13 @@ class GrappleCut(Event):
     other: str
 
 
-@event("ship_lost")
+@event("ship_lost", "{ship} is {status}{by}", by=when("by", " by {by}"))
 class ShipLost(Event):
     """A ship leaves the battle: ``status`` sunk, prize (``by`` the capturing side) or fled."""
 
     ship: str
     status: str
     by: str | None
-
-    def text(self) -> str:
-        by = f" by {self.by}" if self.by else ""
-        return f"{self.ship} is {self.status}{by}"
 
 
 CATALOG = EventCatalog([

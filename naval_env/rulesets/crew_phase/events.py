@@ -137,28 +137,22 @@ class AttackLost(Event):
     reason: str
 
 
-@event("crew_wounded")
+@event("crew_wounded", "{ship} crew {crew} takes {amount} damage ({hp} hp left{down})",
+       down=events.when("hp", "", ", incapacitated"))
 class CrewWounded(Event):
     ship: str
     crew: int
     amount: int
     hp: int
 
-    def text(self) -> str:
-        down = ", incapacitated" if self.hp == 0 else ""
-        return f"{self.ship} crew {self.crew} takes {self.amount} damage ({self.hp} hp left{down})"
 
-
-@event("part_damaged")
+@event("part_damaged", "{ship} weapon {weapon} takes {amount} damage ({hp} hp left{broken})",
+       broken=events.when("hp", "", ", destroyed"))
 class PartDamaged(Event):
     ship: str
     weapon: int
     amount: int
     hp: int
-
-    def text(self) -> str:
-        broken = ", destroyed" if self.hp == 0 else ""
-        return f"{self.ship} weapon {self.weapon} takes {self.amount} damage ({self.hp} hp left{broken})"
 
 
 @event("ram")
