@@ -2,8 +2,8 @@
 
 Each ruleset declares its events with :func:`event` (a frozen, slotted dataclass
 deriving from :class:`Event`, named in JSON by its ``kind``, its story a template over
-its fields, with :func:`when` parts for words that hang on one field, or a ``text``
-method of its own) and lists them in an :class:`EventCatalog` so replays can be parsed
+its fields, with :func:`when` and :func:`listed` parts for words that hang on one field,
+or a ``text`` method of its own) and lists them in an :class:`EventCatalog` so replays can be parsed
 back (and so they get the catalog's faster constructor).
 """
 
@@ -38,6 +38,27 @@ def when(field: str, then: str, otherwise: str = "") -> When:
 
 
 @dataclass(frozen=True, slots=True)
+class Listed:
+    """A part of an event's story that lists a tuple field's items, joined by ``sep`` (``otherwise`` when
+    the tuple is empty)."""
+
+    field: str
+    sep: str = ", "
+    otherwise: str = ""
+
+    def fill(self, values: dict[str, Any]) -> str:
+        return self.sep.join(str(item) for item in values[self.field]) or self.otherwise
+
+
+def listed(field: str, sep: str = ", ", otherwise: str = "") -> Listed:
+    """``@event("round", "== round {round}: {order}", order=listed("order"))``: see :class:`Listed`."""
+    return Listed(field, sep, otherwise)
+
+
+Part = When | Listed
+
+
+@dataclass(frozen=True, slots=True)
 class Event:
     """Base class. ``kind`` names the event in JSON; ``text()`` is its one-line story."""
 
@@ -45,8 +66,9 @@ class Event:
     #: :meth:`str.format` template of ``text()`` over the fields (``"{ship} is now {status}"``); None: the
     #: class writes its own ``text`` (or reads as ``kind(field=value, ...)``).
     template: ClassVar[str | None] = None
-    #: The template's :func:`when` parts by name; a part named like a field takes its place in the text.
-    parts: ClassVar[dict[str, When]] = {}
+    #: The template's :func:`when` and :func:`listed` parts by name; a part named like a field takes its place
+    #: in the text.
+    parts: ClassVar[dict[str, Part]] = {}
 
     def text(self) -> str:
         if self.template is not None:
@@ -63,10 +85,10 @@ class Event:
 
 
 @dataclass_transform(frozen_default=True)
-def event(kind: str, template: str | None = None, **parts: When) -> Callable[[type[EventT]], type[EventT]]:
+def event(kind: str, template: str | None = None, **parts: Part) -> Callable[[type[EventT]], type[EventT]]:
     """Declare an event class: ``@event("status", "{ship} is now {status}")`` over an :class:`Event`
     subclass makes it a frozen, slotted dataclass named ``kind`` in JSON, whose ``text()`` fills
-    ``template`` with its fields and its :func:`when` ``parts`` (leave the template out when the class
+    ``template`` with its fields and its :func:`when` and :func:`listed` ``parts`` (leave the template out when the class
     writes its own ``text``)."""
 
     def declare(cls: type[EventT]) -> type[EventT]:

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from naval_env.core.events import DamageDealt, Event, EventCatalog, GameEnded, event, when
+from naval_env.core.events import DamageDealt, Event, EventCatalog, GameEnded, event, listed, when
 
 
-@event("round")
+@event("round", "== round {round}: {order}", order=listed("order"))
 class RoundStarted(Event):
     round: int
     order: tuple[str, ...]
-
-    def text(self) -> str:
-        return f"== round {self.round}: {', '.join(self.order)}"
 
 
 @event("moved")
@@ -91,7 +88,8 @@ class MovementForfeited(Event):
     ship: str
 
 
-@event("volley")
+@event("volley", "{ship} {battery} at {target} ({distance:.1f}in, need {needed:.1f}): [{rolls}] -> {hits} hit(s)"
+       "{rake}", rolls=listed("rolls"), rake=when("rake", ", raking"))
 class Volley(Event):
     """One battery (or the archers) firing: one die per cannon or archer against ``needed``."""
 
@@ -103,11 +101,6 @@ class Volley(Event):
     rolls: tuple[int, ...]
     hits: int
     rake: bool
-
-    def text(self) -> str:
-        rake = ", raking" if self.rake else ""
-        return (f"{self.ship} {self.battery} at {self.target} ({self.distance:.1f}in, need {self.needed:.1f}): "
-                f"{list(self.rolls)} -> {self.hits} hit(s){rake}")
 
 
 @event("collateral", "collateral on {target}: {roll} -> {effect} {amount}")
@@ -157,7 +150,9 @@ class Reinforced(Event):
     heroes: int
 
 
-@event("melee")
+@event("melee", "melee aboard {ship}: defenders [{defender_dice}] vs [{attacker_rolls}]: {defenders_lost} "
+       "defender(s) and {attackers_lost} attacker(s) fall, {retreated} retreat",
+       defender_dice=listed("defender_dice"), attacker_rolls=listed("attacker_rolls"))
 class MeleeFought(Event):
     ship: str
     defender_dice: tuple[int, ...]
@@ -165,11 +160,6 @@ class MeleeFought(Event):
     attackers_lost: int
     defenders_lost: int
     retreated: int
-
-    def text(self) -> str:
-        return (f"melee aboard {self.ship}: defenders {list(self.defender_dice)} vs {list(self.attacker_rolls)}: "
-                f"{self.defenders_lost} defender(s) and {self.attackers_lost} attacker(s) fall, "
-                f"{self.retreated} retreat")
 
 
 @event("withdrew", "{ship} withdraws {marines} marine(s) and {heroes} hero(es) from {host}")

@@ -46,13 +46,10 @@ class Moved(events.Moved):
         return f"{self.ship} moves {self.forward}/{self.allowance} from {start} to {end}{self.turning()}"
 
 
-@event("crew")
+@event("crew", "{ship}'s crew: {actions}", actions=events.listed("actions", otherwise="nothing"))
 class CrewActed(Event):
     ship: str
     actions: tuple[str, ...]
-
-    def text(self) -> str:
-        return f"{self.ship}'s crew: {', '.join(self.actions) or 'nothing'}"
 
 
 @event("healed", "{ship} restores {amount} health ({cause})")
