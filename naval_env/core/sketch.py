@@ -7,6 +7,7 @@ Each ruleset's ``picture.py`` draws its board with these and hands the rest to `
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -231,3 +232,12 @@ def legal_targets(game: Any, agent: str | None, verb: str) -> list[str]:
                 if slot < len(enemies) and enemies[slot] not in found:
                     found.append(enemies[slot])
     return found
+
+
+def ram_lines(scene: Scene, game: Any, agent: str | None, at: Callable[[str], Point]) -> None:
+    """A dashed arrow from ``agent``'s ship to each ship it may ram now; ``at`` gives a ship id's point."""
+    if agent is None:
+        return
+    for target in legal_targets(game, agent, "ram"):
+        link(scene, at(agent), at(target), colour=RAM_LINE, role="ram-line", ref=f"{agent}>{target}", dash=(7, 4),
+             head=True, label="ram")

@@ -5,17 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from naval_env.core.picture import (
-    Bar,
-    Card,
-    LegendItem,
-    Panel,
-    Wind,
-    canvas,
-    finish,
-    legend_rows,
-    result_text,
-)
+from naval_env.core.picture import Bar, Card, LegendItem, Panel, Wind, canvas, finish
 from naval_env.core.scene import Scene
 from naval_env.core.sketch import (
     GRAPPLE_LINE,
@@ -25,8 +15,8 @@ from naval_env.core.sketch import (
     Grid,
     compass_degrees,
     cross,
-    legal_targets,
     link,
+    ram_lines,
     ship_glyph,
     side_index,
 )
@@ -50,7 +40,7 @@ def picture(game: PantheonGame) -> Scene:
     grid = Grid.fit(board["width"], board["height"])
     ships = pos["ships"]
     sides = tuple(game.sides)
-    scene, area = canvas(grid.area.w, grid.area.h, len(ships), legend_rows(len(LEGEND)))
+    scene, area = canvas(grid.area.w, grid.area.h, len(ships), LEGEND)
     grid.draw(scene)
     to_move = pos["to_move"] if pos["result"] is None else None
     by_id = {ship["id"]: ship for ship in ships}
@@ -71,14 +61,11 @@ def picture(game: PantheonGame) -> Scene:
                        *grid.ship_size(), to_move=ship["id"] == to_move, faded=ship["status"] != "afloat")
         elif ship["status"] == "sunk":
             cross(scene, cx, cy, grid.cell * 0.3, ship["id"])
-    if mover is not None:
-        for target in legal_targets(game, mover["id"], "ram"):
-            link(scene, grid.centre(mover["x"], mover["y"]), grid.centre(by_id[target]["x"], by_id[target]["y"]),
-                 colour=RAM_LINE, role="ram-line", ref=f"{mover['id']}>{target}", dash=(7, 4), head=True, label="ram")
+    ram_lines(scene, game, to_move, lambda ship: grid.centre(by_id[ship]["x"], by_id[ship]["y"]))
     result = pos["result"]
     panel = Panel(
         ruleset="pantheon", scenario=pos["scenario"], sides=sides, round=pos["round"], phase=f"{pos['phase']} step",
-        to_move=to_move, result=result_text(result["winner"], result["reason"]) if result else None,
+        to_move=to_move, outcome=(result["winner"], result["reason"]) if result else None,
         wind=Wind(compass_degrees(pos["wind"]), f"wind blows toward {pos['wind']}"),
         cards=[_card(game, ship, sides) for ship in ships], legend=list(LEGEND),
     )
