@@ -25,6 +25,7 @@ from naval_env.core.sketch import (
     SIDE_FILL,
     TO_MOVE,
     Area,
+    Grid,
     arrow,
     forward,
     hull_outline,
@@ -110,6 +111,14 @@ def canvas(board_w: float, board_h: float, ships: int, legend: Sequence[LegendIt
     width = _up16(MARGIN + board_w + MARGIN + PANEL_W)
     height = _up16(max(board_h + 2 * MARGIN, panel_h))
     return Scene(width, height, background=PAPER), Area(MARGIN, MARGIN, board_w, board_h)
+
+
+def grid_canvas(width: int, height: int, ships: int, legend: Sequence[LegendItem]) -> tuple[Scene, Grid]:
+    """:func:`canvas` for a board of ``width`` x ``height`` squares (the grid rulesets'), the grid drawn."""
+    grid = Grid.fit(width, height)
+    scene, _ = canvas(grid.area.w, grid.area.h, ships, legend)
+    grid.draw(scene)
+    return scene, grid
 
 
 def _up16(value: float) -> int:

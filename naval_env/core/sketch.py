@@ -174,6 +174,18 @@ class Grid:
     def centre(self, x: float, y: float) -> Point:
         return self.area.x + (x + 0.5) * self.cell, self.area.y + (y + 0.5) * self.cell
 
+    def ship(self, scene: Scene, ship: dict[str, Any], side: int, *, to_move: bool) -> None:
+        """A one-square ship of a position (``id``, ``x``, ``y``, compass ``facing``, ``status``) on its square,
+        faded unless afloat."""
+        cx, cy = self.centre(ship["x"], ship["y"])
+        ship_glyph(scene, ship["id"], side, cx, cy, compass_degrees(ship["facing"]), *self.ship_size(),
+                   to_move=to_move, faded=ship["status"] != "afloat")
+
+    def wreck(self, scene: Scene, ship: dict[str, Any]) -> None:
+        """Where a one-square ship of a position went down."""
+        cx, cy = self.centre(ship["x"], ship["y"])
+        cross(scene, cx, cy, self.cell * 0.3, ship["id"])
+
     def draw(self, scene: Scene) -> None:
         a, c = self.area, self.cell
         scene.add(Rect(x=a.x, y=a.y, w=a.w, h=a.h, fill=SEA, role="sea"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from naval_env.core.picture import Bar, Card, LegendItem, Panel, Wind, canvas, finish
+from naval_env.core.picture import Bar, Card, LegendItem, Panel, Wind, finish, grid_canvas
 from naval_env.core.scene import Rect, Scene
 from naval_env.core.sketch import (
     GRAPPLE_LINE,
@@ -42,11 +42,9 @@ LEGEND = (
 def picture(game: FlotillaGame) -> Scene:
     pos = game.position()
     size = pos["map_size"]
-    grid = Grid.fit(size, size)
     ships = pos["ships"]
     sides = tuple(game.sides)
-    scene, area = canvas(grid.area.w, grid.area.h, len(ships), LEGEND)
-    grid.draw(scene)
+    scene, grid = grid_canvas(size, size, len(ships), LEGEND)
     result = pos["result"]
     to_move = None if result else pos["to_move"]
     by_id = {ship["id"]: ship for ship in ships}
@@ -89,7 +87,7 @@ def picture(game: FlotillaGame) -> Scene:
         cards=[_card(ship, sides) for ship in ships], legend=list(LEGEND),
         notes=[f"attacker: {pos['attacker']}"] if pos.get("attacker") else [],
     )
-    return finish(scene, area, panel)
+    return finish(scene, grid.area, panel)
 
 
 def _squares(ship: dict[str, Any]) -> tuple[tuple[int, int], ...]:
