@@ -13,13 +13,21 @@ from typing import Any
 
 import numpy as np
 
-from naval_env.core.cache import PerObjectCache, PerScenarioCache
+from naval_env.core.cache import PerObjectCache, PerScenarioCache, scenario_ships
 from naval_env.core.events import Event
 from naval_env.core.game import ShipBattle
 from naval_env.core.grid import Compass
 from naval_env.rulesets.crew_phase.arcs import covers_square, directly_ahead
 from naval_env.rulesets.crew_phase.combat import TargetKind, ram, weapon_attack
-from naval_env.rulesets.crew_phase.config import ARCS, SIZES, CrewPhaseConfig, Scenario, parse_dice
+from naval_env.rulesets.crew_phase.config import (
+    ARCS,
+    SIZES,
+    CrewPhaseConfig,
+    Scenario,
+    ShipSetup,
+    SideSetup,
+    parse_dice,
+)
 from naval_env.rulesets.crew_phase.events import (
     AttackLost,
     CharacterPhaseStarted,
@@ -57,27 +65,22 @@ _SHARED_OBSERVER_CONSTANTS: PerObjectCache[CrewPhaseConfig, dict[str, ObserverCo
 
 # The scenario's ships as set-up builds them, before any is placed: what no die decides, built once per config
 # and scenario; every game takes copies (``Ship.copy`` copies the crew and weapons).
-_prototypes: PerScenarioCache[CrewPhaseConfig, tuple[Ship, ...]] = PerScenarioCache(
-    lambda config, name: tuple(_build_ships(config, config.scenario(name))))
+def _template(config: CrewPhaseConfig, side: SideSetup, setup: ShipSetup, ship_id: str, slot: int) -> Ship:
+    vessel = config.vessels[setup.vessel]
+    return Ship(
+        id=ship_id, side=side.name, vessel=setup.vessel, slot=slot,
+        size=SIZES.index(vessel.size), speed_unit=vessel.speed_unit, sections=vessel.sections,
+        self_steering=vessel.self_steering, agile=vessel.agile, rails=vessel.rails, ac=vessel.ac,
+        base_initiative=vessel.initiative, max_hp=vessel.hull_points, hp=vessel.hull_points,
+        hull_die=vessel.hull_dice.sides, hull_dice_max=vessel.hull_dice.count,
+        hull_dice_left=vessel.hull_dice.count, x=-1, y=-1,
+        facing=int(Compass.parse(setup.facing or side.facing)),
+        crew=[_crew_member(config, i, role) for i, role in enumerate(setup.crew or vessel.crew)],
+        weapons=[_weapon(config, j, mount.weapon, mount.arc) for j, mount in enumerate(vessel.weapons)],
+    )
 
 
-def _build_ships(config: CrewPhaseConfig, scenario: Scenario) -> list[Ship]:
-    ships: list[Ship] = []
-    for side in scenario.sides:
-        for index, setup in enumerate(side.ships):
-            vessel = config.vessels[setup.vessel]
-            ships.append(Ship(
-                id=f"{side.name}_{index}", side=side.name, vessel=setup.vessel, slot=len(ships),
-                size=SIZES.index(vessel.size), speed_unit=vessel.speed_unit, sections=vessel.sections,
-                self_steering=vessel.self_steering, agile=vessel.agile, rails=vessel.rails, ac=vessel.ac,
-                base_initiative=vessel.initiative, max_hp=vessel.hull_points, hp=vessel.hull_points,
-                hull_die=vessel.hull_dice.sides, hull_dice_max=vessel.hull_dice.count,
-                hull_dice_left=vessel.hull_dice.count, x=-1, y=-1,
-                facing=int(Compass.parse(setup.facing or side.facing)),
-                crew=[_crew_member(config, i, role) for i, role in enumerate(setup.crew or vessel.crew)],
-                weapons=[_weapon(config, j, mount.weapon, mount.arc) for j, mount in enumerate(vessel.weapons)],
-            ))
-    return ships
+_prototypes: PerScenarioCache[CrewPhaseConfig, tuple[Ship, ...]] = scenario_ships(_template)
 
 
 def _crew_member(config: CrewPhaseConfig, index: int, role: str) -> CrewMember:

@@ -16,14 +16,21 @@ from typing import Any
 
 import numpy as np
 
-from naval_env.core.cache import PerScenarioCache
+from naval_env.core.cache import PerScenarioCache, scenario_ships
 from naval_env.core.errors import ConfigError
 from naval_env.core.events import Event
 from naval_env.core.game import ShipBattle
 from naval_env.core.grid import STEP, Compass
 from naval_env.rulesets.flotilla import combat
 from naval_env.rulesets.flotilla.actions import FlotillaActions, Maneuver
-from naval_env.rulesets.flotilla.config import FlotillaConfig, Scenario, SideSetup, WindName, Zone
+from naval_env.rulesets.flotilla.config import (
+    FlotillaConfig,
+    Scenario,
+    ShipSetup,
+    SideSetup,
+    WindName,
+    Zone,
+)
 from naval_env.rulesets.flotilla.events import (
     AttackDeclared,
     FacingChosen,
@@ -593,26 +600,21 @@ _PHASE_CONTEXT = {phase: f"in phase {phase.name}" for phase in Phase}  # for ill
 
 # The scenario's ships as set-up builds them, before any is placed: what no die decides, built once per config
 # and scenario and copied for every game (a ship's fields are all immutable).
-_prototypes: PerScenarioCache[FlotillaConfig, tuple[Ship, ...]] = PerScenarioCache(
-    lambda config, name: tuple(_build_ships(config, config.scenario(name))))
+def _template(config: FlotillaConfig, side: SideSetup, setup: ShipSetup, ship_id: str, slot: int) -> Ship:
+    build = build_ship(config, setup)
+    return Ship(
+        id=ship_id, side=side.name, ship_class=setup.ship, x=-1, y=-1,
+        facing=int(Compass.parse(setup.facing or side.facing)), size=build.size,
+        max_cohesion=build.cohesion, cohesion=build.cohesion, captain_dice=build.steering,
+        captain_alive=True, crew_hits=0, combat=build.combat, range=build.range,
+        boarding=build.boarding, base_movement=build.movement, propulsion_hits=0,
+        armour="armour" in build.traits, ram="ram" in build.traits,
+        bow_guns="bow_guns" in build.traits, broadside_guns="broadside_guns" in build.traits,
+        sails="sails" in build.traits, hero=setup.hero, mages=build.mages, max_mages=build.mages,
+    )
 
 
-def _build_ships(config: FlotillaConfig, scenario: Scenario) -> list[Ship]:
-    ships: list[Ship] = []
-    for side in scenario.sides:
-        for index, setup in enumerate(side.ships):
-            build = build_ship(config, setup)
-            ships.append(Ship(
-                id=f"{side.name}_{index}", side=side.name, ship_class=setup.ship, x=-1, y=-1,
-                facing=int(Compass.parse(setup.facing or side.facing)), size=build.size,
-                max_cohesion=build.cohesion, cohesion=build.cohesion, captain_dice=build.steering,
-                captain_alive=True, crew_hits=0, combat=build.combat, range=build.range,
-                boarding=build.boarding, base_movement=build.movement, propulsion_hits=0,
-                armour="armour" in build.traits, ram="ram" in build.traits,
-                bow_guns="bow_guns" in build.traits, broadside_guns="broadside_guns" in build.traits,
-                sails="sails" in build.traits, hero=setup.hero, mages=build.mages, max_mages=build.mages,
-            ))
-    return ships
+_prototypes: PerScenarioCache[FlotillaConfig, tuple[Ship, ...]] = scenario_ships(_template)
 
 
 @lru_cache(maxsize=64)

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from naval_env.core.cache import PerObjectCache, PerScenarioCache
+from naval_env.core.cache import PerObjectCache, PerScenarioCache, scenario_ships
 from naval_env.core.dice import Dice
 from naval_env.core.events import Event
 from naval_env.core.game import ShipBattle
@@ -25,7 +25,7 @@ from naval_env.rulesets.pantheon.actions import (
     PantheonActions,
     TurnOrder,
 )
-from naval_env.rulesets.pantheon.config import PantheonConfig, Scenario
+from naval_env.rulesets.pantheon.config import PantheonConfig, Scenario, ShipSetup, SideSetup
 from naval_env.rulesets.pantheon.crew import NONE_CODE, REPAIR_CODE
 from naval_env.rulesets.pantheon.events import (
     AttackDeclared,
@@ -403,41 +403,36 @@ _NO_TARGET = (False, False, False)  # an enemy slot that is empty or holds a shi
 _PHASE_CONTEXT = {phase: f"in phase {phase.name}" for phase in Phase}  # for illegal-action messages
 # The scenario's ships as set-up makes them, but for the square each is placed on: what no die decides, built
 # once per config and scenario and copied for every game (a ship's fields are all immutable).
-_prototypes: PerScenarioCache[PantheonConfig, tuple[Ship, ...]] = PerScenarioCache(
-    lambda config, name: tuple(_build_ships(config, config.scenario(name))))
-
-
-def _build_ships(config: PantheonConfig, scenario: Scenario) -> list[Ship]:
+def _template(config: PantheonConfig, side: SideSetup, setup: ShipSetup, ship_id: str, slot: int) -> Ship:
     rules = config.house_rules
-    ships: list[Ship] = []
-    for side in scenario.sides:
-        for index, setup in enumerate(side.ships):
-            vessel = config.vessels[setup.vessel]
-            ups = setup.enhancements
-            crew = vessel.pc_capacity if setup.crew is None else min(setup.crew, vessel.pc_capacity)
-            captain = CaptainSheet(**setup.captain.model_dump())
-            max_health = vessel.health + rules.armor_enhancement * ups.count("armor")
-            ships.append(Ship(
-                id=f"{side.name}_{index}",
-                side=side.name,
-                vessel=setup.vessel,
-                captain=captain,
-                x=-1,
-                y=-1,
-                facing=int(Compass.parse(setup.facing or side.facing)),
-                max_health=max_health,
-                health=max_health,
-                speed=vessel.speed + ups.count("speed"),
-                damage=vessel.damage,
-                maneuverability=vessel.maneuverability,
-                crew_slots=crew,
-                shipwright=setup.shipwright,
-                fire_range=rules.range_enhancement if "range" in ups else rules.fire_range,
-                initiative=captain.wits + captain.seamanship + vessel.maneuverability
-                + rules.initiative_enhancement * ups.count("initiative"),
-                retests=captain.seamanship,
-            ))
-    return ships
+    vessel = config.vessels[setup.vessel]
+    ups = setup.enhancements
+    crew = vessel.pc_capacity if setup.crew is None else min(setup.crew, vessel.pc_capacity)
+    captain = CaptainSheet(**setup.captain.model_dump())
+    max_health = vessel.health + rules.armor_enhancement * ups.count("armor")
+    return Ship(
+        id=ship_id,
+        side=side.name,
+        vessel=setup.vessel,
+        captain=captain,
+        x=-1,
+        y=-1,
+        facing=int(Compass.parse(setup.facing or side.facing)),
+        max_health=max_health,
+        health=max_health,
+        speed=vessel.speed + ups.count("speed"),
+        damage=vessel.damage,
+        maneuverability=vessel.maneuverability,
+        crew_slots=crew,
+        shipwright=setup.shipwright,
+        fire_range=rules.range_enhancement if "range" in ups else rules.fire_range,
+        initiative=captain.wits + captain.seamanship + vessel.maneuverability
+        + rules.initiative_enhancement * ups.count("initiative"),
+        retests=captain.seamanship,
+    )
+
+
+_prototypes: PerScenarioCache[PantheonConfig, tuple[Ship, ...]] = scenario_ships(_template)
 
 
 def roll_initiative(ships: dict[str, Ship], dice: Dice) -> list[str]:
