@@ -167,3 +167,6 @@ class ShipsBuilder(Generic[ShipT]):
     def build_ship(self, k: int, given: Any) -> ShipT | None:
         """Ship ``k`` of the position with its defaults filled in, or None with its problems noted."""
         raise NotImplementedError
+
+    def settle(self, game: Any) -> None:
+        """What only the built game can check or work out (nothing unless the ruleset says so)."""

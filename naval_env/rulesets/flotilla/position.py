@@ -222,43 +222,6 @@ class FlotillaPosition(PositionModel):
     """Every ship in agent order: the scenario's first side, then the second, each numbered from 0."""
 
 
-class FlotillaPositions(PositionCodec[FlotillaPosition]):
-    """Dumps `flotilla` games into :class:`FlotillaPosition` and builds games from positions."""
-
-    model = FlotillaPosition
-
-    def dump(self, game: FlotillaGame) -> FlotillaPosition:  # type: ignore[override]
-        state = game.state
-        return FlotillaPosition(
-            **self.header(game),
-            map_size=state.width,
-            attacker=state.attacker_side,
-            wind=wind_name(state.wind),  # type: ignore[arg-type]
-            round=state.round,
-            phase=state.phase.name.lower(),  # type: ignore[arg-type]
-            to_move=game.current_agent,
-            order=list(state.order),
-            turn=state.cursor,
-            pending=_dump_attack(state.pending) if state.pending is not None else None,
-            queue=[_dump_attack(attack) for attack in state.attack_queue],
-            result=Result(winner=state.winner, reason=state.end_reason) if state.ended else None,  # type: ignore[arg-type]
-            ships=[_dump_ship(ship) for ship in state.ships.values()],
-        )
-
-    def build(self, config: FlotillaConfig, position: FlotillaPosition,  # type: ignore[override]
-              dice: Dice) -> FlotillaGame:
-        problems = Problems()
-        scenario_name = self.scenario_name(position, config, problems)
-        builder = _Builder(config, config.scenarios[scenario_name], position, problems)
-        state = builder.state(dice)
-        problems.raise_if_any()
-        assert state is not None
-        game = self.ruleset.game_from_state(config, scenario_name, dice, state)
-        builder.settle(game)
-        problems.raise_if_any()
-        return game
-
-
 def _dump_attack(attack: Attack) -> AttackPosition:
     return AttackPosition(attacker=attack.attacker, unit=attack.unit.name.lower(),  # type: ignore[arg-type]
                           target=attack.target, target_unit=attack.target_unit.name.lower())  # type: ignore[arg-type]
@@ -632,3 +595,28 @@ def _attack(attack: AttackPosition) -> Attack:
 
 def _status(ship: Ship) -> str:
     return "afloat" if ship.afloat else "sunk"
+
+
+class FlotillaPositions(PositionCodec[FlotillaPosition]):
+    """Dumps `flotilla` games into :class:`FlotillaPosition` and builds games from positions."""
+
+    builder = _Builder
+    model = FlotillaPosition
+
+    def dump(self, game: FlotillaGame) -> FlotillaPosition:  # type: ignore[override]
+        state = game.state
+        return FlotillaPosition(
+            **self.header(game),
+            map_size=state.width,
+            attacker=state.attacker_side,
+            wind=wind_name(state.wind),  # type: ignore[arg-type]
+            round=state.round,
+            phase=state.phase.name.lower(),  # type: ignore[arg-type]
+            to_move=game.current_agent,
+            order=list(state.order),
+            turn=state.cursor,
+            pending=_dump_attack(state.pending) if state.pending is not None else None,
+            queue=[_dump_attack(attack) for attack in state.attack_queue],
+            result=Result(winner=state.winner, reason=state.end_reason) if state.ended else None,  # type: ignore[arg-type]
+            ships=[_dump_ship(ship) for ship in state.ships.values()],
+        )

@@ -18,7 +18,6 @@ from naval_env.core.dice import Dice
 from naval_env.core.position import (
     PositionCodec,
     PositionModel,
-    Problems,
     side_of,
 )
 from naval_env.core.position_checks import (
@@ -279,44 +278,6 @@ class PursuitPosition(PositionModel):
     """Every ship in agent order: the scenario's first side, then the second, each numbered from 0."""
 
 
-class PursuitPositions(PositionCodec[PursuitPosition]):
-    """Dumps `pursuit` games into :class:`PursuitPosition` and builds games from positions."""
-
-    model = PursuitPosition
-
-    def dump(self, game: PursuitGame) -> PursuitPosition:  # type: ignore[override]
-        state = game.state
-        current = None if state.current_toward is None else CurrentPosition(
-            toward=_COMPASS_NAMES[state.current_toward], fast=state.current_fast)  # type: ignore[arg-type]
-        return PursuitPosition(
-            **self.header(game),
-            wind=WindPosition(strength=state.wind_strength,  # type: ignore[arg-type]
-                              toward=_COMPASS_NAMES[state.wind_toward]),  # type: ignore[arg-type]
-            current=current,
-            round=state.round,
-            phase=state.phase.name.lower(),  # type: ignore[arg-type]
-            to_move=game.current_agent,
-            turn=state.turn,
-            result=Result(winner=state.winner, reason=state.end_reason) if state.ended else None,  # type: ignore[arg-type]
-            shots=state.shots,
-            casualties=dict(state.casualties),
-            ships=[_dump_ship(ship) for ship in state.ships.values()],
-        )
-
-    def build(self, config: PursuitConfig, position: PursuitPosition,  # type: ignore[override]
-              dice: Dice) -> PursuitGame:
-        problems = Problems()
-        scenario_name = self.scenario_name(position, config, problems)
-        builder = _Builder(config, config.scenarios[scenario_name], position, problems)
-        state = builder.state()
-        problems.raise_if_any()
-        assert state is not None
-        game = self.ruleset.game_from_state(config, scenario_name, dice, state)
-        builder.settle(game)
-        problems.raise_if_any()
-        return game
-
-
 def _dump_ship(ship: Ship) -> ShipPosition:
     c = ship.controller
     return ShipPosition(
@@ -354,8 +315,9 @@ class _Builder(ShipsBuilder[Ship]):
     scenario: Scenario
     position: PursuitPosition
 
-    def state(self) -> GameState | None:
-        """The state with every field but the turn's defaults (:meth:`settle`), or None with problems noted."""
+    def state(self, dice: Dice) -> GameState | None:
+        """The state with every field but the turn's defaults (:meth:`settle`), or None with problems noted
+        (no die is rolled: ``dice`` go to the game)."""
         p = self.position
         ships = self.ships()
         if self.problems.found:
@@ -563,3 +525,29 @@ class _Builder(ShipsBuilder[Ship]):
 
 def _point(point: Point | None) -> tuple[float, float] | None:
     return None if point is None else (float(point[0]), float(point[1]))
+
+
+class PursuitPositions(PositionCodec[PursuitPosition]):
+    """Dumps `pursuit` games into :class:`PursuitPosition` and builds games from positions."""
+
+    builder = _Builder
+    model = PursuitPosition
+
+    def dump(self, game: PursuitGame) -> PursuitPosition:  # type: ignore[override]
+        state = game.state
+        current = None if state.current_toward is None else CurrentPosition(
+            toward=_COMPASS_NAMES[state.current_toward], fast=state.current_fast)  # type: ignore[arg-type]
+        return PursuitPosition(
+            **self.header(game),
+            wind=WindPosition(strength=state.wind_strength,  # type: ignore[arg-type]
+                              toward=_COMPASS_NAMES[state.wind_toward]),  # type: ignore[arg-type]
+            current=current,
+            round=state.round,
+            phase=state.phase.name.lower(),  # type: ignore[arg-type]
+            to_move=game.current_agent,
+            turn=state.turn,
+            result=Result(winner=state.winner, reason=state.end_reason) if state.ended else None,  # type: ignore[arg-type]
+            shots=state.shots,
+            casualties=dict(state.casualties),
+            ships=[_dump_ship(ship) for ship in state.ships.values()],
+        )
