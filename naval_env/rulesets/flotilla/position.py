@@ -22,14 +22,7 @@ from naval_env.core.position import (
     Problems,
     side_of,
 )
-from naval_env.core.position_checks import (
-    ShipsBuilder,
-    check_going_on,
-    check_result,
-    given_or,
-    known,
-    setup_of,
-)
+from naval_env.core.position_checks import ShipsBuilder, given_or, known, setup_of
 from naval_env.core.position_fields import MAX_ROUND, Name, PositionPart
 from naval_env.rulesets.flotilla.combat import can_counter
 from naval_env.rulesets.flotilla.config import (
@@ -268,12 +261,8 @@ class _Builder(ShipsBuilder[Ship]):
                             "(load a config with another map_size to play on another map)")
         if self.attacker not in self.sides:
             add("attacker", f"{self.attacker!r} is not a side; sides: {list(self.sides)}")
-        ships = self.ships()
-        if self.problems.found:
-            return None
-        self._check_between(ships)
-        self._check_turn(ships)
-        if self.problems.found:
+        ships = self.checked_ships()
+        if ships is None:
             return None
         defender = next(side for side in self.sides if side != self.attacker)
         deploy_order = [s for s in ships if ships[s].side == defender] + [
@@ -386,7 +375,7 @@ class _Builder(ShipsBuilder[Ship]):
             add(f"{where}.grappled_round", f"{ship.grappled_round} is after this round ({self.round})")
 
     # ------------------------------------------------------- between ships
-    def _check_between(self, ships: dict[str, Ship]) -> None:
+    def check_between(self, ships: dict[str, Ship]) -> None:
         add = self.problems.add
         taken: dict[tuple[int, int], str] = {}
         for k, ship in enumerate(ships.values()):
@@ -430,13 +419,10 @@ class _Builder(ShipsBuilder[Ship]):
                                                  f"says {other.grappled_round}: one grapple, one round")
 
     # ------------------------------------------------------------ the turn
-    def _check_turn(self, ships: dict[str, Ship]) -> None:
+    def check_turn(self, ships: dict[str, Ship]) -> None:
         """The turn fields checked before any die is rolled (the decision itself in :meth:`settle`)."""
         p, add = self.position, self.problems.add
-        check_result(self.sides, p.result, p.to_move, self.problems)
-        if p.result is None:
-            fighting = {s.side for s in ships.values() if s.afloat}
-            check_going_on(self.sides, fighting, "afloat", self.round, self.rules.max_rounds, self.problems)
+        self.check_outcome(p.result, {s.side for s in ships.values() if s.afloat}, "afloat", self.round)
         if p.to_move is not None and p.to_move not in ships:
             add("to_move", f"{p.to_move!r} is not a ship here; ships: {list(ships)}")
         elif p.to_move is not None and p.result is None and not ships[p.to_move].afloat:

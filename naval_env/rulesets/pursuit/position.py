@@ -15,19 +15,8 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from naval_env.core.dice import Dice
-from naval_env.core.position import (
-    PositionCodec,
-    PositionModel,
-    side_of,
-)
-from naval_env.core.position_checks import (
-    ShipsBuilder,
-    check_going_on,
-    check_result,
-    given_or,
-    known,
-    setup_of,
-)
+from naval_env.core.position import PositionCodec, PositionModel, side_of
+from naval_env.core.position_checks import ShipsBuilder, given_or, known, setup_of
 from naval_env.core.position_fields import MAX_ROUND, Key, Name, PositionPart, Round
 from naval_env.rulesets.pursuit.config import (
     Controller as ControllerSetup,
@@ -319,12 +308,8 @@ class _Builder(ShipsBuilder[Ship]):
         """The state with every field but the turn's defaults (:meth:`settle`), or None with problems noted
         (no die is rolled: ``dice`` go to the game)."""
         p = self.position
-        ships = self.ships()
-        if self.problems.found:
-            return None
-        self._check_between(ships)
-        self._check_turn(ships)
-        if self.problems.found:
+        ships = self.checked_ships()
+        if ships is None:
             return None
         wind = p.wind or WindPosition(strength=self.scenario.wind.strength, toward=self.scenario.wind.toward)
         scenario_current = self.scenario.current
@@ -460,7 +445,7 @@ class _Builder(ShipsBuilder[Ship]):
             add(f"{where}.sinking_rounds", f"{ship.sinking_rounds}: only a sinking ship counts them")
 
     # ------------------------------------------------------- between ships
-    def _check_between(self, ships: dict[str, Ship]) -> None:
+    def check_between(self, ships: dict[str, Ship]) -> None:
         add = self.problems.add
         ids = list(ships)
         seen: dict[tuple[float, float], str] = {}
@@ -480,16 +465,14 @@ class _Builder(ShipsBuilder[Ship]):
             if ship_id not in ships:
                 add(f"casualties.{ship_id}", f"not a ship here; ships: {ids}")
 
-    def _check_turn(self, ships: dict[str, Ship]) -> None:
+    def check_turn(self, ships: dict[str, Ship]) -> None:
         """The turn fields checked before the game exists (the rest in :meth:`settle`)."""
         p, add = self.position, self.problems.add
         if p.turn is not None and p.turn >= len(ships):
             add("turn", f"{p.turn} is past the last ship of the round order (0 to {len(ships) - 1})")
-        check_result(self.sides, p.result, p.to_move, self.problems)
+        self.check_outcome(p.result, {s.side for s in ships.values() if s.status is Status.AFLOAT}, "afloat", p.round)
         if p.result is not None:
             return
-        fighting = {s.side for s in ships.values() if s.status is Status.AFLOAT}
-        check_going_on(self.sides, fighting, "afloat", p.round, self.rules.max_rounds, self.problems)
         if p.to_move is not None and p.to_move not in ships:
             add("to_move", f"{p.to_move!r} is not a ship here; ships: {list(ships)}")
         elif p.to_move is not None and ships[p.to_move].status is not Status.AFLOAT:
