@@ -168,8 +168,20 @@ class ShipBattle(Game):
         self._mask = None
 
     def _open(self) -> list[Event]:
-        """Set the battle up from ``self.scenario`` and play to the first decision; what happened meanwhile."""
+        """Set the battle up from ``self.scenario`` (:meth:`_set_up`), hold it (:meth:`_enter`) and play to the
+        first decision (:meth:`_start`); what happened meanwhile."""
+        self._enter(self._set_up())
+        events: list[Event] = []
+        self._start(events)
+        return events
+
+    def _set_up(self) -> Any:
+        """The state the scenario sets up (placements rolled with the game's dice)."""
         raise NotImplementedError(f"{type(self).__name__} sets no battle up")
+
+    def _start(self, events: list[Event]) -> None:
+        """Play a battle just set up to its first decision, noting what happens in ``events``."""
+        raise NotImplementedError(f"{type(self).__name__} starts no battle")
 
     def _enter(self, state: Any) -> None:
         """Hold a loaded ``state`` and index its ships; engines also rebuild what they derive from it."""

@@ -79,12 +79,9 @@ class BroadsideGame(ShipBattle):
         self._battery_slots = tuple((battery, battery.value, offsets[component] + 1)
                                     for battery, component in self.actions.batteries.items())
 
-    def _open(self) -> list[Event]:
-        self._enter(self._set_up())
-        events: list[Event] = []
+    def _start(self, events: list[Event]) -> None:
         self._start_round(events)
         self._advance(events)
-        return events
 
     def _enter(self, state: GameState) -> None:
         """Hold ``state``: index its ships (agent order, enemies, allies, fleets) and start the observer's tables."""

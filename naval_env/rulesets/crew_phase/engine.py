@@ -110,17 +110,14 @@ class CrewPhaseGame(ShipBattle):
         self._crew_idle = self._noop_bytes[:self.actions.crew.size]  # the no-op block of one crew component
         self.observer_constants = None  # a loaded position's: built by the observer on first use
 
-    def _open(self) -> list[Event]:
-        self._enter(self._set_up())
+    def _start(self, events: list[Event]) -> None:
         # Every game set up from the scenario has the same ships' constants: the observer's are shared.
         shared = _SHARED_OBSERVER_CONSTANTS(self.config)
         if self.scenario_name not in shared:
             shared[self.scenario_name] = ObserverConstants(self)
         self.observer_constants = shared[self.scenario_name]
-        events: list[Event] = []
         self._start_round(events)
         self._advance(events)
-        return events
 
     def _enter(self, state: GameState) -> None:
         """Hold ``state`` and index its ships (agent order, enemies, allies, target slots)."""

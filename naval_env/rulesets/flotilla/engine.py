@@ -140,7 +140,7 @@ class FlotillaGame(ShipBattle):
         self.observer_tables = ObserverTables(self)
 
     # ------------------------------------------------------------------ set-up
-    def _set_up(self, events: list[Event]) -> GameState:
+    def _set_up(self, events: list[Event]) -> GameState:  # type: ignore[override]  # its set-up tells events
         size = self.rules.map_size
         scenario = self.scenario
         sides = tuple(side.name for side in scenario.sides)

@@ -51,12 +51,9 @@ class PantheonGame(ShipBattle):
         super()._prepare()
         self._masks = _MASKS(self.config)
 
-    def _open(self) -> list[Event]:
-        self.state = self._set_up()
-        self._index_ships()
-        events: list[Event] = [self._initiative_event]
+    def _start(self, events: list[Event]) -> None:
+        events.append(self._initiative_event)
         self._begin_turn(events)
-        return events
 
     def _enter(self, state: GameState) -> None:
         """A loaded ``state`` must be whole and consistent (``position.py`` checks it); ``occupancy`` is

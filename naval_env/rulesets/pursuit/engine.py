@@ -75,12 +75,9 @@ class PursuitGame(ShipBattle):
     ruleset_id = "pursuit"
     scenario: Scenario
 
-    def _open(self) -> list[Event]:
-        self.state = self._set_up()
-        self._attach_state()
-        events: list[Event] = [TurnStarted(self.state.current, 1)]
+    def _start(self, events: list[Event]) -> None:
+        events.append(TurnStarted(self.state.current, 1))
         self._advance(events)
-        return events
 
     def _enter(self, state: GameState) -> None:
         """A loaded ``state`` must be whole and consistent (``position.py`` checks it); its wind and current
