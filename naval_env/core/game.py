@@ -264,8 +264,9 @@ class ShipBattle(Game):
         state = self.state
         if state.ended:
             raise GameOverError(f"the game is over ({state.end_reason}); call reset() for a new one")
-        if agent != state.current:
-            raise NotYourTurnError(f"it is {state.current}'s decision ({state.phase.name}), not {agent}'s")
+        decider = state.current
+        if agent != decider:
+            raise NotYourTurnError(f"it is {decider}'s decision ({state.phase.name}), not {agent}'s")
 
     def _finish(self, winner: str | None, reason: str, events: list[Event]) -> None:
         """End the battle: ``winner`` a side, or None for a draw; ``reason`` names the rule that ended it."""
@@ -275,9 +276,13 @@ class ShipBattle(Game):
         events.append(GameEnded(winner, reason))
 
     def legal_mask(self, agent: str) -> np.ndarray:
-        if agent != self.current_agent:  # not its decision, or the game is over (None)
+        state = self.state  # what current_agent and _current_mask do, inline: the envs ask on every step
+        if state.ended or agent != state.current:
             return self.action_spec.noop_mask()
-        return self._current_mask().copy()
+        mask = self._mask
+        if mask is None:
+            mask = self._mask = self._build_mask(state.ships[agent])
+        return mask.copy()
 
     def _current_mask(self) -> np.ndarray:
         """The mask of the decision held now, read only (:meth:`legal_mask` hands out copies): built once per
