@@ -275,6 +275,12 @@ class ShipBattle(Game):
         self._mask = None
         events.append(GameEnded(winner, reason))
 
+    def _checked_values(self, agent: str, action: Any, contexts: Any) -> list[int]:
+        """``agent``'s ``action`` as plain ints once :meth:`_check_decider` passes and the mask of the decision
+        allows it; ``contexts[phase]`` names the decision in a refusal. Raises with the state untouched."""
+        self._check_decider(agent)
+        return self.action_spec.checked_values(action, self._current_mask(), contexts[self.state.phase])
+
     def legal_mask(self, agent: str) -> np.ndarray:
         state = self.state  # what current_agent and _current_mask do, inline: the envs ask on every step
         if state.ended or agent != state.current:

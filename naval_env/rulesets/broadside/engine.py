@@ -143,8 +143,7 @@ class BroadsideGame(ShipBattle):
         ship = self.state.ships[agent]
         return ship.hull, ship.max_hull
 
-    def observe(self, agent: str) -> np.ndarray:
-        return observe(self, agent)
+    observe = observe  # the observer's ``observe(game, agent)``, bound as the method
 
     # ------------------------------------------------------------- lookups
     def vessel(self, ship: Ship) -> Vessel:
@@ -280,10 +279,9 @@ class BroadsideGame(ShipBattle):
 
     # ------------------------------------------------------------------ apply
     def apply(self, agent: str, action: Any) -> list[Event]:
-        self._check_decider(agent)
-        state = self.state
         # Plain ints from here on: indexing a numpy array per value costs more than one tolist().
-        values = self.action_spec.checked_values(action, self._current_mask(), _CONTEXT[state.phase])
+        values = self._checked_values(agent, action, _CONTEXT)
+        state = self.state
         ship = state.ships[agent]
         phase = state.phase
         events: list[Event] = []

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from naval_env.core import maneuvers
 from naval_env.core.cache import PerObjectCache, PerScenarioCache, scenario_ships
 from naval_env.core.events import Event
 from naval_env.core.game import ShipBattle
@@ -162,8 +163,7 @@ class CrewPhaseGame(ShipBattle):
         ship = self.state.ships[agent]
         return ship.hp, ship.max_hp
 
-    def observe(self, agent: str) -> np.ndarray:
-        return observe(self, agent)
+    observe = observe  # the observer's ``observe(game, agent)``, bound as the method
 
     # ------------------------------------------------------------------ masks
     # Masks are built as bytes (one per value) from the no-op mask's and handed to numpy once: numpy
@@ -556,14 +556,9 @@ class CrewPhaseGame(ShipBattle):
 
 
 @dataclass(frozen=True)
-class ManeuverOutcomes:
-    """Parallel arrays over the legal maneuvers: value, end square, end facing, squares moved, feet left."""
+class ManeuverOutcomes(maneuvers.ManeuverOutcomes):
+    """The grid's maneuver outcomes and the feet of movement each leaves."""
 
-    index: np.ndarray
-    x: np.ndarray
-    y: np.ndarray
-    facing: np.ndarray
-    forward: np.ndarray
     feet_left: np.ndarray
     cost: int
 

@@ -370,8 +370,7 @@ class FlotillaGame(ShipBattle):
         twin.table = Table(twin.dice, self.rules, self.situations, twin.state)
         twin._move_ends = list(self._move_ends)
 
-    def observe(self, agent: str) -> np.ndarray:
-        return observe(self, agent)
+    observe = observe  # the observer's ``observe(game, agent)``, bound as the method
 
     # ------------------------------------------------------------------ masks
     def legal_mask(self, agent: str) -> np.ndarray:

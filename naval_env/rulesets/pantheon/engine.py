@@ -8,7 +8,6 @@ attack) and ESCAPE (the extra move of Get Us Out Of Here!).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -18,6 +17,7 @@ from naval_env.core.dice import Dice
 from naval_env.core.events import Event
 from naval_env.core.game import ShipBattle
 from naval_env.core.grid import Compass
+from naval_env.core.maneuvers import ManeuverOutcomes
 from naval_env.rulesets.pantheon import combat
 from naval_env.rulesets.pantheon.actions import (
     MAX_CREW_SLOTS,
@@ -105,8 +105,7 @@ class PantheonGame(ShipBattle):
         ship = self.state.ships[agent]
         return ship.health, ship.max_health
 
-    def observe(self, agent: str) -> np.ndarray:
-        return observe(self, agent)
+    observe = observe  # the observer's ``observe(game, agent)``, bound as the method
 
     # ------------------------------------------------------------------ masks
     def _build_mask(self, ship: Ship) -> np.ndarray:
@@ -193,9 +192,8 @@ class PantheonGame(ShipBattle):
 
     # ------------------------------------------------------------------ apply
     def apply(self, agent: str, action: Any) -> list[Event]:
-        self._check_decider(agent)
+        values = self._checked_values(agent, action, _PHASE_CONTEXT)
         state = self.state
-        values = self.action_spec.checked_values(action, self._current_mask(), context=_PHASE_CONTEXT[state.phase])
         ship = state.ships[agent]
         events: list[Event] = []
         self._mask = None
@@ -380,17 +378,6 @@ class PantheonGame(ShipBattle):
         f = ship.facing
         return ManeuverOutcomes(index, ship.x + table.end_dx[f, index], ship.y + table.end_dy[f, index],
                                 table.end_facing[f, index], table.forward[index])
-
-
-@dataclass(frozen=True)
-class ManeuverOutcomes:
-    """Parallel arrays over the legal maneuvers: value, end square, end facing, spaces moved ahead."""
-
-    index: np.ndarray
-    x: np.ndarray
-    y: np.ndarray
-    facing: np.ndarray
-    forward: np.ndarray
 
 
 #: Decision masks kept per config, one per distinct key: past it they start over.

@@ -295,9 +295,8 @@ class PursuitGame(ShipBattle):
 
     # ------------------------------------------------------------------ apply
     def apply(self, agent: str, action: Any) -> list[Event]:
-        self._check_decider(agent)
+        values = self._checked_values(agent, action, _PHASE_CONTEXTS)
         state = self.state
-        values = self.action_spec.checked_values(action, self._current_mask(), _PHASE_CONTEXTS[state.phase])
         events: list[Event] = []
         self._mask = None
         self._apply_phase(state.ships[agent], values, events)
