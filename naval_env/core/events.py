@@ -67,7 +67,7 @@ class Event:
     #: class writes its own ``text`` (or reads as ``kind(field=value, ...)``).
     template: ClassVar[str | None] = None
     #: The template's :func:`when` and :func:`listed` parts by name; a part named like a field takes its place
-    #: in the text.
+    #: in the text (except the names ``@dataclass`` reads, such as ``order``: give such a part another name).
     parts: ClassVar[dict[str, Part]] = {}
 
     def text(self) -> str:

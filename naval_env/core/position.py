@@ -137,8 +137,9 @@ class PositionCodec(ABC, Generic[PositionT]):
     """Dumps games of one ruleset into its position model and builds games from positions."""
 
     model: ClassVar[type[PositionModel]]
-    #: ``builder(config, scenario, position, problems)``: the ruleset's :class:`StateBuilder` for :meth:`build`.
-    builder: ClassVar[Callable[[Any, Any, Any, Problems], StateBuilder]]
+    #: ``builder(config, scenario, position, problems)``: the ruleset's :class:`StateBuilder` for :meth:`build`
+    #: (set on the class; annotated as an attribute so that it is called unbound).
+    builder: Callable[[Any, Any, Any, Problems], StateBuilder]
     #: The ruleset served, bound by :class:`~naval_env.core.ruleset.PackagedRuleset` when it is made: the codec
     #: reads its id, version and game factory here instead of importing its own package.
     ruleset: PositionsOwner

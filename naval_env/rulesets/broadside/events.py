@@ -5,7 +5,7 @@ from __future__ import annotations
 from naval_env.core.events import DamageDealt, Event, EventCatalog, GameEnded, event, listed, when
 
 
-@event("round", "== round {round}: {order}", order=listed("order"))
+@event("round", "== round {round}: {in_order}", in_order=listed("order"))
 class RoundStarted(Event):
     round: int
     order: tuple[str, ...]

@@ -6,8 +6,8 @@ from naval_env.core import events
 from naval_env.core.events import DamageDealt, Event, EventCatalog, GameEnded, StatusChanged, event
 
 
-@event("character_phase", "== round {round}, Character Phase: crews act in order {order}",
-       order=events.listed("order"))
+@event("character_phase", "== round {round}, Character Phase: crews act in order {in_order}",
+       in_order=events.listed("order"))
 class CharacterPhaseStarted(Event):
     round: int
     order: tuple[str, ...]
