@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 KeyT = TypeVar("KeyT")
 ValueT = TypeVar("ValueT")
+ShipT = TypeVar("ShipT")
 
 
 class PerObjectCache(Generic[KeyT, ValueT]):
@@ -59,3 +60,18 @@ class PerScenarioCache(Generic[KeyT, ValueT]):
         if found is None:
             found = table[scenario_name] = self._build(config, scenario_name)
         return found
+
+
+def scenario_ships(build_ship: Callable[[Any, Any, Any, str, int], ShipT]) -> PerScenarioCache[Any, tuple[ShipT, ...]]:
+    """Each scenario's ship templates, built once per config: ``build_ship(config, side, setup, ship_id, slot)``
+    for every ship the scenario sets up, in agent order (``ship_id`` ``<side>_<i>``, ``slot`` counting on
+    across the sides). An engine copies the templates into each new game and places them."""
+
+    def build(config: Any, scenario_name: str) -> tuple[ShipT, ...]:
+        ships: list[ShipT] = []
+        for side in config.scenario(scenario_name).sides:
+            for index, setup in enumerate(side.ships):
+                ships.append(build_ship(config, side, setup, f"{side.name}_{index}", len(ships)))
+        return tuple(ships)
+
+    return PerScenarioCache(build)

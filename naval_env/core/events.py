@@ -2,8 +2,9 @@
 
 Each ruleset declares its events with :func:`event` (a frozen, slotted dataclass
 deriving from :class:`Event`, named in JSON by its ``kind``, its story a template over
-its fields or a ``text`` method of its own) and lists them in an :class:`EventCatalog`
-so replays can be parsed back (and so they get the catalog's faster constructor).
+its fields, with :func:`when` and :func:`listed` parts for words that hang on one field,
+or a ``text`` method of its own) and lists them in an :class:`EventCatalog` so replays can be parsed
+back (and so they get the catalog's faster constructor).
 """
 
 from __future__ import annotations
@@ -20,6 +21,45 @@ EventT = TypeVar("EventT", bound="Event")
 
 
 @dataclass(frozen=True, slots=True)
+class When:
+    """A part of an event's story that hangs on one field: ``then`` when the field's value is truthy (true,
+    non-zero, not None, not empty), else ``otherwise``; both are templates over the event's fields."""
+
+    field: str
+    then: str
+    otherwise: str = ""
+
+    def fill(self, values: dict[str, Any]) -> str:
+        return (self.then if values[self.field] else self.otherwise).format_map(values)
+
+
+def when(field: str, then: str, otherwise: str = "") -> When:
+    """``@event("ship_lost", "{ship} is {status}{by}", by=when("by", " by {by}"))``: see :class:`When`."""
+    return When(field, then, otherwise)
+
+
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """A part of an event's story that lists a tuple field's items, joined by ``sep`` (``otherwise`` when
+    the tuple is empty)."""
+
+    field: str
+    sep: str = ", "
+    otherwise: str = ""
+
+    def fill(self, values: dict[str, Any]) -> str:
+        return self.sep.join(str(item) for item in values[self.field]) or self.otherwise
+
+
+def listed(field: str, sep: str = ", ", otherwise: str = "") -> Listed:
+    """``@event("round", "== round {round}: {order}", order=listed("order"))``: see :class:`Listed`."""
+    return Listed(field, sep, otherwise)
+
+
+Part = When | Listed
+
+
+@dataclass(frozen=True, slots=True)
 class Event:
     """Base class. ``kind`` names the event in JSON; ``text()`` is its one-line story."""
 
@@ -27,10 +67,16 @@ class Event:
     #: :meth:`str.format` template of ``text()`` over the fields (``"{ship} is now {status}"``); None: the
     #: class writes its own ``text`` (or reads as ``kind(field=value, ...)``).
     template: ClassVar[str | None] = None
+    #: The template's :func:`when` and :func:`listed` parts by name; a part named like a field takes its place
+    #: in the text (except the names ``@dataclass`` reads, such as ``order``: give such a part another name).
+    parts: ClassVar[dict[str, Part]] = {}
 
     def text(self) -> str:
         if self.template is not None:
-            return self.template.format_map({f.name: getattr(self, f.name) for f in dataclasses.fields(self)})
+            values = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+            if self.parts:
+                values |= {name: part.fill(values) for name, part in self.parts.items()}
+            return self.template.format_map(values)
         fields = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in dataclasses.fields(self))
         return f"{self.kind}({fields})"
 
@@ -40,22 +86,25 @@ class Event:
 
 
 @dataclass_transform(frozen_default=True)
-def event(kind: str, template: str | None = None) -> Callable[[type[EventT]], type[EventT]]:
+def event(kind: str, template: str | None = None, **parts: Part) -> Callable[[type[EventT]], type[EventT]]:
     """Declare an event class: ``@event("status", "{ship} is now {status}")`` over an :class:`Event`
     subclass makes it a frozen, slotted dataclass named ``kind`` in JSON, whose ``text()`` fills
-    ``template`` with its fields (leave it out when the class writes its own ``text``)."""
+    ``template`` with its fields and its :func:`when` and :func:`listed` ``parts`` (leave the template out when the class
+    writes its own ``text``)."""
 
     def declare(cls: type[EventT]) -> type[EventT]:
         cls.kind = kind
         if template is not None:
             cls.template = template
+        if parts:
+            cls.parts = parts
         return dataclass(frozen=True, slots=True)(cls)
 
     return declare
 
 
 # ------------------------------------------------------------------ shared by every ruleset
-@event("damage")
+@event("damage", "{target} takes {amount} damage{source} ({cause})", source=when("source", " from {source}"))
 class DamageDealt(Event):
     """Hull damage to ``target``; ``source`` is the ship whose action caused it (None: the sea)."""
 
@@ -64,20 +113,13 @@ class DamageDealt(Event):
     source: str | None
     cause: str
 
-    def text(self) -> str:
-        by = f" from {self.source}" if self.source else ""
-        return f"{self.target} takes {self.amount} damage{by} ({self.cause})"
 
-
-@event("game_ended")
+@event("game_ended", "game over: {winner} ({reason})", winner=when("winner", "{winner}", "draw"))
 class GameEnded(Event):
     """The game is over: ``winner`` is a side name, or None for a draw."""
 
     winner: str | None
     reason: str
-
-    def text(self) -> str:
-        return f"game over: {self.winner or 'draw'} ({self.reason})"
 
 
 # ----------------------------------------------- shapes several rulesets share (listed in their catalogs)

@@ -15,7 +15,8 @@ from typing import Any
 import numpy as np
 
 from naval_env.core.dice import Dice
-from naval_env.core.events import Event
+from naval_env.core.errors import GameOverError, NotYourTurnError
+from naval_env.core.events import Event, GameEnded
 from naval_env.core.spaces import ActionSpec, ObservationSpec
 
 #: Each registered ruleset's position writer (its codec's ``dump``), by ruleset id. Filled by
@@ -120,32 +121,81 @@ class Game(ABC):
 class ShipBattle(Game):
     """The parts of :class:`Game` every ship-captain engine implements the same way.
 
-    Subclasses call :meth:`_bind` first, keep their state in ``self.state`` with ``sides``,
-    ``ships`` (each with a ``side``), ``ended``, ``winner``, ``end_reason``, ``round``,
-    ``to_dict()`` and ``copy()`` (an independent copy, for :meth:`clone`), set ``self._agents`` once
-    the ships are placed (:meth:`_index_ships`), and name their ``render_module``.
+    A game starts in one of two ways, both here: set up from its scenario (``__init__``: :meth:`_bind`,
+    the engine's :meth:`_prepare`, then its :meth:`_open`) or already in a loaded position's state
+    (:meth:`from_state`: :meth:`_bind`, :meth:`_prepare`, then :meth:`_enter`). Engines keep their state in
+    ``self.state`` with ``sides``, ``ships`` (each with a ``side``), ``ended``, ``winner``, ``end_reason``,
+    ``round``, ``phase``, ``current`` (the agent deciding now), ``to_dict()`` and ``copy()`` (an independent
+    copy, for :meth:`clone`), index the ships once they are placed (:meth:`_index_ships`), build the mask of
+    the decision held in :meth:`_build_mask` and keep it in ``self._mask`` until the state changes. Their
+    text renderer is ``naval_env.rulesets.<ruleset_id>.render``.
     """
 
     state: Any
     config: Any
     rules: Any
     scenario_name: str
+    scenario: Any
     actions: Any
-    #: Module holding ``render_ansi(game, events)``, imported on the first render.
-    render_module: str
     #: What happened before the first decision (set-up rolls, the first turn's start).
     opening_events: list[Event]
+    _mask: np.ndarray | None
     _agents: tuple[str, ...]
     _enemies: dict[str, list[Any]]
     _allies: dict[str, list[Any]]
 
+    def __init__(self, config: Any, scenario_name: str | None, dice: Dice, actions: Any,
+                 observation_spec: ObservationSpec) -> None:
+        """A battle set up from the scenario (``None``: the config's default), played to its first decision."""
+        self._bind(config, scenario_name, dice, actions, observation_spec)
+        self._prepare()
+        self.opening_events = self._open()
+
+    @classmethod
+    def from_state(cls, config: Any, scenario_name: str | None, dice: Dice, actions: Any,
+                   observation_spec: ObservationSpec, state: Any) -> Any:  # Any: the engine's own class
+        """A game already in ``state`` (a loaded position, checked by the ruleset's ``position.py``): no
+        set-up, no roll, no opening events; :meth:`_enter` takes up the decision ``state`` holds."""
+        game = cls.__new__(cls)
+        game._bind(config, scenario_name, dice, actions, observation_spec)
+        game._prepare()
+        game._enter(state)
+        game.opening_events = []
+        return game
+
+    def _prepare(self) -> None:
+        """The engine's own caches, empty, once :meth:`_bind` has run and before any state exists."""
+        self._mask = None
+
+    def _open(self) -> list[Event]:
+        """Set the battle up from ``self.scenario`` (:meth:`_set_up`), hold it (:meth:`_enter`) and play to the
+        first decision (:meth:`_start`); what happened meanwhile."""
+        self._enter(self._set_up())
+        events: list[Event] = []
+        self._start(events)
+        return events
+
+    def _set_up(self) -> Any:
+        """The state the scenario sets up (placements rolled with the game's dice)."""
+        raise NotImplementedError(f"{type(self).__name__} sets no battle up")
+
+    def _start(self, events: list[Event]) -> None:
+        """Play a battle just set up to its first decision, noting what happens in ``events``."""
+        raise NotImplementedError(f"{type(self).__name__} starts no battle")
+
+    def _enter(self, state: Any) -> None:
+        """Hold a loaded ``state`` and index its ships; engines also rebuild what they derive from it."""
+        self.state = state
+        self._index_ships()
+
     def _bind(self, config: Any, scenario_name: str | None, dice: Dice, actions: Any,
               observation_spec: ObservationSpec) -> None:
-        """Keep what every engine reads: the config and its house rules, the scenario's name, the dice and
-        the action and observation specs (the subclass resolves ``self.scenario`` to its own type)."""
+        """Keep what every engine reads: the config and its house rules, the scenario and its name, the dice
+        and the action and observation specs."""
         self.config = config
         self.rules = config.house_rules
         self.scenario_name = scenario_name or config.default_scenario
+        self.scenario = config.scenario(self.scenario_name)
         self.dice = dice
         self.actions = actions
         self.action_spec = actions.spec
@@ -204,6 +254,54 @@ class ShipBattle(Game):
     def is_active(self, agent: str) -> bool:
         return bool(self.state.ships[agent].status.fighting)
 
+    @property
+    def current_agent(self) -> str | None:
+        state = self.state
+        return None if state.ended else state.current
+
+    def _check_decider(self, agent: str) -> None:
+        """Raise unless ``agent`` holds the decision now (:meth:`apply`'s first check)."""
+        state = self.state
+        if state.ended:
+            raise GameOverError(f"the game is over ({state.end_reason}); call reset() for a new one")
+        decider = state.current
+        if agent != decider:
+            raise NotYourTurnError(f"it is {decider}'s decision ({state.phase.name}), not {agent}'s")
+
+    def _finish(self, winner: str | None, reason: str, events: list[Event]) -> None:
+        """End the battle: ``winner`` a side, or None for a draw; ``reason`` names the rule that ended it."""
+        state = self.state
+        state.ended, state.winner, state.end_reason = True, winner, reason
+        self._mask = None
+        events.append(GameEnded(winner, reason))
+
+    def _checked_values(self, agent: str, action: Any, contexts: Any) -> list[int]:
+        """``agent``'s ``action`` as plain ints once :meth:`_check_decider` passes and the mask of the decision
+        allows it; ``contexts[phase]`` names the decision in a refusal. Raises with the state untouched."""
+        self._check_decider(agent)
+        return self.action_spec.checked_values(action, self._current_mask(), contexts[self.state.phase])
+
+    def legal_mask(self, agent: str) -> np.ndarray:
+        state = self.state  # what current_agent and _current_mask do, inline: the envs ask on every step
+        if state.ended or agent != state.current:
+            return self.action_spec.noop_mask()
+        mask = self._mask
+        if mask is None:
+            mask = self._mask = self._build_mask(state.ships[agent])
+        return mask.copy()
+
+    def _current_mask(self) -> np.ndarray:
+        """The mask of the decision held now, read only (:meth:`legal_mask` hands out copies): built once per
+        decision (every state change drops ``_mask``)."""
+        mask = self._mask
+        if mask is None:
+            mask = self._mask = self._build_mask(self.state.ships[self.state.current])
+        return mask
+
+    def _build_mask(self, ship: Any) -> np.ndarray:
+        """The mask of ``ship``'s decision in the state held now."""
+        raise NotImplementedError(f"{type(self).__name__} builds no mask")
+
     def clone(self) -> Any:  # Any: each engine's clone is its own class
         """An independent copy made field by field: the state's own ``copy()``, the dice's ``clone()``, the
         ship indices rebuilt on the copied ships, and :meth:`_clone_caches` for what each engine keeps
@@ -225,7 +323,7 @@ class ShipBattle(Game):
         pure functions of immutable inputs may stay shared. Engines that keep such caches override this."""
 
     def render_ansi(self, events: list[Event] | None = None) -> str:
-        text: str = import_module(self.render_module).render_ansi(self, events or [])
+        text: str = import_module(f"naval_env.rulesets.{self.ruleset_id}.render").render_ansi(self, events or [])
         return text
 
     def render_rgb(self) -> np.ndarray:

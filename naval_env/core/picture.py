@@ -11,6 +11,7 @@ decision it is (or the result), the wind, one card per ship with its bars (hull,
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
@@ -24,6 +25,7 @@ from naval_env.core.sketch import (
     SIDE_FILL,
     TO_MOVE,
     Area,
+    Grid,
     arrow,
     forward,
     hull_outline,
@@ -87,22 +89,36 @@ class Panel:
     round: int
     phase: str
     to_move: str | None
-    result: str | None                 # "red wins (last side fighting)"; None while playing
+    outcome: tuple[str | None, str | None] | None    # (winner or None for a draw, reason) once over; else None
     wind: Wind
     cards: list[Card] = field(default_factory=list)
     legend: list[LegendItem] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)   # extra header lines (weather, current, ...)
 
+    @property
+    def result(self) -> str | None:
+        """How the panel says the game ended ("red wins (last side fighting)"); None while playing."""
+        return None if self.outcome is None else result_text(*self.outcome)
 
-def canvas(board_w: float, board_h: float, ships: int, legend_rows: int) -> tuple[Scene, Area]:
-    """An empty picture with a board area of ``board_w`` x ``board_h`` pixels and room for the panel.
+
+def canvas(board_w: float, board_h: float, ships: int, legend: Sequence[LegendItem]) -> tuple[Scene, Area]:
+    """An empty picture with a board area of ``board_w`` x ``board_h`` pixels and room for the panel (its
+    cards for ``ships`` ships and the ``legend``).
 
     Width and height are multiples of 16, so video encoders take the frames as they are.
     """
-    panel_h = HEADER_H + ships * CARD_H + 30 + legend_rows * LEGEND_ROW + MARGIN
+    panel_h = HEADER_H + ships * CARD_H + 30 + legend_rows(len(legend)) * LEGEND_ROW + MARGIN
     width = _up16(MARGIN + board_w + MARGIN + PANEL_W)
     height = _up16(max(board_h + 2 * MARGIN, panel_h))
     return Scene(width, height, background=PAPER), Area(MARGIN, MARGIN, board_w, board_h)
+
+
+def grid_canvas(width: int, height: int, ships: int, legend: Sequence[LegendItem]) -> tuple[Scene, Grid]:
+    """:func:`canvas` for a board of ``width`` x ``height`` squares (the grid rulesets'), the grid drawn."""
+    grid = Grid.fit(width, height)
+    scene, _ = canvas(grid.area.w, grid.area.h, ships, legend)
+    grid.draw(scene)
+    return scene, grid
 
 
 def _up16(value: float) -> int:

@@ -122,10 +122,24 @@ def _number(value: Any) -> str:
     return repr(value)
 
 
+class StateBuilder(Protocol):
+    """A ruleset's checker and builder of one position's game state (made by :attr:`PositionCodec.builder`)."""
+
+    def state(self, dice: Dice) -> Any | None:
+        """The game state, or None with every problem noted; ``dice`` roll what the position leaves to chance
+        (only once every other field has passed, so a refused position rolls nothing)."""
+
+    def settle(self, game: Any) -> None:
+        """Check and take up what only the built ``game`` can work out (its decision), noting problems."""
+
+
 class PositionCodec(ABC, Generic[PositionT]):
     """Dumps games of one ruleset into its position model and builds games from positions."""
 
     model: ClassVar[type[PositionModel]]
+    #: ``builder(config, scenario, position, problems)``: the ruleset's :class:`StateBuilder` for :meth:`build`
+    #: (set on the class; annotated as an attribute so that it is called unbound).
+    builder: Callable[[Any, Any, Any, Problems], StateBuilder]
     #: The ruleset served, bound by :class:`~naval_env.core.ruleset.PackagedRuleset` when it is made: the codec
     #: reads its id, version and game factory here instead of importing its own package.
     ruleset: PositionsOwner
@@ -134,11 +148,20 @@ class PositionCodec(ABC, Generic[PositionT]):
     def dump(self, game: Game) -> PositionT:
         """The game's whole state, every field written out (the full form)."""
 
-    @abstractmethod
     def build(self, config: Any, position: PositionT, dice: Dice) -> Game:
         """A game in ``position`` rolling ``dice``; raises :class:`PositionError` naming each field the
         rules refuse (a ship off the board, two ships on one square, a hull above its maximum, an
         unknown ship type, a decision given to a ship that cannot act, ...). Nothing half-built escapes."""
+        problems = Problems()
+        scenario_name = self.scenario_name(position, config, problems)
+        builder = self.builder(config, config.scenarios[scenario_name], position, problems)
+        state = builder.state(dice)
+        problems.raise_if_any()
+        assert state is not None
+        game = self.ruleset.game_from_state(config, scenario_name, dice, state)
+        builder.settle(game)
+        problems.raise_if_any()
+        return cast("Game", game)
 
     def load(self, config: Any, data: Any, dice: Dice) -> Game:
         position = cast(PositionT, validate_position(self.model, data))  # ``model`` is the PositionT class

@@ -167,3 +167,29 @@ class ShipsBuilder(Generic[ShipT]):
     def build_ship(self, k: int, given: Any) -> ShipT | None:
         """Ship ``k`` of the position with its defaults filled in, or None with its problems noted."""
         raise NotImplementedError
+
+    def checked_ships(self) -> dict[str, ShipT] | None:
+        """Every ship built (:meth:`ships`), then checked against each other (:meth:`check_between`) and
+        against the turn's fields (:meth:`check_turn`); None once any problem is noted."""
+        ships = self.ships()
+        if self.problems.found:
+            return None
+        self.check_between(ships)
+        self.check_turn(ships)
+        return None if self.problems.found else ships
+
+    def check_between(self, ships: dict[str, ShipT]) -> None:
+        """What must hold between the ships (squares, distances, grapples); nothing unless the ruleset says."""
+
+    def check_turn(self, ships: dict[str, ShipT]) -> None:
+        """The turn's fields against the ships (result, round, phase, order, whose decision); likewise."""
+
+    def settle(self, game: Any) -> None:
+        """What only the built game can check or work out (nothing unless the ruleset says so)."""
+
+    def check_outcome(self, result: _Result | None, fighting: set[str], in_battle: str, round_: int) -> None:
+        """A position's ``result`` (:func:`check_result`), or while there is none, that the battle does go on
+        (:func:`check_going_on`: ``fighting`` the sides with a ship ``in_battle``, ``round_`` the round)."""
+        check_result(self.sides, result, self.position.to_move, self.problems)
+        if result is None:
+            check_going_on(self.sides, fighting, in_battle, round_, self.rules.max_rounds, self.problems)

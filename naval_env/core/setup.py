@@ -5,9 +5,15 @@ room in each zone for the ships drawn into it)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, Generic, Literal, Protocol, TypeVar
+
+from pydantic import Field
 
 from naval_env.core.config import StrictModel
+
+#: An eight-point compass direction, as configs and positions write it.
+Direction = Literal["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
+ShipSetupT = TypeVar("ShipSetupT")
 
 
 class Zone(StrictModel):
@@ -18,6 +24,16 @@ class Zone(StrictModel):
 
     def contains(self, x: int, y: int) -> bool:
         return self.x[0] <= x <= self.x[1] and self.y[0] <= y <= self.y[1]
+
+
+class GridSideSetup(StrictModel, Generic[ShipSetupT]):
+    """A side of a grid scenario: its name, the zone its ships enter from, the facing they start with, and
+    the ruleset's set-up of each of its ships."""
+
+    name: str = Field(pattern=r"^[a-z][a-z0-9]*$")
+    zone: Zone
+    facing: Direction
+    ships: list[ShipSetupT] = Field(min_length=1)
 
 
 class GridSide(Protocol):

@@ -7,6 +7,7 @@ Each ruleset's ``picture.py`` draws its board with these and hands the rest to `
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -173,6 +174,18 @@ class Grid:
     def centre(self, x: float, y: float) -> Point:
         return self.area.x + (x + 0.5) * self.cell, self.area.y + (y + 0.5) * self.cell
 
+    def ship(self, scene: Scene, ship: dict[str, Any], side: int, *, to_move: bool) -> None:
+        """A one-square ship of a position (``id``, ``x``, ``y``, compass ``facing``, ``status``) on its square,
+        faded unless afloat."""
+        cx, cy = self.centre(ship["x"], ship["y"])
+        ship_glyph(scene, ship["id"], side, cx, cy, compass_degrees(ship["facing"]), *self.ship_size(),
+                   to_move=to_move, faded=ship["status"] != "afloat")
+
+    def wreck(self, scene: Scene, ship: dict[str, Any]) -> None:
+        """Where a one-square ship of a position went down."""
+        cx, cy = self.centre(ship["x"], ship["y"])
+        cross(scene, cx, cy, self.cell * 0.3, ship["id"])
+
     def draw(self, scene: Scene) -> None:
         a, c = self.area, self.cell
         scene.add(Rect(x=a.x, y=a.y, w=a.w, h=a.h, fill=SEA, role="sea"))
@@ -231,3 +244,12 @@ def legal_targets(game: Any, agent: str | None, verb: str) -> list[str]:
                 if slot < len(enemies) and enemies[slot] not in found:
                     found.append(enemies[slot])
     return found
+
+
+def ram_lines(scene: Scene, game: Any, agent: str | None, at: Callable[[str], Point]) -> None:
+    """A dashed arrow from ``agent``'s ship to each ship it may ram now; ``at`` gives a ship id's point."""
+    if agent is None:
+        return
+    for target in legal_targets(game, agent, "ram"):
+        link(scene, at(agent), at(target), colour=RAM_LINE, role="ram-line", ref=f"{agent}>{target}", dash=(7, 4),
+             head=True, label="ram")

@@ -185,9 +185,9 @@ def _swing(game: BroadsideGame, mover: Ship, struck: Ship, point: Point, carry: 
     def fits(angle: float) -> bool:
         return has_room_for(struck.shape.turned(sign * angle, pivot))
 
-    angle = rules.max_swing if not clear(rules.max_swing) else _smallest(clear, rules.max_swing)
+    angle = rules.max_swing if not clear(rules.max_swing) else _bisect(clear, rules.max_swing, holds_high=True)
     if not fits(angle):
-        angle = _largest(fits, angle)
+        angle = _bisect(fits, angle, holds_high=False)
     struck.shape = struck.shape.turned(sign * angle, pivot)
     events.append(Carried(struck.id, "swing", round(angle, 6), *_pose(struck.shape)))
     run = free_run(state, mover.shape, mover.shape.heading, carry, mover.id)
@@ -243,28 +243,17 @@ def _slide(game: BroadsideGame, mover: Ship, placed: Hull, carry: int, events: l
     events.append(Carried(mover.id, "deflect", round(run, 6), *_pose(mover.shape)))
 
 
-def _smallest(ok: Callable[[float], bool], high: float) -> float:
-    """Smallest angle in (0, high] where ``ok`` holds, given it holds at ``high`` (bisection)."""
+def _bisect(ok: Callable[[float], bool], high: float, *, holds_high: bool) -> float:
+    """The angle in [0, high] where ``ok`` turns, by bisection. ``holds_high``: ``ok`` holds at ``high`` and the
+    smallest angle where it holds is wanted; otherwise it holds at 0 and the largest is wanted."""
     low = 0.0
     for _ in range(BISECTION_STEPS):
         middle = (low + high) / 2
-        if ok(middle):
+        if bool(ok(middle)) is holds_high:
             high = middle
         else:
             low = middle
-    return high
-
-
-def _largest(ok: Callable[[float], bool], high: float) -> float:
-    """Largest angle in [0, high) where ``ok`` holds, given it holds at 0 (bisection)."""
-    low = 0.0
-    for _ in range(BISECTION_STEPS):
-        middle = (low + high) / 2
-        if ok(middle):
-            low = middle
-        else:
-            high = middle
-    return low
+    return high if holds_high else low
 
 
 def _pose(hull: Hull) -> tuple[float, float, float]:

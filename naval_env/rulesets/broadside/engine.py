@@ -23,11 +23,8 @@ from typing import Any
 
 import numpy as np
 
-from naval_env.core.dice import Dice
-from naval_env.core.errors import GameOverError, NotYourTurnError
-from naval_env.core.events import Event, GameEnded
+from naval_env.core.events import Event
 from naval_env.core.game import ShipBattle
-from naval_env.core.spaces import ObservationSpec
 from naval_env.rulesets.broadside import boarding, gunnery, movement
 from naval_env.rulesets.broadside.actions import (
     BOARDER_SHARES,
@@ -35,11 +32,9 @@ from naval_env.rulesets.broadside.actions import (
     HEROES_STAY,
     MELEE_HEROES_FIRST,
     MELEE_WITHDRAW,
-    BroadsideActions,
 )
 from naval_env.rulesets.broadside.config import (
     PEOPLE,
-    BroadsideConfig,
     Scenario,
     ShipSetup,
     Vessel,
@@ -73,44 +68,24 @@ MANEUVER_MASKS_LIMIT = 256
 
 class BroadsideGame(ShipBattle):
     ruleset_id = "broadside"
-    render_module = "naval_env.rulesets.broadside.render"
+    scenario: Scenario
 
-    def __init__(self, config: BroadsideConfig, scenario_name: str | None, dice: Dice,
-                 actions: BroadsideActions, observation_spec: ObservationSpec) -> None:
-        self._prepare(config, scenario_name, dice, actions, observation_spec)
-        self._enter(self._set_up())
-        events: list[Event] = []
-        self._start_round(events)
-        self._advance(events)
-        self.opening_events = events
-
-    @classmethod
-    def from_state(cls, config: BroadsideConfig, scenario_name: str | None, dice: Dice,
-                   actions: BroadsideActions, observation_spec: ObservationSpec, state: GameState) -> BroadsideGame:
-        """A game already in ``state`` (a loaded position, checked by ``position.py``): no set-up, no roll,
-        no opening events; the decision held is ``state.decider``'s (its mask is built when first asked)."""
-        game = cls.__new__(cls)
-        game._prepare(config, scenario_name, dice, actions, observation_spec)
-        game._enter(state)
-        game.opening_events = []
-        return game
-
-    def _prepare(self, config: BroadsideConfig, scenario_name: str | None, dice: Dice,
-                 actions: BroadsideActions, observation_spec: ObservationSpec) -> None:
-        self._bind(config, scenario_name, dice, actions, observation_spec)
-        self.scenario: Scenario = config.scenario(self.scenario_name)
-        self._mask: np.ndarray | None = None      # read only: legal_mask hands out copies
-        self._maneuver_masks: dict[tuple[str, int], np.ndarray] = derived_tables(config).setdefault(
+    def _prepare(self) -> None:
+        super()._prepare()
+        self._maneuver_masks: dict[tuple[str, int], np.ndarray] = derived_tables(self.config).setdefault(
             "maneuver_masks", {})
         offsets = self.action_spec.offsets
         # (battery, its key in Ship.guns, flat index of its first target): Battery.value is an Enum property.
         self._battery_slots = tuple((battery, battery.value, offsets[component] + 1)
-                                    for battery, component in actions.batteries.items())
+                                    for battery, component in self.actions.batteries.items())
+
+    def _start(self, events: list[Event]) -> None:
+        self._start_round(events)
+        self._advance(events)
 
     def _enter(self, state: GameState) -> None:
         """Hold ``state``: index its ships (agent order, enemies, allies, fleets) and start the observer's tables."""
-        self.state = state
-        self._index_ships()
+        super()._enter(state)
         ships = list(state.ships.values())
         self._vessels = {s.id: self.config.vessels[s.vessel] for s in ships}
         self._fleets = [[s for s in ships if s.side == side] for side in state.sides]
@@ -164,16 +139,11 @@ class BroadsideGame(ShipBattle):
         return 0.0 if steps == 0 else (self.dice.d(2 * steps + 1, reason) - steps - 1) * step
 
     # ------------------------------------------------------------- Game API
-    @property
-    def current_agent(self) -> str | None:
-        return None if self.state.ended else self.state.decider
-
     def health(self, agent: str) -> tuple[int, int]:
         ship = self.state.ships[agent]
         return ship.hull, ship.max_hull
 
-    def observe(self, agent: str) -> np.ndarray:
-        return observe(self, agent)
+    observe = observe  # the observer's ``observe(game, agent)``, bound as the method
 
     # ------------------------------------------------------------- lookups
     def vessel(self, ship: Ship) -> Vessel:
@@ -194,19 +164,10 @@ class BroadsideGame(ShipBattle):
         return marines, heroes, hero_value == HEROES_FIRST
 
     # ------------------------------------------------------------------ masks
-    def legal_mask(self, agent: str) -> np.ndarray:
-        state = self.state
-        if state.ended or agent != state.decider:
-            return self.action_spec.noop_mask()
-        return self._current_mask().copy()
-
-    def _current_mask(self) -> np.ndarray:
-        """The decider's mask, built once per decision (every state change clears ``_mask``)."""
-        if self._mask is None:
-            self._mask = self._build_mask(self.state.ships[self.state.decider], self.state.phase)
-        return self._mask
-
-    def _build_mask(self, ship: Ship, phase: Phase) -> np.ndarray:
+    def _build_mask(self, ship: Ship, phase: Phase | None = None) -> np.ndarray:
+        """``ship``'s mask in ``phase`` (default: the phase now)."""
+        if phase is None:
+            phase = self.state.phase
         if phase is _MANEUVER_PHASE:
             return self._maneuver_mask(ship)
         return self._mask_of(self._allowed(ship, phase))
@@ -318,13 +279,9 @@ class BroadsideGame(ShipBattle):
 
     # ------------------------------------------------------------------ apply
     def apply(self, agent: str, action: Any) -> list[Event]:
-        state = self.state
-        if state.ended:
-            raise GameOverError(f"the game is over ({state.end_reason}); call reset() for a new one")
-        if agent != state.decider:
-            raise NotYourTurnError(f"it is {state.decider}'s decision ({state.phase.name}), not {agent}'s")
         # Plain ints from here on: indexing a numpy array per value costs more than one tolist().
-        values = self.action_spec.checked_values(action, self._current_mask(), _CONTEXT[state.phase])
+        values = self._checked_values(agent, action, _CONTEXT)
+        state = self.state
         ship = state.ships[agent]
         phase = state.phase
         events: list[Event] = []
@@ -485,11 +442,8 @@ class BroadsideGame(ShipBattle):
             self._finish(None, "no ship left fighting", events)
 
     def _finish(self, winner: str | None, reason: str, events: list[Event]) -> None:
-        state = self.state
-        state.ended, state.winner, state.end_reason = True, winner, reason
-        state.decider, state.pending = None, []
-        self._mask = None
-        events.append(GameEnded(winner, reason))
+        self.state.decider, self.state.pending = None, []
+        super()._finish(winner, reason, events)
 
 
 def activation_order(fleets: list[list[Ship]], round_: int) -> list[str]:

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from naval_env.core.events import DamageDealt, Event, EventCatalog, GameEnded, event
+from naval_env.core.events import DamageDealt, Event, EventCatalog, GameEnded, event, listed, when
 
 
-@event("round")
+@event("round", "== round {round}: {in_order}", in_order=listed("order"))
 class RoundStarted(Event):
     round: int
     order: tuple[str, ...]
-
-    def text(self) -> str:
-        return f"== round {self.round}: {', '.join(self.order)}"
 
 
 @event("moved")
@@ -54,17 +51,14 @@ class Collided(Event):
         return f"{self.ship} collides with {self.struck} ({self.region}) on leg {self.leg + 1}"
 
 
-@event("ram")
+@event("ram", "{ship} rams {target}: {full} ram on the {region} at {incidence:.0f}deg",
+       full=when("full", "full", "glancing"))
 class Rammed(Event):
     ship: str
     target: str
     full: bool
     incidence: float
     region: str
-
-    def text(self) -> str:
-        kind = "full" if self.full else "glancing"
-        return f"{self.ship} rams {self.target}: {kind} ram on the {self.region} at {self.incidence:.0f}deg"
 
 
 @event("carried")
@@ -94,7 +88,8 @@ class MovementForfeited(Event):
     ship: str
 
 
-@event("volley")
+@event("volley", "{ship} {battery} at {target} ({distance:.1f}in, need {needed:.1f}): [{rolls}] -> {hits} hit(s)"
+       "{rake}", rolls=listed("rolls"), rake=when("rake", ", raking"))
 class Volley(Event):
     """One battery (or the archers) firing: one die per cannon or archer against ``needed``."""
 
@@ -106,11 +101,6 @@ class Volley(Event):
     rolls: tuple[int, ...]
     hits: int
     rake: bool
-
-    def text(self) -> str:
-        rake = ", raking" if self.rake else ""
-        return (f"{self.ship} {self.battery} at {self.target} ({self.distance:.1f}in, need {self.needed:.1f}): "
-                f"{list(self.rolls)} -> {self.hits} hit(s){rake}")
 
 
 @event("collateral", "collateral on {target}: {roll} -> {effect} {amount}")
@@ -160,7 +150,9 @@ class Reinforced(Event):
     heroes: int
 
 
-@event("melee")
+@event("melee", "melee aboard {ship}: defenders [{defender_dice}] vs [{attacker_rolls}]: {defenders_lost} "
+       "defender(s) and {attackers_lost} attacker(s) fall, {retreated} retreat",
+       defender_dice=listed("defender_dice"), attacker_rolls=listed("attacker_rolls"))
 class MeleeFought(Event):
     ship: str
     defender_dice: tuple[int, ...]
@@ -168,11 +160,6 @@ class MeleeFought(Event):
     attackers_lost: int
     defenders_lost: int
     retreated: int
-
-    def text(self) -> str:
-        return (f"melee aboard {self.ship}: defenders {list(self.defender_dice)} vs {list(self.attacker_rolls)}: "
-                f"{self.defenders_lost} defender(s) and {self.attackers_lost} attacker(s) fall, "
-                f"{self.retreated} retreat")
 
 
 @event("withdrew", "{ship} withdraws {marines} marine(s) and {heroes} hero(es) from {host}")
@@ -196,17 +183,13 @@ class GrappleCut(Event):
     other: str
 
 
-@event("ship_lost")
+@event("ship_lost", "{ship} is {status}{by}", by=when("by", " by {by}"))
 class ShipLost(Event):
     """A ship leaves the battle: ``status`` sunk, prize (``by`` the capturing side) or fled."""
 
     ship: str
     status: str
     by: str | None
-
-    def text(self) -> str:
-        by = f" by {self.by}" if self.by else ""
-        return f"{self.ship} is {self.status}{by}"
 
 
 CATALOG = EventCatalog([

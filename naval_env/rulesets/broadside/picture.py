@@ -8,17 +8,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from naval_env.core.picture import (
-    Bar,
-    Card,
-    LegendItem,
-    Panel,
-    Wind,
-    canvas,
-    finish,
-    legend_rows,
-    result_text,
-)
+from naval_env.core.picture import Bar, Card, LegendItem, Panel, Wind, canvas, finish
 from naval_env.core.scene import Circle, Point, Polygon, Rect, Scene, Text, line
 from naval_env.core.sketch import (
     BOARD,
@@ -76,7 +66,7 @@ def picture(game: BroadsideGame) -> Scene:
     ships = pos["ships"]
     sides = tuple(game.sides)
     rules = game.rules
-    scene, area = canvas(table.area.w, table.area.h, len(ships), legend_rows(len(LEGEND)))
+    scene, area = canvas(table.area.w, table.area.h, len(ships), LEGEND)
     scene.add(Rect(x=area.x, y=area.y, w=area.w, h=area.h, fill=SEA, role="sea"))
     _inch_marks(scene, table)
     for berg in pos["icebergs"]:
@@ -125,7 +115,7 @@ def picture(game: BroadsideGame) -> Scene:
     panel = Panel(
         ruleset="broadside", scenario=pos["scenario"], sides=sides, round=pos["round"],
         phase=f"{pos['stage']}, {pos['phase'].replace('_', ' ')}", to_move=to_move,
-        result=result_text(pos["winner"], pos["end_reason"]) if over else None,
+        outcome=(pos["winner"], pos["end_reason"]) if over else None,
         wind=Wind(pos["wind"], f"wind blows toward {pos['wind']:.0f}\u00b0"),
         cards=[_card(game, ship, sides) for ship in ships], legend=list(LEGEND),
         notes=[f"table {table.width:g} x {table.height:g} inches"],

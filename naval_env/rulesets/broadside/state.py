@@ -164,6 +164,11 @@ class GameState:
     end_reason: str | None = None
     ended: bool = False
 
+    @property
+    def current(self) -> str | None:
+        """The agent deciding now: ``decider`` (as the engines' common contract names it)."""
+        return self.decider
+
     def copy(self) -> GameState:
         """An independent copy (for ``Game.clone``): the ships, orders and every list copied (icebergs
         and the ``pending`` and ``collision`` entries are immutable and shared)."""

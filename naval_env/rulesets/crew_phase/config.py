@@ -15,7 +15,7 @@ from pydantic import Field, field_validator, model_validator
 
 from naval_env.core.config import BUNDLED_CONFIGS, RulesetConfig, StrictModel, read_yaml, validate
 from naval_env.core.rewards import Rewards
-from naval_env.core.setup import Zone, check_grid_scenario
+from naval_env.core.setup import GridSideSetup, check_grid_scenario
 
 DEFAULT_CONFIG = BUNDLED_CONFIGS / "rulesets" / "crew_phase.yaml"
 
@@ -124,11 +124,8 @@ class ShipSetup(StrictModel):
     facing: Direction | None = None
 
 
-class SideSetup(StrictModel):
-    name: str = Field(pattern=r"^[a-z][a-z0-9]*$")
-    zone: Zone
-    facing: Direction
-    ships: list[ShipSetup] = Field(min_length=1)
+class SideSetup(GridSideSetup[ShipSetup]):
+    """A side of a `crew_phase` scenario."""
 
 
 class Scenario(StrictModel):

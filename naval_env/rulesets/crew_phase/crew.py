@@ -63,24 +63,16 @@ class CrewCodec:
 
     def __init__(self, max_sections: int, max_weapons: int) -> None:
         actions: list[CrewAction] = [CrewAction(CrewKind.NONE)]
-        self.navigate = len(actions)
-        actions += [CrewAction(CrewKind.NAVIGATE, s) for s in range(max_sections)]
-        self.steer = len(actions)
-        actions.append(CrewAction(CrewKind.STEER))
-        self.operate = len(actions)
-        actions += [CrewAction(CrewKind.OPERATE, j) for j in range(max_weapons)]
-        self.ready = len(actions)
-        actions += [CrewAction(CrewKind.READY, j) for j in range(max_weapons)]
-        self.command = len(actions)
-        actions.append(CrewAction(CrewKind.COMMAND))
-        self.repair_hull = len(actions)
-        actions.append(CrewAction(CrewKind.REPAIR_HULL))
-        self.repair_part = len(actions)
-        actions += [CrewAction(CrewKind.REPAIR_PART, j) for j in range(max_weapons)]
-        self.heal = len(actions)
-        actions.append(CrewAction(CrewKind.HEAL))
-        self.cut = len(actions)
-        actions.append(CrewAction(CrewKind.CUT))
+        starts: list[int] = []
+        # Each kind's values in order: one per section or weapon slot, or a single value (None).
+        for kind, count in ((CrewKind.NAVIGATE, max_sections), (CrewKind.STEER, None),
+                            (CrewKind.OPERATE, max_weapons), (CrewKind.READY, max_weapons), (CrewKind.COMMAND, None),
+                            (CrewKind.REPAIR_HULL, None), (CrewKind.REPAIR_PART, max_weapons),
+                            (CrewKind.HEAL, None), (CrewKind.CUT, None)):
+            starts.append(len(actions))
+            actions += [CrewAction(kind)] if count is None else [CrewAction(kind, i) for i in range(count)]
+        (self.navigate, self.steer, self.operate, self.ready, self.command, self.repair_hull, self.repair_part,
+         self.heal, self.cut) = starts
         self.actions = tuple(actions)
         self.labels = tuple(a.label for a in actions)
         self.size = len(actions)

@@ -13,16 +13,22 @@ from typing import Any
 
 import numpy as np
 
-from naval_env.core.cache import PerObjectCache, PerScenarioCache
-from naval_env.core.dice import Dice
-from naval_env.core.errors import GameOverError, NotYourTurnError
-from naval_env.core.events import Event, GameEnded
+from naval_env.core import maneuvers
+from naval_env.core.cache import PerObjectCache, PerScenarioCache, scenario_ships
+from naval_env.core.events import Event
 from naval_env.core.game import ShipBattle
 from naval_env.core.grid import Compass
-from naval_env.rulesets.crew_phase.actions import CrewPhaseActions
 from naval_env.rulesets.crew_phase.arcs import covers_square, directly_ahead
 from naval_env.rulesets.crew_phase.combat import TargetKind, ram, weapon_attack
-from naval_env.rulesets.crew_phase.config import ARCS, SIZES, CrewPhaseConfig, Scenario, parse_dice
+from naval_env.rulesets.crew_phase.config import (
+    ARCS,
+    SIZES,
+    CrewPhaseConfig,
+    Scenario,
+    ShipSetup,
+    SideSetup,
+    parse_dice,
+)
 from naval_env.rulesets.crew_phase.events import (
     AttackLost,
     CharacterPhaseStarted,
@@ -62,27 +68,22 @@ _SHARED_OBSERVER_CONSTANTS: PerObjectCache[CrewPhaseConfig, dict[str, ObserverCo
 
 # The scenario's ships as set-up builds them, before any is placed: what no die decides, built once per config
 # and scenario; every game takes copies (``Ship.copy`` copies the crew and weapons).
-_prototypes: PerScenarioCache[CrewPhaseConfig, tuple[Ship, ...]] = PerScenarioCache(
-    lambda config, name: tuple(_build_ships(config, config.scenario(name))))
+def _template(config: CrewPhaseConfig, side: SideSetup, setup: ShipSetup, ship_id: str, slot: int) -> Ship:
+    vessel = config.vessels[setup.vessel]
+    return Ship(
+        id=ship_id, side=side.name, vessel=setup.vessel, slot=slot,
+        size=SIZES.index(vessel.size), speed_unit=vessel.speed_unit, sections=vessel.sections,
+        self_steering=vessel.self_steering, agile=vessel.agile, rails=vessel.rails, ac=vessel.ac,
+        base_initiative=vessel.initiative, max_hp=vessel.hull_points, hp=vessel.hull_points,
+        hull_die=vessel.hull_dice.sides, hull_dice_max=vessel.hull_dice.count,
+        hull_dice_left=vessel.hull_dice.count, x=-1, y=-1,
+        facing=int(Compass.parse(setup.facing or side.facing)),
+        crew=[_crew_member(config, i, role) for i, role in enumerate(setup.crew or vessel.crew)],
+        weapons=[_weapon(config, j, mount.weapon, mount.arc) for j, mount in enumerate(vessel.weapons)],
+    )
 
 
-def _build_ships(config: CrewPhaseConfig, scenario: Scenario) -> list[Ship]:
-    ships: list[Ship] = []
-    for side in scenario.sides:
-        for index, setup in enumerate(side.ships):
-            vessel = config.vessels[setup.vessel]
-            ships.append(Ship(
-                id=f"{side.name}_{index}", side=side.name, vessel=setup.vessel, slot=len(ships),
-                size=SIZES.index(vessel.size), speed_unit=vessel.speed_unit, sections=vessel.sections,
-                self_steering=vessel.self_steering, agile=vessel.agile, rails=vessel.rails, ac=vessel.ac,
-                base_initiative=vessel.initiative, max_hp=vessel.hull_points, hp=vessel.hull_points,
-                hull_die=vessel.hull_dice.sides, hull_dice_max=vessel.hull_dice.count,
-                hull_dice_left=vessel.hull_dice.count, x=-1, y=-1,
-                facing=int(Compass.parse(setup.facing or side.facing)),
-                crew=[_crew_member(config, i, role) for i, role in enumerate(setup.crew or vessel.crew)],
-                weapons=[_weapon(config, j, mount.weapon, mount.arc) for j, mount in enumerate(vessel.weapons)],
-            ))
-    return ships
+_prototypes: PerScenarioCache[CrewPhaseConfig, tuple[Ship, ...]] = scenario_ships(_template)
 
 
 def _crew_member(config: CrewPhaseConfig, index: int, role: str) -> CrewMember:
@@ -103,47 +104,27 @@ def _weapon(config: CrewPhaseConfig, index: int, name: str, arc: str) -> WeaponS
 
 class CrewPhaseGame(ShipBattle):
     ruleset_id = "crew_phase"
-    render_module = "naval_env.rulesets.crew_phase.render"
+    scenario: Scenario
     observer_constants: ObserverConstants | None
 
-    def __init__(self, config: CrewPhaseConfig, scenario_name: str | None, dice: Dice,
-                 actions: CrewPhaseActions, observation_spec: Any) -> None:
-        self._prepare(config, scenario_name, dice, actions, observation_spec)
-        self._enter(self._set_up())
+    def _prepare(self) -> None:
+        super()._prepare()
+        self._noop_bytes = self.action_spec.noop_mask().tobytes()
+        self._crew_idle = self._noop_bytes[:self.actions.crew.size]  # the no-op block of one crew component
+        self.observer_constants = None  # a loaded position's: built by the observer on first use
+
+    def _start(self, events: list[Event]) -> None:
         # Every game set up from the scenario has the same ships' constants: the observer's are shared.
-        shared = _SHARED_OBSERVER_CONSTANTS(config)
+        shared = _SHARED_OBSERVER_CONSTANTS(self.config)
         if self.scenario_name not in shared:
             shared[self.scenario_name] = ObserverConstants(self)
         self.observer_constants = shared[self.scenario_name]
-        events: list[Event] = []
         self._start_round(events)
         self._advance(events)
-        self.opening_events = events
-
-    @classmethod
-    def from_state(cls, config: CrewPhaseConfig, scenario_name: str | None, dice: Dice,
-                   actions: CrewPhaseActions, observation_spec: Any, state: GameState) -> CrewPhaseGame:
-        """A game already in ``state`` (a loaded position, checked by ``position.py``): no set-up, no
-        roll, no opening events; the decision held is the one ``state`` names."""
-        game = cls.__new__(cls)
-        game._prepare(config, scenario_name, dice, actions, observation_spec)
-        game._enter(state)
-        game.opening_events = []
-        return game
-
-    def _prepare(self, config: CrewPhaseConfig, scenario_name: str | None, dice: Dice,
-                 actions: CrewPhaseActions, observation_spec: Any) -> None:
-        self._bind(config, scenario_name, dice, actions, observation_spec)
-        self.scenario: Scenario = config.scenario(self.scenario_name)
-        self._mask: np.ndarray | None = None
-        self._noop_bytes = self.action_spec.noop_mask().tobytes()
-        self._crew_idle = self._noop_bytes[:actions.crew.size]  # the no-op block of one crew component
-        self.observer_constants = None  # a loaded position's: built by the observer on first use
 
     def _enter(self, state: GameState) -> None:
         """Hold ``state`` and index its ships (agent order, enemies, allies, target slots)."""
-        self.state = state
-        self._index_ships()
+        super()._enter(state)
         self._enemy_slot = {s: {o.id: i for i, o in enumerate(self._enemies[s])} for s in self._agents}
 
     # ------------------------------------------------------------------ set-up
@@ -177,11 +158,6 @@ class CrewPhaseGame(ShipBattle):
         return free[self.dice.choice_index(len(free), "placement")]
 
     # ------------------------------------------------------------- Game API
-    @property
-    def current_agent(self) -> str | None:
-        state = self.state
-        return None if state.ended else state.order[state.turn]
-
     def is_active(self, agent: str) -> bool:
         return self.state.ships[agent].status is not _SUNK
 
@@ -189,22 +165,9 @@ class CrewPhaseGame(ShipBattle):
         ship = self.state.ships[agent]
         return ship.hp, ship.max_hp
 
-    def observe(self, agent: str) -> np.ndarray:
-        return observe(self, agent)
+    observe = observe  # the observer's ``observe(game, agent)``, bound as the method
 
     # ------------------------------------------------------------------ masks
-    def legal_mask(self, agent: str) -> np.ndarray:
-        state = self.state
-        if state.ended or agent != state.order[state.turn]:
-            return self.action_spec.noop_mask()
-        return self._current_mask().copy()
-
-    def _current_mask(self) -> np.ndarray:
-        """The mask of the decision held now, built once per decision (every state change resets ``_mask``)."""
-        if self._mask is None:
-            self._mask = self._build_mask(self.state.ships[self.state.current])
-        return self._mask
-
     # Masks are built as bytes (one per value) from the no-op mask's and handed to numpy once: numpy
     # calls cost more than the Python item assignments on so few values.
     def _build_mask(self, ship: Ship) -> np.ndarray:
@@ -346,11 +309,8 @@ class CrewPhaseGame(ShipBattle):
 
     # ------------------------------------------------------------------ apply
     def apply(self, agent: str, action: Any) -> list[Event]:
+        self._check_decider(agent)
         state = self.state
-        if state.ended:
-            raise GameOverError(f"the game is over ({state.end_reason}); call reset() for a new one")
-        if agent != state.order[state.turn]:
-            raise NotYourTurnError(f"it is {state.current}'s decision ({state.phase.name}), not {agent}'s")
         # Plain ints from here on: indexing a numpy array per value costs more than one tolist().
         values = self.action_spec.checked_values(action, self._current_mask(), _CONTEXT[state.phase])
         ship = state.ships[agent]
@@ -579,12 +539,6 @@ class CrewPhaseGame(ShipBattle):
         elif not afloat:
             self._finish(None, "no ship afloat", events)
 
-    def _finish(self, winner: str | None, reason: str, events: list[Event]) -> None:
-        state = self.state
-        state.ended, state.winner, state.end_reason = True, winner, reason
-        self._mask = None
-        events.append(GameEnded(winner, reason))
-
     # ---------------------------------------------------------- for captains
     def legal_maneuvers(self) -> np.ndarray:
         """Values of the ``maneuver`` component allowed in the decision held now, ascending."""
@@ -606,14 +560,9 @@ class CrewPhaseGame(ShipBattle):
 
 
 @dataclass(frozen=True)
-class ManeuverOutcomes:
-    """Parallel arrays over the legal maneuvers: value, end square, end facing, squares moved, feet left."""
+class ManeuverOutcomes(maneuvers.ManeuverOutcomes):
+    """The grid's maneuver outcomes and the feet of movement each leaves."""
 
-    index: np.ndarray
-    x: np.ndarray
-    y: np.ndarray
-    facing: np.ndarray
-    forward: np.ndarray
     feet_left: np.ndarray
     cost: int
 

@@ -6,13 +6,11 @@ from naval_env.core import events
 from naval_env.core.events import DamageDealt, Event, EventCatalog, GameEnded, StatusChanged, event
 
 
-@event("character_phase")
+@event("character_phase", "== round {round}, Character Phase: crews act in order {in_order}",
+       in_order=events.listed("order"))
 class CharacterPhaseStarted(Event):
     round: int
     order: tuple[str, ...]
-
-    def text(self) -> str:
-        return f"== round {self.round}, Character Phase: crews act in order {', '.join(self.order)}"
 
 
 @event("ship_phase")
@@ -31,7 +29,8 @@ class TurnStarted(events.TurnStarted):
     """The shared shape; the round is told by the phase events, so the line names the ship alone."""
 
 
-@event("check")
+@event("check", "{ship} crew {crew} {check}: d20 {rolls} {modifier:+d} = {total} vs DC {dc}: {success}",
+       rolls=events.listed("rolls", "/"), success=events.when("success", "success", "failure"))
 class CheckRolled(Event):
     """A d20 check or save; ``rolls`` holds both dice under advantage or disadvantage."""
 
@@ -43,12 +42,6 @@ class CheckRolled(Event):
     total: int
     dc: int
     success: bool
-
-    def text(self) -> str:
-        dice = "/".join(str(r) for r in self.rolls)
-        verdict = "success" if self.success else "failure"
-        return f"{self.ship} crew {self.crew} {self.check}: d20 {dice} {self.modifier:+d} = {self.total} " \
-               f"vs DC {self.dc}: {verdict}"
 
 
 @event("speed", "{ship} crew {crew} works section {section}: +{feet} ft")
@@ -137,31 +130,26 @@ class AttackLost(Event):
     reason: str
 
 
-@event("crew_wounded")
+@event("crew_wounded", "{ship} crew {crew} takes {amount} damage ({hp} hp left{down})",
+       down=events.when("hp", "", ", incapacitated"))
 class CrewWounded(Event):
     ship: str
     crew: int
     amount: int
     hp: int
 
-    def text(self) -> str:
-        down = ", incapacitated" if self.hp == 0 else ""
-        return f"{self.ship} crew {self.crew} takes {self.amount} damage ({self.hp} hp left{down})"
 
-
-@event("part_damaged")
+@event("part_damaged", "{ship} weapon {weapon} takes {amount} damage ({hp} hp left{broken})",
+       broken=events.when("hp", "", ", destroyed"))
 class PartDamaged(Event):
     ship: str
     weapon: int
     amount: int
     hp: int
 
-    def text(self) -> str:
-        broken = ", destroyed" if self.hp == 0 else ""
-        return f"{self.ship} weapon {self.weapon} takes {self.amount} damage ({self.hp} hp left{broken})"
 
-
-@event("ram")
+@event("ram", "{rammer} rams {target}: d20 {rolls} {modifier:+d} = {total} vs AC {ac}: {hit}",
+       rolls=events.listed("rolls", "/"), hit=events.when("hit", "hit", "miss"))
 class RamRolled(Event):
     rammer: str
     target: str
@@ -170,11 +158,6 @@ class RamRolled(Event):
     total: int
     ac: int
     hit: bool
-
-    def text(self) -> str:
-        dice = "/".join(str(r) for r in self.rolls)
-        return (f"{self.rammer} rams {self.target}: d20 {dice} {self.modifier:+d} = {self.total} vs AC {self.ac}: "
-                f"{'hit' if self.hit else 'miss'}")
 
 
 @event("prone", "{ship} crew {crew} is knocked prone")

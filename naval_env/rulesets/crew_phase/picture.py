@@ -6,17 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from naval_env.core.grid import STEP
-from naval_env.core.picture import (
-    Bar,
-    Card,
-    LegendItem,
-    Panel,
-    Wind,
-    canvas,
-    finish,
-    legend_rows,
-    result_text,
-)
+from naval_env.core.picture import Bar, Card, LegendItem, Panel, Wind, finish, grid_canvas
 from naval_env.core.scene import Point, Polygon, Scene
 from naval_env.core.sketch import (
     GRAPPLE_LINE,
@@ -26,10 +16,8 @@ from naval_env.core.sketch import (
     Grid,
     clip,
     compass_degrees,
-    cross,
-    legal_targets,
     link,
-    ship_glyph,
+    ram_lines,
     side_index,
 )
 
@@ -52,11 +40,9 @@ LEGEND = (
 def picture(game: CrewPhaseGame) -> Scene:
     pos = game.position()
     width, height = pos["board"]
-    grid = Grid.fit(width, height)
     ships = pos["ships"]
     sides = tuple(game.sides)
-    scene, area = canvas(grid.area.w, grid.area.h, len(ships), legend_rows(len(LEGEND)))
-    grid.draw(scene)
+    scene, grid = grid_canvas(width, height, len(ships), LEGEND)
     over = pos["ended"]
     to_move = None if over else pos["to_move"]
     by_id = {ship["id"]: ship for ship in ships}
@@ -71,23 +57,18 @@ def picture(game: CrewPhaseGame) -> Scene:
         link(scene, grid.centre(a["x"], a["y"]), grid.centre(b["x"], b["y"]), colour=GRAPPLE_LINE, role="grapple",
              ref=f"{a['id']}>{b['id']}")
     for ship in ships:
-        cx, cy = grid.centre(ship["x"], ship["y"])
         if ship["status"] == "sunk":
-            cross(scene, cx, cy, grid.cell * 0.3, ship["id"])
-            continue
-        ship_glyph(scene, ship["id"], side_index(sides, ship["side"]), cx, cy, compass_degrees(ship["facing"]),
-                   *grid.ship_size(), to_move=ship["id"] == to_move, faded=ship["status"] != "afloat")
-    if mover is not None:
-        for target in legal_targets(game, mover["id"], "ram"):
-            link(scene, grid.centre(mover["x"], mover["y"]), grid.centre(by_id[target]["x"], by_id[target]["y"]),
-                 colour=RAM_LINE, role="ram-line", ref=f"{mover['id']}>{target}", dash=(7, 4), head=True, label="ram")
+            grid.wreck(scene, ship)
+        else:
+            grid.ship(scene, ship, side_index(sides, ship["side"]), to_move=ship["id"] == to_move)
+    ram_lines(scene, game, to_move, lambda ship: grid.centre(by_id[ship]["x"], by_id[ship]["y"]))
     panel = Panel(
         ruleset="crew_phase", scenario=pos["scenario"], sides=sides, round=pos["round"], phase=PHASES[pos["phase"]],
-        to_move=to_move, result=result_text(pos["winner"], pos["end_reason"]) if over else None,
+        to_move=to_move, outcome=(pos["winner"], pos["end_reason"]) if over else None,
         wind=Wind(None, f"{pos['weather']} weather" + (": the helm needs a check" if pos["weather"] == "rough" else "")),
         cards=[_card(ship, sides) for ship in ships], legend=list(LEGEND),
     )
-    return finish(scene, area, panel)
+    return finish(scene, grid.area, panel)
 
 
 def _arc(scene: Scene, grid: Grid, ship: dict[str, Any], weapon: dict[str, Any], slot: int, feet: int) -> None:

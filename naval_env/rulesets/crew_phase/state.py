@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum
-from typing import Any
 
 from naval_env.core.copying import field_copier
+from naval_env.core.state_parts import OccupancyState, TurnOrderState
 
 
 class Status(str, Enum):
@@ -172,7 +171,7 @@ class Ship:
 
 
 @dataclass(slots=True)
-class GameState:
+class GameState(TurnOrderState, OccupancyState):
     width: int
     height: int
     rough: bool
@@ -191,10 +190,6 @@ class GameState:
     winner: str | None = None
     end_reason: str | None = None
 
-    @property
-    def current(self) -> str:
-        return self.order[self.turn]
-
     def copy(self) -> GameState:
         """An independent copy (for ``Game.clone``): the ships and every list and dict copied (grapples
         are frozen, so their list is copied and they are shared)."""
@@ -206,11 +201,6 @@ class GameState:
         twin.grapples = list(self.grapples)
         twin.occupancy = dict(self.occupancy)
         return twin
-
-    def to_dict(self) -> dict[str, Any]:
-        data = dataclasses.asdict(self)
-        data["occupancy"] = [[x, y, ship] for (x, y), ship in sorted(self.occupancy.items())]
-        return data
 
 
 _copy_crew = field_copier(CrewMember)

@@ -16,15 +16,21 @@ from typing import Any
 
 import numpy as np
 
-from naval_env.core.cache import PerScenarioCache
-from naval_env.core.dice import Dice
-from naval_env.core.errors import ConfigError, GameOverError, NotYourTurnError
-from naval_env.core.events import Event, GameEnded
+from naval_env.core.cache import PerScenarioCache, scenario_ships
+from naval_env.core.errors import ConfigError
+from naval_env.core.events import Event
 from naval_env.core.game import ShipBattle
 from naval_env.core.grid import STEP, Compass
 from naval_env.rulesets.flotilla import combat
 from naval_env.rulesets.flotilla.actions import FlotillaActions, Maneuver
-from naval_env.rulesets.flotilla.config import FlotillaConfig, Scenario, SideSetup, WindName, Zone
+from naval_env.rulesets.flotilla.config import (
+    FlotillaConfig,
+    Scenario,
+    ShipSetup,
+    SideSetup,
+    WindName,
+    Zone,
+)
 from naval_env.rulesets.flotilla.events import (
     AttackDeclared,
     FacingChosen,
@@ -80,42 +86,43 @@ def wind_name(wind: int) -> str:
 
 class FlotillaGame(ShipBattle):
     ruleset_id = "flotilla"
-    render_module = "naval_env.rulesets.flotilla.render"
+    scenario: Scenario
 
-    def __init__(self, config: FlotillaConfig, scenario_name: str | None, dice: Dice,
-                 actions: FlotillaActions, observation_spec: Any) -> None:
-        self._attach(config, scenario_name, dice, actions, observation_spec)
+    def _prepare(self) -> None:
+        super()._prepare()
+        self.situations = self.scenario.situations
+        self._noop = self.action_spec.noop_mask()
+        # Masks are built as bytes (one per value) from the no-op mask's and handed to numpy once: item
+        # assignments on a bytearray cost a fraction of numpy's on so few values.
+        self._noop_bytes = self._noop.tobytes()
+        self._move_ends: list[tuple[int, int, int] | None] = []
+
+    def _open(self) -> list[Event]:
         events: list[Event] = []
         self.state = self._set_up(events)
         self._attach_state()
         if not self.rules.captains_choose_facing:
             self._start_battle(events)
         self._advance(events)
-        self.opening_events = events
+        return events
 
-    @classmethod
-    def from_state(cls, config: FlotillaConfig, scenario_name: str | None, dice: Dice,
-                   actions: FlotillaActions, observation_spec: Any, state: GameState) -> FlotillaGame:
-        """A game already in ``state`` (a loaded position, at a decision or over): no set-up dice, no opening
-        events. ``state`` must be whole and consistent (``position.py`` checks it) but for what is done here:
-        every ship's squares and the occupancy are rebuilt from the bows; while the game goes on, an empty
-        ``order`` outside DEPLOY is rolled as a round's start rolls it (the game's dice), an ``actor`` of None
-        is the ship at ``cursor`` (in REACTION: the pending attack's target), and the actor's mask is worked
-        out as when the flow hands it the decision."""
-        game = cls.__new__(cls)
-        game._attach(config, scenario_name, dice, actions, observation_spec)
+    def _enter(self, state: GameState) -> None:
+        """A loaded ``state`` must be whole and consistent (``position.py`` checks it) but for what is done
+        here: every ship's squares and the occupancy are rebuilt from the bows; while the game goes on, an
+        empty ``order`` outside DEPLOY is rolled as a round's start rolls it (the game's dice), an ``actor``
+        of None is the ship at ``cursor`` (in REACTION: the pending attack's target), and the actor's mask is
+        worked out as when the flow hands it the decision."""
         state.occupancy = {}
         for ship in state.ships.values():  # a sunk ship keeps its squares but holds none of the sea
             ship.squares = footprint(ship.x, ship.y, ship.facing, ship.size)
             if ship.afloat:
                 state.occupancy.update(dict.fromkeys(ship.squares, ship.id))
-        game.state = state
-        game._attach_state()
-        game.opening_events = []
+        self.state = state
+        self._attach_state()
         if state.ended:
-            return game
+            return
         if not state.order and state.phase is not DEPLOY:
-            state.order = game._initiative([s for s in state.ships.values() if s.afloat], [])
+            state.order = self._initiative([s for s in state.ships.values() if s.afloat], [])
         if state.actor is None:
             if state.phase is REACTION:
                 assert state.pending is not None, "a REACTION needs its pending attack"
@@ -124,27 +131,13 @@ class FlotillaGame(ShipBattle):
                 state.actor = (state.deploy_order if state.phase is DEPLOY else state.order)[state.cursor]
         ship = state.ships[state.actor]
         if state.phase is DEPLOY:
-            game._mask = game._deploy_mask(ship)[0]
+            self._mask = self._deploy_mask(ship)[0]
         elif state.phase is MOVE:
-            game._mask = game._move_mask(ship)[0]
+            self._mask = self._move_mask(ship)[0]
         elif state.phase is ATTACK:
-            game._mask = game._attack_mask(ship)[0]
+            self._mask = self._attack_mask(ship)[0]
         else:
-            game._mask = game._reaction_mask(ship)
-        return game
-
-    def _attach(self, config: FlotillaConfig, scenario_name: str | None, dice: Dice,
-                actions: FlotillaActions, observation_spec: Any) -> None:
-        """Bind the config, dice and specs and start with empty caches (before any state exists)."""
-        self._bind(config, scenario_name, dice, actions, observation_spec)
-        self.scenario: Scenario = config.scenario(self.scenario_name)
-        self.situations = self.scenario.situations
-        self._noop = actions.spec.noop_mask()
-        # Masks are built as bytes (one per value) from the no-op mask's and handed to numpy once: item
-        # assignments on a bytearray cost a fraction of numpy's on so few values.
-        self._noop_bytes = self._noop.tobytes()
-        self._mask: np.ndarray | None = None
-        self._move_ends: list[tuple[int, int, int] | None] = []
+            self._mask = self._reaction_mask(ship)
 
     def _attach_state(self) -> None:
         """The rules' table, agent indices and the observer's per-game tables of a game whose state is set."""
@@ -153,7 +146,7 @@ class FlotillaGame(ShipBattle):
         self.observer_tables = ObserverTables(self)
 
     # ------------------------------------------------------------------ set-up
-    def _set_up(self, events: list[Event]) -> GameState:
+    def _set_up(self, events: list[Event]) -> GameState:  # type: ignore[override]  # its set-up tells events
         size = self.rules.map_size
         scenario = self.scenario
         sides = tuple(side.name for side in scenario.sides)
@@ -368,10 +361,6 @@ class FlotillaGame(ShipBattle):
         return False
 
     # ------------------------------------------------------------- Game API
-    @property
-    def current_agent(self) -> str | None:
-        return None if self.state.ended else self.state.actor
-
     def is_active(self, agent: str) -> bool:
         return self.state.ships[agent].afloat
 
@@ -385,8 +374,7 @@ class FlotillaGame(ShipBattle):
         twin.table = Table(twin.dice, self.rules, self.situations, twin.state)
         twin._move_ends = list(self._move_ends)
 
-    def observe(self, agent: str) -> np.ndarray:
-        return observe(self, agent)
+    observe = observe  # the observer's ``observe(game, agent)``, bound as the method
 
     # ------------------------------------------------------------------ masks
     def legal_mask(self, agent: str) -> np.ndarray:
@@ -460,11 +448,8 @@ class FlotillaGame(ShipBattle):
 
     # ------------------------------------------------------------------ apply
     def apply(self, agent: str, action: Any) -> list[Event]:
+        self._check_decider(agent)
         state = self.state
-        if state.ended:
-            raise GameOverError(f"the game is over ({state.end_reason}); call reset() for a new one")
-        if agent != state.actor:
-            raise NotYourTurnError(f"it is {state.actor}'s decision ({state.phase.name}), not {agent}'s")
         mask = self._mask if self._mask is not None else self._noop
         # Plain ints from here on: indexing a numpy array per value costs more than one tolist().
         values = self.action_spec.checked_values(action, mask, _PHASE_CONTEXT[state.phase])
@@ -580,11 +565,9 @@ class FlotillaGame(ShipBattle):
 
     def _finish(self, winner: str | None, reason: str, events: list[Event]) -> None:
         state = self.state
-        state.ended, state.winner, state.end_reason = True, winner, reason
         state.actor, state.pending = None, None
         state.attack_queue.clear()
-        self._mask = None
-        events.append(GameEnded(winner, reason))
+        super()._finish(winner, reason, events)
 
     # ---------------------------------------------------------- for captains
     def move_options(self, agent: str) -> list[MoveOption]:
@@ -621,26 +604,21 @@ _PHASE_CONTEXT = {phase: f"in phase {phase.name}" for phase in Phase}  # for ill
 
 # The scenario's ships as set-up builds them, before any is placed: what no die decides, built once per config
 # and scenario and copied for every game (a ship's fields are all immutable).
-_prototypes: PerScenarioCache[FlotillaConfig, tuple[Ship, ...]] = PerScenarioCache(
-    lambda config, name: tuple(_build_ships(config, config.scenario(name))))
+def _template(config: FlotillaConfig, side: SideSetup, setup: ShipSetup, ship_id: str, slot: int) -> Ship:
+    build = build_ship(config, setup)
+    return Ship(
+        id=ship_id, side=side.name, ship_class=setup.ship, x=-1, y=-1,
+        facing=int(Compass.parse(setup.facing or side.facing)), size=build.size,
+        max_cohesion=build.cohesion, cohesion=build.cohesion, captain_dice=build.steering,
+        captain_alive=True, crew_hits=0, combat=build.combat, range=build.range,
+        boarding=build.boarding, base_movement=build.movement, propulsion_hits=0,
+        armour="armour" in build.traits, ram="ram" in build.traits,
+        bow_guns="bow_guns" in build.traits, broadside_guns="broadside_guns" in build.traits,
+        sails="sails" in build.traits, hero=setup.hero, mages=build.mages, max_mages=build.mages,
+    )
 
 
-def _build_ships(config: FlotillaConfig, scenario: Scenario) -> list[Ship]:
-    ships: list[Ship] = []
-    for side in scenario.sides:
-        for index, setup in enumerate(side.ships):
-            build = build_ship(config, setup)
-            ships.append(Ship(
-                id=f"{side.name}_{index}", side=side.name, ship_class=setup.ship, x=-1, y=-1,
-                facing=int(Compass.parse(setup.facing or side.facing)), size=build.size,
-                max_cohesion=build.cohesion, cohesion=build.cohesion, captain_dice=build.steering,
-                captain_alive=True, crew_hits=0, combat=build.combat, range=build.range,
-                boarding=build.boarding, base_movement=build.movement, propulsion_hits=0,
-                armour="armour" in build.traits, ram="ram" in build.traits,
-                bow_guns="bow_guns" in build.traits, broadside_guns="broadside_guns" in build.traits,
-                sails="sails" in build.traits, hero=setup.hero, mages=build.mages, max_mages=build.mages,
-            ))
-    return ships
+_prototypes: PerScenarioCache[FlotillaConfig, tuple[Ship, ...]] = scenario_ships(_template)
 
 
 @lru_cache(maxsize=64)

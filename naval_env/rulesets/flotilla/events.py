@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from naval_env.core.events import DamageDealt, Event, EventCatalog, GameEnded, event
+from naval_env.core.events import DamageDealt, Event, EventCatalog, GameEnded, event, when
 from naval_env.core.grid import Compass
 
 
@@ -94,36 +94,29 @@ class Held(Event):
     reason: str
 
 
-@event("rammed")
+@event("rammed", "{rammer} rams {target}: {collided}",
+       collided=when("collided", "collision!", "missed, ends alongside"))
 class Rammed(Event):
     rammer: str
     target: str
     collided: bool
 
-    def text(self) -> str:
-        return f"{self.rammer} rams {self.target}: " + ("collision!" if self.collided else "missed, ends alongside")
 
-
-@event("boarding")
+@event("boarding", "{boarder} tries to board {target}: {grappled}",
+       grappled=when("grappled", "grappled", "fails"))
 class BoardingAttempt(Event):
     boarder: str
     target: str
     grappled: bool
 
-    def text(self) -> str:
-        return f"{self.boarder} tries to board {self.target}: " + ("grappled" if self.grappled else "fails")
 
-
-@event("break_free")
+@event("break_free", "{ship} tries to break free of {other} (penalty {penalty}d6): {freed}",
+       freed=when("freed", "free", "still grappled"))
 class BreakFree(Event):
     ship: str
     other: str
     penalty: int
     freed: bool
-
-    def text(self) -> str:
-        return (f"{self.ship} tries to break free of {self.other} (penalty {self.penalty}d6): "
-                + ("free" if self.freed else "still grappled"))
 
 
 @event("grapple_ended", "{ship} and {other} are no longer grappled ({reason})")

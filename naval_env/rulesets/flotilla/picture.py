@@ -5,17 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from naval_env.core.picture import (
-    Bar,
-    Card,
-    LegendItem,
-    Panel,
-    Wind,
-    canvas,
-    finish,
-    legend_rows,
-    result_text,
-)
+from naval_env.core.picture import Bar, Card, LegendItem, Panel, Wind, finish, grid_canvas
 from naval_env.core.scene import Rect, Scene
 from naval_env.core.sketch import (
     GRAPPLE_LINE,
@@ -25,8 +15,8 @@ from naval_env.core.sketch import (
     Grid,
     compass_degrees,
     cross,
-    legal_targets,
     link,
+    ram_lines,
     ship_glyph,
     side_index,
 )
@@ -52,11 +42,9 @@ LEGEND = (
 def picture(game: FlotillaGame) -> Scene:
     pos = game.position()
     size = pos["map_size"]
-    grid = Grid.fit(size, size)
     ships = pos["ships"]
     sides = tuple(game.sides)
-    scene, area = canvas(grid.area.w, grid.area.h, len(ships), legend_rows(len(LEGEND)))
-    grid.draw(scene)
+    scene, grid = grid_canvas(size, size, len(ships), LEGEND)
     result = pos["result"]
     to_move = None if result else pos["to_move"]
     by_id = {ship["id"]: ship for ship in ships}
@@ -89,20 +77,17 @@ def picture(game: FlotillaGame) -> Scene:
         link(scene, grid.centre(*squares[pending["attacker"]][0]), grid.centre(*squares[pending["target"]][0]),
              colour=ATTACK_LINE, role="attack-line", ref=f"{pending['attacker']}>{pending['target']}", head=True,
              label=pending["unit"])
-    if mover is not None:
-        for target in legal_targets(game, mover["id"], "ram"):
-            link(scene, grid.centre(*squares[mover["id"]][0]), grid.centre(*squares[target][0]), colour=RAM_LINE,
-                 role="ram-line", ref=f"{mover['id']}>{target}", dash=(7, 4), head=True, label="ram")
+    ram_lines(scene, game, to_move, lambda ship: grid.centre(*squares[ship][0]))
     wind = pos["wind"]
     panel = Panel(
         ruleset="flotilla", scenario=pos["scenario"], sides=sides, round=pos["round"],
         phase=PHASES[pos["phase"]], to_move=to_move,
-        result=result_text(result["winner"], result["reason"]) if result else None,
+        outcome=(result["winner"], result["reason"]) if result else None,
         wind=Wind(None, "calm") if wind == "calm" else Wind(compass_degrees(wind), f"wind blows toward {wind}"),
         cards=[_card(ship, sides) for ship in ships], legend=list(LEGEND),
         notes=[f"attacker: {pos['attacker']}"] if pos.get("attacker") else [],
     )
-    return finish(scene, area, panel)
+    return finish(scene, grid.area, panel)
 
 
 def _squares(ship: dict[str, Any]) -> tuple[tuple[int, int], ...]:

@@ -22,14 +22,7 @@ from naval_env.core.position import (
     Problems,
     side_of,
 )
-from naval_env.core.position_checks import (
-    ShipsBuilder,
-    check_going_on,
-    check_result,
-    given_or,
-    known,
-    setup_of,
-)
+from naval_env.core.position_checks import ShipsBuilder, given_or, known, setup_of
 from naval_env.core.position_fields import MAX_ROUND, Name, PositionPart
 from naval_env.rulesets.flotilla.combat import can_counter
 from naval_env.rulesets.flotilla.config import (
@@ -222,43 +215,6 @@ class FlotillaPosition(PositionModel):
     """Every ship in agent order: the scenario's first side, then the second, each numbered from 0."""
 
 
-class FlotillaPositions(PositionCodec[FlotillaPosition]):
-    """Dumps `flotilla` games into :class:`FlotillaPosition` and builds games from positions."""
-
-    model = FlotillaPosition
-
-    def dump(self, game: FlotillaGame) -> FlotillaPosition:  # type: ignore[override]
-        state = game.state
-        return FlotillaPosition(
-            **self.header(game),
-            map_size=state.width,
-            attacker=state.attacker_side,
-            wind=wind_name(state.wind),  # type: ignore[arg-type]
-            round=state.round,
-            phase=state.phase.name.lower(),  # type: ignore[arg-type]
-            to_move=game.current_agent,
-            order=list(state.order),
-            turn=state.cursor,
-            pending=_dump_attack(state.pending) if state.pending is not None else None,
-            queue=[_dump_attack(attack) for attack in state.attack_queue],
-            result=Result(winner=state.winner, reason=state.end_reason) if state.ended else None,  # type: ignore[arg-type]
-            ships=[_dump_ship(ship) for ship in state.ships.values()],
-        )
-
-    def build(self, config: FlotillaConfig, position: FlotillaPosition,  # type: ignore[override]
-              dice: Dice) -> FlotillaGame:
-        problems = Problems()
-        scenario_name = self.scenario_name(position, config, problems)
-        builder = _Builder(config, config.scenarios[scenario_name], position, problems)
-        state = builder.state(dice)
-        problems.raise_if_any()
-        assert state is not None
-        game = self.ruleset.game_from_state(config, scenario_name, dice, state)
-        builder.settle(game)
-        problems.raise_if_any()
-        return game
-
-
 def _dump_attack(attack: Attack) -> AttackPosition:
     return AttackPosition(attacker=attack.attacker, unit=attack.unit.name.lower(),  # type: ignore[arg-type]
                           target=attack.target, target_unit=attack.target_unit.name.lower())  # type: ignore[arg-type]
@@ -305,12 +261,8 @@ class _Builder(ShipsBuilder[Ship]):
                             "(load a config with another map_size to play on another map)")
         if self.attacker not in self.sides:
             add("attacker", f"{self.attacker!r} is not a side; sides: {list(self.sides)}")
-        ships = self.ships()
-        if self.problems.found:
-            return None
-        self._check_between(ships)
-        self._check_turn(ships)
-        if self.problems.found:
+        ships = self.checked_ships()
+        if ships is None:
             return None
         defender = next(side for side in self.sides if side != self.attacker)
         deploy_order = [s for s in ships if ships[s].side == defender] + [
@@ -423,7 +375,7 @@ class _Builder(ShipsBuilder[Ship]):
             add(f"{where}.grappled_round", f"{ship.grappled_round} is after this round ({self.round})")
 
     # ------------------------------------------------------- between ships
-    def _check_between(self, ships: dict[str, Ship]) -> None:
+    def check_between(self, ships: dict[str, Ship]) -> None:
         add = self.problems.add
         taken: dict[tuple[int, int], str] = {}
         for k, ship in enumerate(ships.values()):
@@ -467,13 +419,10 @@ class _Builder(ShipsBuilder[Ship]):
                                                  f"says {other.grappled_round}: one grapple, one round")
 
     # ------------------------------------------------------------ the turn
-    def _check_turn(self, ships: dict[str, Ship]) -> None:
+    def check_turn(self, ships: dict[str, Ship]) -> None:
         """The turn fields checked before any die is rolled (the decision itself in :meth:`settle`)."""
         p, add = self.position, self.problems.add
-        check_result(self.sides, p.result, p.to_move, self.problems)
-        if p.result is None:
-            fighting = {s.side for s in ships.values() if s.afloat}
-            check_going_on(self.sides, fighting, "afloat", self.round, self.rules.max_rounds, self.problems)
+        self.check_outcome(p.result, {s.side for s in ships.values() if s.afloat}, "afloat", self.round)
         if p.to_move is not None and p.to_move not in ships:
             add("to_move", f"{p.to_move!r} is not a ship here; ships: {list(ships)}")
         elif p.to_move is not None and p.result is None and not ships[p.to_move].afloat:
@@ -632,3 +581,28 @@ def _attack(attack: AttackPosition) -> Attack:
 
 def _status(ship: Ship) -> str:
     return "afloat" if ship.afloat else "sunk"
+
+
+class FlotillaPositions(PositionCodec[FlotillaPosition]):
+    """Dumps `flotilla` games into :class:`FlotillaPosition` and builds games from positions."""
+
+    builder = _Builder
+    model = FlotillaPosition
+
+    def dump(self, game: FlotillaGame) -> FlotillaPosition:  # type: ignore[override]
+        state = game.state
+        return FlotillaPosition(
+            **self.header(game),
+            map_size=state.width,
+            attacker=state.attacker_side,
+            wind=wind_name(state.wind),  # type: ignore[arg-type]
+            round=state.round,
+            phase=state.phase.name.lower(),  # type: ignore[arg-type]
+            to_move=game.current_agent,
+            order=list(state.order),
+            turn=state.cursor,
+            pending=_dump_attack(state.pending) if state.pending is not None else None,
+            queue=[_dump_attack(attack) for attack in state.attack_queue],
+            result=Result(winner=state.winner, reason=state.end_reason) if state.ended else None,  # type: ignore[arg-type]
+            ships=[_dump_ship(ship) for ship in state.ships.values()],
+        )

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import Any
 
 from naval_env.core.copying import field_copier
+from naval_env.core.state_parts import OccupancyState
 from naval_env.rulesets.flotilla.geometry import Square
 
 CALM = -1  # GameState.wind when no wind blows
@@ -95,7 +94,7 @@ class Attack:
 
 
 @dataclass(slots=True)
-class GameState:
+class GameState(OccupancyState):
     width: int
     height: int
     sides: tuple[str, str]
@@ -115,6 +114,11 @@ class GameState:
     ended: bool = False
     occupancy: dict[Square, str] = field(default_factory=dict)
 
+    @property
+    def current(self) -> str | None:
+        """The agent deciding now: ``actor`` (as the engines' common contract names it)."""
+        return self.actor
+
     def copy(self) -> GameState:
         """An independent copy (for ``Game.clone``): the ships, the attacks and every list and dict copied."""
         twin = _copy_state(self)
@@ -125,11 +129,6 @@ class GameState:
         twin.pending = None if self.pending is None else _copy_attack(self.pending)
         twin.occupancy = dict(self.occupancy)
         return twin
-
-    def to_dict(self) -> dict[str, Any]:
-        data = dataclasses.asdict(self)
-        data["occupancy"] = [[x, y, ship] for (x, y), ship in sorted(self.occupancy.items())]
-        return data
 
 
 _copy_ship = field_copier(Ship)

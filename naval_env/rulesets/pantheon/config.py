@@ -11,7 +11,7 @@ from pydantic import Field, field_validator, model_validator
 from naval_env.core.config import BUNDLED_CONFIGS, RulesetConfig, StrictModel, read_yaml, validate
 from naval_env.core.grid import Compass
 from naval_env.core.rewards import Rewards
-from naval_env.core.setup import Zone, check_grid_scenario
+from naval_env.core.setup import GridSideSetup, check_grid_scenario
 
 DEFAULT_CONFIG = BUNDLED_CONFIGS / "rulesets" / "pantheon.yaml"
 DIRECTIONS = tuple(c.name for c in Compass)
@@ -56,11 +56,8 @@ class ShipSetup(StrictModel):
         return value
 
 
-class SideSetup(StrictModel):
-    name: str = Field(pattern=r"^[a-z][a-z0-9]*$")
-    zone: Zone
-    facing: Direction
-    ships: list[ShipSetup] = Field(min_length=1)
+class SideSetup(GridSideSetup[ShipSetup]):
+    """A side of a `pantheon` scenario."""
 
 
 class Scenario(StrictModel):

@@ -8,17 +8,16 @@ attack) and ESCAPE (the extra move of Get Us Out Of Here!).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from naval_env.core.cache import PerObjectCache, PerScenarioCache
+from naval_env.core.cache import PerObjectCache, PerScenarioCache, scenario_ships
 from naval_env.core.dice import Dice
-from naval_env.core.errors import GameOverError, NotYourTurnError
-from naval_env.core.events import Event, GameEnded
+from naval_env.core.events import Event
 from naval_env.core.game import ShipBattle
 from naval_env.core.grid import Compass
+from naval_env.core.maneuvers import ManeuverOutcomes
 from naval_env.rulesets.pantheon import combat
 from naval_env.rulesets.pantheon.actions import (
     MAX_CREW_SLOTS,
@@ -26,7 +25,7 @@ from naval_env.rulesets.pantheon.actions import (
     PantheonActions,
     TurnOrder,
 )
-from naval_env.rulesets.pantheon.config import PantheonConfig, Scenario
+from naval_env.rulesets.pantheon.config import PantheonConfig, Scenario, ShipSetup, SideSetup
 from naval_env.rulesets.pantheon.crew import NONE_CODE, REPAIR_CODE
 from naval_env.rulesets.pantheon.events import (
     AttackDeclared,
@@ -46,39 +45,21 @@ A = PantheonActions
 
 class PantheonGame(ShipBattle):
     ruleset_id = "pantheon"
-    render_module = "naval_env.rulesets.pantheon.render"
+    scenario: Scenario
 
-    def __init__(self, config: PantheonConfig, scenario_name: str | None, dice: Dice,
-                 actions: PantheonActions, observation_spec: Any) -> None:
-        self._attach(config, scenario_name, dice, actions, observation_spec)
-        self.state = self._set_up()
-        self._index_ships()
-        events: list[Event] = [self._initiative_event]
+    def _prepare(self) -> None:
+        super()._prepare()
+        self._masks = _MASKS(self.config)
+
+    def _start(self, events: list[Event]) -> None:
+        events.append(self._initiative_event)
         self._begin_turn(events)
-        self.opening_events = events
 
-    @classmethod
-    def from_state(cls, config: PantheonConfig, scenario_name: str | None, dice: Dice,
-                   actions: PantheonActions, observation_spec: Any, state: GameState) -> PantheonGame:
-        """A game already in ``state`` (a loaded position): no set-up dice, no opening events.
-
-        ``state`` must be whole and consistent (``position.py`` checks it); ``occupancy`` is rebuilt here.
-        """
-        game = cls.__new__(cls)
-        game._attach(config, scenario_name, dice, actions, observation_spec)
+    def _enter(self, state: GameState) -> None:
+        """A loaded ``state`` must be whole and consistent (``position.py`` checks it); ``occupancy`` is
+        rebuilt here."""
         state.occupancy = {(s.x, s.y): s.id for s in state.ships.values() if s.status.on_board}
-        game.state = state
-        game._index_ships()
-        game.opening_events = []
-        return game
-
-    def _attach(self, config: PantheonConfig, scenario_name: str | None, dice: Dice,
-                actions: PantheonActions, observation_spec: Any) -> None:
-        """Bind the config, dice and specs and start with empty caches (before any state exists)."""
-        self._bind(config, scenario_name, dice, actions, observation_spec)
-        self.scenario: Scenario = config.scenario(self.scenario_name)
-        self._mask: np.ndarray | None = None
-        self._masks = _MASKS(config)
+        super()._enter(state)
 
     # ------------------------------------------------------------------ set-up
     def _set_up(self) -> GameState:
@@ -120,25 +101,13 @@ class PantheonGame(ShipBattle):
         return order
 
     # ------------------------------------------------------------- Game API
-    @property
-    def current_agent(self) -> str | None:
-        return None if self.state.ended else self.state.current
-
     def health(self, agent: str) -> tuple[int, int]:
         ship = self.state.ships[agent]
         return ship.health, ship.max_health
 
-    def observe(self, agent: str) -> np.ndarray:
-        return observe(self, agent)
+    observe = observe  # the observer's ``observe(game, agent)``, bound as the method
 
     # ------------------------------------------------------------------ masks
-    def legal_mask(self, agent: str) -> np.ndarray:
-        if self.state.ended or agent != self.state.current:
-            return self.action_spec.noop_mask()
-        if self._mask is None:
-            self._mask = self._build_mask(self.state.ships[agent])
-        return self._mask.copy()
-
     def _build_mask(self, ship: Ship) -> np.ndarray:
         """The decision's mask (read only), kept for every game of the config by what it depends on
         (decisions repeat the same few masks)."""
@@ -223,14 +192,8 @@ class PantheonGame(ShipBattle):
 
     # ------------------------------------------------------------------ apply
     def apply(self, agent: str, action: Any) -> list[Event]:
+        values = self._checked_values(agent, action, _PHASE_CONTEXT)
         state = self.state
-        if state.ended:
-            raise GameOverError(f"the game is over ({state.end_reason}); call reset() for a new one")
-        if agent != state.current:
-            raise NotYourTurnError(f"it is {state.current}'s decision ({state.phase.name}), not {agent}'s")
-        if self._mask is None:
-            self._mask = self._build_mask(state.ships[agent])
-        values = self.action_spec.checked_values(action, self._mask, context=_PHASE_CONTEXT[state.phase])
         ship = state.ships[agent]
         events: list[Event] = []
         self._mask = None
@@ -400,12 +363,6 @@ class PantheonGame(ShipBattle):
         elif not standing:
             self._finish(None, "no ship left fighting", events)
 
-    def _finish(self, winner: str | None, reason: str, events: list[Event]) -> None:
-        state = self.state
-        state.ended, state.winner, state.end_reason = True, winner, reason
-        self._mask = None
-        events.append(GameEnded(winner, reason))
-
     # ---------------------------------------------------------- for captains
     def maneuver_outcomes(self, agent: str) -> ManeuverOutcomes | None:
         """Where each legal maneuver of the current MOVE or ESCAPE decision ends (for scripted captains)."""
@@ -423,17 +380,6 @@ class PantheonGame(ShipBattle):
                                 table.end_facing[f, index], table.forward[index])
 
 
-@dataclass(frozen=True)
-class ManeuverOutcomes:
-    """Parallel arrays over the legal maneuvers: value, end square, end facing, spaces moved ahead."""
-
-    index: np.ndarray
-    x: np.ndarray
-    y: np.ndarray
-    facing: np.ndarray
-    forward: np.ndarray
-
-
 #: Decision masks kept per config, one per distinct key: past it they start over.
 MASKS_LIMIT = 1 << 12
 _MASKS: PerObjectCache[PantheonConfig, dict[tuple[Phase, tuple[Any, ...]], np.ndarray]] = PerObjectCache(lambda _: {})
@@ -441,41 +387,36 @@ _NO_TARGET = (False, False, False)  # an enemy slot that is empty or holds a shi
 _PHASE_CONTEXT = {phase: f"in phase {phase.name}" for phase in Phase}  # for illegal-action messages
 # The scenario's ships as set-up makes them, but for the square each is placed on: what no die decides, built
 # once per config and scenario and copied for every game (a ship's fields are all immutable).
-_prototypes: PerScenarioCache[PantheonConfig, tuple[Ship, ...]] = PerScenarioCache(
-    lambda config, name: tuple(_build_ships(config, config.scenario(name))))
-
-
-def _build_ships(config: PantheonConfig, scenario: Scenario) -> list[Ship]:
+def _template(config: PantheonConfig, side: SideSetup, setup: ShipSetup, ship_id: str, slot: int) -> Ship:
     rules = config.house_rules
-    ships: list[Ship] = []
-    for side in scenario.sides:
-        for index, setup in enumerate(side.ships):
-            vessel = config.vessels[setup.vessel]
-            ups = setup.enhancements
-            crew = vessel.pc_capacity if setup.crew is None else min(setup.crew, vessel.pc_capacity)
-            captain = CaptainSheet(**setup.captain.model_dump())
-            max_health = vessel.health + rules.armor_enhancement * ups.count("armor")
-            ships.append(Ship(
-                id=f"{side.name}_{index}",
-                side=side.name,
-                vessel=setup.vessel,
-                captain=captain,
-                x=-1,
-                y=-1,
-                facing=int(Compass.parse(setup.facing or side.facing)),
-                max_health=max_health,
-                health=max_health,
-                speed=vessel.speed + ups.count("speed"),
-                damage=vessel.damage,
-                maneuverability=vessel.maneuverability,
-                crew_slots=crew,
-                shipwright=setup.shipwright,
-                fire_range=rules.range_enhancement if "range" in ups else rules.fire_range,
-                initiative=captain.wits + captain.seamanship + vessel.maneuverability
-                + rules.initiative_enhancement * ups.count("initiative"),
-                retests=captain.seamanship,
-            ))
-    return ships
+    vessel = config.vessels[setup.vessel]
+    ups = setup.enhancements
+    crew = vessel.pc_capacity if setup.crew is None else min(setup.crew, vessel.pc_capacity)
+    captain = CaptainSheet(**setup.captain.model_dump())
+    max_health = vessel.health + rules.armor_enhancement * ups.count("armor")
+    return Ship(
+        id=ship_id,
+        side=side.name,
+        vessel=setup.vessel,
+        captain=captain,
+        x=-1,
+        y=-1,
+        facing=int(Compass.parse(setup.facing or side.facing)),
+        max_health=max_health,
+        health=max_health,
+        speed=vessel.speed + ups.count("speed"),
+        damage=vessel.damage,
+        maneuverability=vessel.maneuverability,
+        crew_slots=crew,
+        shipwright=setup.shipwright,
+        fire_range=rules.range_enhancement if "range" in ups else rules.fire_range,
+        initiative=captain.wits + captain.seamanship + vessel.maneuverability
+        + rules.initiative_enhancement * ups.count("initiative"),
+        retests=captain.seamanship,
+    )
+
+
+_prototypes: PerScenarioCache[PantheonConfig, tuple[Ship, ...]] = scenario_ships(_template)
 
 
 def roll_initiative(ships: dict[str, Ship], dice: Dice) -> list[str]:

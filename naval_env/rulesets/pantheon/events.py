@@ -46,13 +46,10 @@ class Moved(events.Moved):
         return f"{self.ship} moves {self.forward}/{self.allowance} from {start} to {end}{self.turning()}"
 
 
-@event("crew")
+@event("crew", "{ship}'s crew: {actions}", actions=events.listed("actions", otherwise="nothing"))
 class CrewActed(Event):
     ship: str
     actions: tuple[str, ...]
-
-    def text(self) -> str:
-        return f"{self.ship}'s crew: {', '.join(self.actions) or 'nothing'}"
 
 
 @event("healed", "{ship} restores {amount} health ({cause})")
@@ -62,18 +59,16 @@ class Healed(Event):
     cause: str
 
 
-@event("attack")
+@event("attack", "{ship} declares {attack}{target}", target=events.when("target", " at {target}"))
 class AttackDeclared(Event):
     ship: str
     attack: str
     target: str | None
 
-    def text(self) -> str:
-        at = f" at {self.target}" if self.target else ""
-        return f"{self.ship} declares {self.attack}{at}"
 
-
-@event("test")
+@event("test", "{test}: {attacker} {attack_pool}+{attack_roll} vs {defender} {defense_pool}+{defense_roll} -> "
+       "{result}{retest_by}", defender=events.when("defender", "{defender}", "difficulty"),
+       retest_by=events.when("retest_by", " [retest by {retest_by}]"))
 class TestThrown(Event):
     """One throw of a test (a retest is another throw). ``defender`` None: a static challenge."""
 
@@ -86,14 +81,6 @@ class TestThrown(Event):
     defense_roll: int
     result: str
     retest_by: str | None
-
-    def text(self) -> str:
-        vs = self.defender or "difficulty"
-        again = f" [retest by {self.retest_by}]" if self.retest_by else ""
-        return (
-            f"{self.test}: {self.attacker} {self.attack_pool}+{self.attack_roll} vs "
-            f"{vs} {self.defense_pool}+{self.defense_roll} -> {self.result}{again}"
-        )
 
 
 @event("tied", "{boarder} grapples and boards {boarded}")

@@ -5,29 +5,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from naval_env.core.picture import (
-    Bar,
-    Card,
-    LegendItem,
-    Panel,
-    Wind,
-    canvas,
-    finish,
-    legend_rows,
-    result_text,
-)
+from naval_env.core.picture import Bar, Card, LegendItem, Panel, Wind, finish, grid_canvas
 from naval_env.core.scene import Scene
 from naval_env.core.sketch import (
     GRAPPLE_LINE,
     RAM_LINE,
     RANGE_FILL,
     TO_MOVE,
-    Grid,
     compass_degrees,
-    cross,
-    legal_targets,
     link,
-    ship_glyph,
+    ram_lines,
     side_index,
 )
 
@@ -47,11 +34,9 @@ LEGEND = (
 def picture(game: PantheonGame) -> Scene:
     pos = game.position()
     board = pos["board"]
-    grid = Grid.fit(board["width"], board["height"])
     ships = pos["ships"]
     sides = tuple(game.sides)
-    scene, area = canvas(grid.area.w, grid.area.h, len(ships), legend_rows(len(LEGEND)))
-    grid.draw(scene)
+    scene, grid = grid_canvas(board["width"], board["height"], len(ships), LEGEND)
     to_move = pos["to_move"] if pos["result"] is None else None
     by_id = {ship["id"]: ship for ship in ships}
     mover = by_id.get(to_move) if to_move else None
@@ -64,25 +49,19 @@ def picture(game: PantheonGame) -> Scene:
             link(scene, grid.centre(ship["x"], ship["y"]), grid.centre(by_id[ship["boarding"]]["x"],
                  by_id[ship["boarding"]]["y"]), colour=GRAPPLE_LINE, role="tie", ref=f"{ship['id']}>{ship['boarding']}")
     for ship in ships:
-        cx, cy = grid.centre(ship["x"], ship["y"])
-        side = side_index(sides, ship["side"])
         if ship["status"] in ON_BOARD:
-            ship_glyph(scene, ship["id"], side, cx, cy, compass_degrees(ship["facing"]),
-                       *grid.ship_size(), to_move=ship["id"] == to_move, faded=ship["status"] != "afloat")
+            grid.ship(scene, ship, side_index(sides, ship["side"]), to_move=ship["id"] == to_move)
         elif ship["status"] == "sunk":
-            cross(scene, cx, cy, grid.cell * 0.3, ship["id"])
-    if mover is not None:
-        for target in legal_targets(game, mover["id"], "ram"):
-            link(scene, grid.centre(mover["x"], mover["y"]), grid.centre(by_id[target]["x"], by_id[target]["y"]),
-                 colour=RAM_LINE, role="ram-line", ref=f"{mover['id']}>{target}", dash=(7, 4), head=True, label="ram")
+            grid.wreck(scene, ship)
+    ram_lines(scene, game, to_move, lambda ship: grid.centre(by_id[ship]["x"], by_id[ship]["y"]))
     result = pos["result"]
     panel = Panel(
         ruleset="pantheon", scenario=pos["scenario"], sides=sides, round=pos["round"], phase=f"{pos['phase']} step",
-        to_move=to_move, result=result_text(result["winner"], result["reason"]) if result else None,
+        to_move=to_move, outcome=(result["winner"], result["reason"]) if result else None,
         wind=Wind(compass_degrees(pos["wind"]), f"wind blows toward {pos['wind']}"),
         cards=[_card(game, ship, sides) for ship in ships], legend=list(LEGEND),
     )
-    return finish(scene, area, panel)
+    return finish(scene, grid.area, panel)
 
 
 def _card(game: PantheonGame, ship: dict[str, Any], sides: tuple[str, ...]) -> Card:

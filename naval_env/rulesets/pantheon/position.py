@@ -195,38 +195,6 @@ class PantheonPosition(PositionModel):
     """Every ship in agent order: the scenario's first side, then the second, each numbered from 0."""
 
 
-class PantheonPositions(PositionCodec[PantheonPosition]):
-    """Dumps `pantheon` games into :class:`PantheonPosition` and builds games from positions."""
-
-    model = PantheonPosition
-
-    def dump(self, game: PantheonGame) -> PantheonPosition:  # type: ignore[override]
-        state = game.state
-        return PantheonPosition(
-            **self.header(game),
-            board=Board(width=state.width, height=state.height),
-            wind=Compass(state.wind).name,  # type: ignore[arg-type]
-            round=state.round,
-            phase=state.phase.name.lower(),  # type: ignore[arg-type]
-            to_move=game.current_agent,
-            order=list(state.order),
-            turn=state.turn,
-            turns_begun=state.turn_counter,
-            fair_escape=state.fair_escape_ok,
-            result=Result(winner=state.winner, reason=state.end_reason) if state.ended else None,  # type: ignore[arg-type]
-            ships=[_dump_ship(ship) for ship in state.ships.values()],
-        )
-
-    def build(self, config: PantheonConfig, position: PantheonPosition,  # type: ignore[override]
-              dice: Dice) -> PantheonGame:
-        problems = Problems()
-        scenario_name = self.scenario_name(position, config, problems)
-        state = _Builder(config, config.scenarios[scenario_name], position, problems).build(dice)
-        problems.raise_if_any()
-        assert state is not None
-        return self.ruleset.game_from_state(config, scenario_name, dice, state)
-
-
 def _dump_ship(ship: Ship) -> ShipPosition:
     c = ship.captain
     return ShipPosition(
@@ -258,7 +226,7 @@ class _Builder(ShipsBuilder[Ship]):
         board = position.board or Board(width=scenario.board[0], height=scenario.board[1])
         self.width, self.height = board.width, board.height
 
-    def build(self, dice: Dice) -> GameState | None:
+    def state(self, dice: Dice) -> GameState | None:
         """The state, or None with the problems noted. Dice are rolled (an initiative order not given)
         only once every other field has passed, so a refused position rolls nothing."""
         p, add = self.position, self.problems.add
@@ -485,3 +453,27 @@ def _status_of(health: int, max_health: int) -> Status:
     if health <= -max_health:
         return Status.SINKING
     return Status.WRECKED if health <= 0 else Status.AFLOAT
+
+
+class PantheonPositions(PositionCodec[PantheonPosition]):
+    """Dumps `pantheon` games into :class:`PantheonPosition` and builds games from positions."""
+
+    builder = _Builder
+    model = PantheonPosition
+
+    def dump(self, game: PantheonGame) -> PantheonPosition:  # type: ignore[override]
+        state = game.state
+        return PantheonPosition(
+            **self.header(game),
+            board=Board(width=state.width, height=state.height),
+            wind=Compass(state.wind).name,  # type: ignore[arg-type]
+            round=state.round,
+            phase=state.phase.name.lower(),  # type: ignore[arg-type]
+            to_move=game.current_agent,
+            order=list(state.order),
+            turn=state.turn,
+            turns_begun=state.turn_counter,
+            fair_escape=state.fair_escape_ok,
+            result=Result(winner=state.winner, reason=state.end_reason) if state.ended else None,  # type: ignore[arg-type]
+            ships=[_dump_ship(ship) for ship in state.ships.values()],
+        )

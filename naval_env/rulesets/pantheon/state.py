@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum
-from typing import Any
 
 from naval_env.core.copying import field_copier
+from naval_env.core.state_parts import OccupancyState, TurnOrderState
 
 
 class Status(str, Enum):
@@ -109,7 +108,7 @@ class Ship:
 
 
 @dataclass(slots=True)
-class GameState:
+class GameState(TurnOrderState, OccupancyState):
     width: int
     height: int
     wind: int
@@ -126,10 +125,6 @@ class GameState:
     fair_escape_ok: bool = False         # the current ship may declare Fair Escape this turn
     occupancy: dict[tuple[int, int], str] = field(default_factory=dict)
 
-    @property
-    def current(self) -> str:
-        return self.order[self.turn]
-
     def copy(self) -> GameState:
         """An independent copy (for ``Game.clone``): the ships, order and occupancy copied."""
         twin = _copy_state(self)
@@ -137,11 +132,6 @@ class GameState:
         twin.order = list(self.order)
         twin.occupancy = dict(self.occupancy)
         return twin
-
-    def to_dict(self) -> dict[str, Any]:
-        data = dataclasses.asdict(self)
-        data["occupancy"] = [[x, y, ship] for (x, y), ship in sorted(self.occupancy.items())]
-        return data
 
 
 _copy_ship = field_copier(Ship)

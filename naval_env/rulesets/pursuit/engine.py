@@ -18,12 +18,11 @@ from typing import Any
 import numpy as np
 
 from naval_env.core.dice import Dice
-from naval_env.core.errors import GameOverError, NotYourTurnError
-from naval_env.core.events import Event, GameEnded
+from naval_env.core.events import Event
 from naval_env.core.game import ShipBattle
 from naval_env.rulesets.pursuit import hull, propulsion
 from naval_env.rulesets.pursuit.actions import PursuitActions
-from naval_env.rulesets.pursuit.config import Current, PursuitConfig, Scenario, Wind, mounts_of
+from naval_env.rulesets.pursuit.config import Current, Scenario, Wind, mounts_of
 from naval_env.rulesets.pursuit.events import Escaped, RoundEnded, TurnStarted
 from naval_env.rulesets.pursuit.geometry import ACROSS, COMPASS_DEGREES, direction, relation
 from naval_env.rulesets.pursuit.machines import (
@@ -74,37 +73,23 @@ _COMPASS_NAMES = {degrees: name for name, degrees in COMPASS_DEGREES.items()}
 
 class PursuitGame(ShipBattle):
     ruleset_id = "pursuit"
-    render_module = "naval_env.rulesets.pursuit.render"
+    scenario: Scenario
 
-    def __init__(self, config: PursuitConfig, scenario_name: str | None, dice: Dice,
-                 actions: PursuitActions, observation_spec: Any) -> None:
-        self._bind(config, scenario_name, dice, actions, observation_spec)
-        self.scenario: Scenario = config.scenario(self.scenario_name)
-        self.state = self._set_up()
-        self._attach_state()
-        events: list[Event] = [TurnStarted(self.state.current, 1)]
+    def _start(self, events: list[Event]) -> None:
+        events.append(TurnStarted(self.state.current, 1))
         self._advance(events)
-        self.opening_events = events
 
-    @classmethod
-    def from_state(cls, config: PursuitConfig, scenario_name: str | None, dice: Dice, actions: PursuitActions,
-                   observation_spec: Any, state: GameState) -> PursuitGame:
-        """A game already in ``state`` (a loaded position, at a decision or over): no set-up dice, no opening
-        events. ``state`` must be whole and consistent (``position.py`` checks it); its wind and current
+    def _enter(self, state: GameState) -> None:
+        """A loaded ``state`` must be whole and consistent (``position.py`` checks it); its wind and current
         replace the scenario's where they differ."""
-        game = cls.__new__(cls)
-        game._bind(config, scenario_name, dice, actions, observation_spec)
-        scenario = config.scenario(game.scenario_name)
+        scenario = self.scenario
         wind = Wind(strength=state.wind_strength, toward=_COMPASS_NAMES[state.wind_toward])  # type: ignore[arg-type]
         current = None if state.current_toward is None else Current(
             toward=_COMPASS_NAMES[state.current_toward], fast=state.current_fast)  # type: ignore[arg-type]
         if (wind, current) != (scenario.wind, scenario.current):
-            scenario = scenario.model_copy(update={"wind": wind, "current": current})
-        game.scenario = scenario
-        game.state = state
-        game._attach_state()
-        game.opening_events = []
-        return game
+            self.scenario = scenario.model_copy(update={"wind": wind, "current": current})
+        self.state = state
+        self._attach_state()
 
     def _attach_state(self) -> None:
         """The table, agent indices and every cache of a game whose state is set."""
@@ -192,10 +177,6 @@ class PursuitGame(ShipBattle):
         )
 
     # ------------------------------------------------------------- Game API
-    @property
-    def current_agent(self) -> str | None:
-        return None if self.state.ended else self.state.current
-
     def health(self, agent: str) -> tuple[int, int]:
         ship = self.state.ships[agent]
         return ship.remaining, ship.health
@@ -214,18 +195,8 @@ class PursuitGame(ShipBattle):
     # ------------------------------------------------------------------ masks
     # Each phase's ``_*_mask`` lists the flat mask indices it allows besides the no-ops (always allowed):
     # none is a decision without a choice, which the engine plays without building a mask.
-    def legal_mask(self, agent: str) -> np.ndarray:
-        state = self.state
-        if state.ended or agent != state.order[state.turn]:
-            return self.action_spec.noop_mask()
-        return self._current_mask().copy()
-
-    def _current_mask(self) -> np.ndarray:
-        """The current decision's mask, built once per decision (``_mask`` is cleared on every state change)."""
-        if self._mask is None:
-            state = self.state
-            self._mask = self._mask_of(self._choices[state.phase](state.ships[state.order[state.turn]]))
-        return self._mask
+    def _build_mask(self, ship: Ship) -> np.ndarray:
+        return self._mask_of(self._choices[self.state.phase](ship))
 
     def _mask_of(self, allowed: Sequence[int]) -> np.ndarray:
         """The mask allowing ``allowed`` and the no-ops, kept for every game of the config (decisions repeat a
@@ -324,12 +295,8 @@ class PursuitGame(ShipBattle):
 
     # ------------------------------------------------------------------ apply
     def apply(self, agent: str, action: Any) -> list[Event]:
+        values = self._checked_values(agent, action, _PHASE_CONTEXTS)
         state = self.state
-        if state.ended:
-            raise GameOverError(f"the game is over ({state.end_reason}); call reset() for a new one")
-        if agent != state.order[state.turn]:
-            raise NotYourTurnError(f"it is {state.current}'s decision ({state.phase.name}), not {agent}'s")
-        values = self.action_spec.checked_values(action, self._current_mask(), _PHASE_CONTEXTS[state.phase])
         events: list[Event] = []
         self._mask = None
         self._apply_phase(state.ships[agent], values, events)
@@ -461,12 +428,6 @@ class PursuitGame(ShipBattle):
             self._finish(standing, "enemy escaped", events)
         else:
             self._finish(None, "escaped", events)
-
-    def _finish(self, winner: str | None, reason: str, events: list[Event]) -> None:
-        state = self.state
-        state.ended, state.winner, state.end_reason = True, winner, reason
-        self._mask = None
-        events.append(GameEnded(winner, reason))
 
     # ---------------------------------------------------------- for captains
     def target_slot(self, ship: Ship, target: Ship) -> int:

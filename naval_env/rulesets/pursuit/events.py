@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from naval_env.core import events
 from naval_env.core.events import DamageDealt, Event, EventCatalog, GameEnded, TurnStarted, event
 from naval_env.rulesets.pursuit.rolls import RollResult
 
@@ -50,7 +51,8 @@ class PropulsionChanged(Event):
     done_after_round: int
 
 
-@event("boost")
+@event("boost", "{ship}: {source} {bonus}",
+       bonus=events.when("bonus", "+{bonus} Speed until the end of round {until_round}", "fails"))
 class SpeedBoost(Event):
     """Forced rowing or inspiring: ``bonus`` Speed until the end of ``until_round`` (0: the attempt failed)."""
 
@@ -59,11 +61,6 @@ class SpeedBoost(Event):
     bonus: int
     until_round: int
 
-    def text(self) -> str:
-        if self.bonus == 0:
-            return f"{self.ship}: {self.source} fails"
-        return f"{self.ship}: {self.source} +{self.bonus} Speed until the end of round {self.until_round}"
-
 
 @event("boost_end", "{ship}: {source} wears off")
 class BoostEnded(Event):
@@ -71,7 +68,8 @@ class BoostEnded(Event):
     source: str
 
 
-@event("maneuver")
+@event("maneuver", "{ship} {maneuver}{target} ({result}): moves {distance:.1f} of Speed {speed}, "
+       "({start[0]:.0f}, {start[1]:.0f}) -> ({end[0]:.0f}, {end[1]:.0f})", target=events.when("target", " {target}"))
 class Maneuvered(Event):
     ship: str
     maneuver: str
@@ -82,11 +80,6 @@ class Maneuvered(Event):
     start: tuple[float, float]
     end: tuple[float, float]
 
-    def text(self) -> str:
-        at = f" {self.target}" if self.target else ""
-        return (f"{self.ship} {self.maneuver}{at} ({self.result}): moves {self.distance:.1f} of Speed "
-                f"{self.speed}, ({self.start[0]:.0f}, {self.start[1]:.0f}) -> ({self.end[0]:.0f}, {self.end[1]:.0f})")
-
 
 @event("mishap", "{ship} suffers a mishap ({roll}): {mishap}")
 class MishapSuffered(Event):
@@ -95,40 +88,29 @@ class MishapSuffered(Event):
     mishap: str
 
 
-@event("crash")
+@event("crash", "{ship} crashes into {struck} ({crash}{extra})", extra=events.when("extra", ", {extra} extra damage"))
 class Crashed(Event):
     ship: str
     struck: str
     crash: str          # "immovable", "across", "toward"
     extra: int          # the ram's extra damage on 20 or higher
 
-    def text(self) -> str:
-        extra = f", {self.extra} extra damage" if self.extra else ""
-        return f"{self.ship} crashes into {self.struck} ({self.crash}{extra})"
 
-
-@event("aground")
+@event("aground", "{ship} runs aground {rocks} at ({at[0]:.0f}, {at[1]:.0f})",
+       rocks=events.when("rocks", "on rocks", "in shallows"))
 class RanAground(Event):
     ship: str
     at: tuple[float, float]
     rocks: bool
 
-    def text(self) -> str:
-        where = "on rocks" if self.rocks else "in shallows"
-        return f"{self.ship} runs aground {where} at ({self.at[0]:.0f}, {self.at[1]:.0f})"
 
-
-@event("machine")
+@event("machine", "{ship} machine {machine}: {order}{target} ({progress})", target=events.when("target", " {target}"))
 class MachineOrdered(Event):
     ship: str
     machine: int
     order: str
     target: str | None
     progress: str
-
-    def text(self) -> str:
-        at = f" {self.target}" if self.target else ""
-        return f"{self.ship} machine {self.machine}: {self.order}{at} ({self.progress})"
 
 
 @event("shot")
@@ -150,28 +132,22 @@ class Fired(Event):
                 f"in its path: {hit}")
 
 
-@event("misfire")
+@event("misfire", "{ship} machine {machine} {exploded} (d6 {d6})",
+       exploded=events.when("exploded", "explodes", "misfires and needs repair"))
 class Misfired(Event):
     ship: str
     machine: int
     d6: int
     exploded: bool
 
-    def text(self) -> str:
-        what = "explodes" if self.exploded else "misfires and needs repair"
-        return f"{self.ship} machine {self.machine} {what} (d6 {self.d6})"
 
-
-@event("machine_damage")
+@event("machine_damage", "{ship} machine {machine} takes {amount} damage{destroyed}",
+       destroyed=events.when("destroyed", " and is destroyed"))
 class MachineDamaged(Event):
     ship: str
     machine: int
     amount: int
     destroyed: bool
-
-    def text(self) -> str:
-        end = " and is destroyed" if self.destroyed else ""
-        return f"{self.ship} machine {self.machine} takes {self.amount} damage{end}"
 
 
 @event("casualties", "{ship}: {killed} of {exposed} crew exposed to {cause} die")
@@ -195,16 +171,13 @@ class Scuttled(Event):
     sinks_in_days: int
 
 
-@event("destroyed")
+@event("destroyed", "{ship} is destroyed and sinks {minutes}",
+       minutes=events.when("minutes", "at the end of {minutes} minute(s)", "at once"))
 class Destroyed(Event):
     """The ship begins to sink: after ``minutes`` minutes, or at once (0)."""
 
     ship: str
     minutes: int
-
-    def text(self) -> str:
-        when = f"at the end of {self.minutes} minute(s)" if self.minutes else "at once"
-        return f"{self.ship} is destroyed and sinks {when}"
 
 
 @event("sank", "{ship} sinks; {dragged_under} of {crew_aboard} crew are dragged under")

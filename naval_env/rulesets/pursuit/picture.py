@@ -8,17 +8,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from naval_env.core.picture import (
-    Bar,
-    Card,
-    LegendItem,
-    Panel,
-    Wind,
-    canvas,
-    finish,
-    legend_rows,
-    result_text,
-)
+from naval_env.core.picture import Bar, Card, LegendItem, Panel, Wind, canvas, finish
 from naval_env.core.scene import Circle, Point, Polygon, Rect, Scene, Text, line
 from naval_env.core.sketch import (
     INK,
@@ -31,9 +21,9 @@ from naval_env.core.sketch import (
     Area,
     compass_degrees,
     cross,
-    legal_targets,
     link,
     number_of,
+    ram_lines,
     side_index,
 )
 from naval_env.rulesets.pursuit.machines import BETWEEN_HULLS, TO_HULL, reach_of
@@ -66,7 +56,7 @@ def picture(game: PursuitGame) -> Scene:
     pairs = [(a, b) for i, a in enumerate(fighting) for b in fighting[i + 1:] if a["side"] != b["side"]][:4]
     rows = min(4, sum(1 for i, a in enumerate(ships) for b in ships[i + 1:] if a["side"] != b["side"]))
     ladder_h = 24 + LADDER_ROW * max(rows, 1)  # fixed for the game, so every frame has one size
-    scene, area = canvas(PLOT_W, PLOT_H + 16 + ladder_h, len(ships), legend_rows(len(LEGEND)))
+    scene, area = canvas(PLOT_W, PLOT_H + 16 + ladder_h, len(ships), LEGEND)
     plot = Area(area.x, area.y, PLOT_W, PLOT_H)
     _sea_plot(scene, game, plot, pos, to_move, scenario)
     _ladder(scene, game, Area(area.x, area.y + PLOT_H + 16, PLOT_W, ladder_h), pairs, to_move, scenario)
@@ -77,7 +67,7 @@ def picture(game: PursuitGame) -> Scene:
         notes.append(f"escape: {', '.join(scenario.escape.sides)} beyond {scenario.escape.distance:g} yd")
     panel = Panel(
         ruleset="pursuit", scenario=pos["scenario"], sides=sides, round=pos["round"], phase=f"{pos['phase']} phase",
-        to_move=to_move, result=result_text(result["winner"], result["reason"]) if result else None,
+        to_move=to_move, outcome=(result["winner"], result["reason"]) if result else None,
         wind=Wind(compass_degrees(wind["toward"]), f"{wind['strength']} wind toward {wind['toward']}"),
         cards=[_card(ship, sides) for ship in ships], legend=list(LEGEND), notes=notes,
     )
@@ -134,11 +124,7 @@ def _sea_plot(scene: Scene, game: PursuitGame, plot: Area, pos: dict[str, Any], 
                          opacity=1.0 if ship["status"] == "afloat" else 0.45, role="ship", ref=ship["id"]),
                   Text(x=px, y=py + 4, text=number_of(ship["id"]), size=11, anchor="middle", fill="#ffffff",
                        bold=True, role="ship-label", ref=ship["id"]))
-    if to_move is not None:
-        for target in legal_targets(game, to_move, "ram"):
-            a, b = by_id[to_move], by_id[target]
-            link(scene, at(a["x"], a["y"]), at(b["x"], b["y"]), colour=RAM_LINE, role="ram-line",
-                 ref=f"{to_move}>{target}", dash=(7, 4), head=True, label="ram")
+    ram_lines(scene, game, to_move, lambda ship: at(by_id[ship]["x"], by_id[ship]["y"]))
     _scale_bar(scene, plot, scale)
     scene.add(Rect(x=plot.x, y=plot.y, w=plot.w, h=plot.h, stroke=MUTED, width=1.5, role="board-edge"),
               Text(x=plot.x + 6, y=plot.y + 14, text="sea plot (no board): yards, north up", size=10, fill=MUTED,

@@ -15,20 +15,8 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from naval_env.core.dice import Dice
-from naval_env.core.position import (
-    PositionCodec,
-    PositionModel,
-    Problems,
-    side_of,
-)
-from naval_env.core.position_checks import (
-    ShipsBuilder,
-    check_going_on,
-    check_result,
-    given_or,
-    known,
-    setup_of,
-)
+from naval_env.core.position import PositionCodec, PositionModel, side_of
+from naval_env.core.position_checks import ShipsBuilder, given_or, known, setup_of
 from naval_env.core.position_fields import MAX_ROUND, Key, Name, PositionPart, Round
 from naval_env.rulesets.pursuit.config import (
     Controller as ControllerSetup,
@@ -279,44 +267,6 @@ class PursuitPosition(PositionModel):
     """Every ship in agent order: the scenario's first side, then the second, each numbered from 0."""
 
 
-class PursuitPositions(PositionCodec[PursuitPosition]):
-    """Dumps `pursuit` games into :class:`PursuitPosition` and builds games from positions."""
-
-    model = PursuitPosition
-
-    def dump(self, game: PursuitGame) -> PursuitPosition:  # type: ignore[override]
-        state = game.state
-        current = None if state.current_toward is None else CurrentPosition(
-            toward=_COMPASS_NAMES[state.current_toward], fast=state.current_fast)  # type: ignore[arg-type]
-        return PursuitPosition(
-            **self.header(game),
-            wind=WindPosition(strength=state.wind_strength,  # type: ignore[arg-type]
-                              toward=_COMPASS_NAMES[state.wind_toward]),  # type: ignore[arg-type]
-            current=current,
-            round=state.round,
-            phase=state.phase.name.lower(),  # type: ignore[arg-type]
-            to_move=game.current_agent,
-            turn=state.turn,
-            result=Result(winner=state.winner, reason=state.end_reason) if state.ended else None,  # type: ignore[arg-type]
-            shots=state.shots,
-            casualties=dict(state.casualties),
-            ships=[_dump_ship(ship) for ship in state.ships.values()],
-        )
-
-    def build(self, config: PursuitConfig, position: PursuitPosition,  # type: ignore[override]
-              dice: Dice) -> PursuitGame:
-        problems = Problems()
-        scenario_name = self.scenario_name(position, config, problems)
-        builder = _Builder(config, config.scenarios[scenario_name], position, problems)
-        state = builder.state()
-        problems.raise_if_any()
-        assert state is not None
-        game = self.ruleset.game_from_state(config, scenario_name, dice, state)
-        builder.settle(game)
-        problems.raise_if_any()
-        return game
-
-
 def _dump_ship(ship: Ship) -> ShipPosition:
     c = ship.controller
     return ShipPosition(
@@ -354,15 +304,12 @@ class _Builder(ShipsBuilder[Ship]):
     scenario: Scenario
     position: PursuitPosition
 
-    def state(self) -> GameState | None:
-        """The state with every field but the turn's defaults (:meth:`settle`), or None with problems noted."""
+    def state(self, dice: Dice) -> GameState | None:
+        """The state with every field but the turn's defaults (:meth:`settle`), or None with problems noted
+        (no die is rolled: ``dice`` go to the game)."""
         p = self.position
-        ships = self.ships()
-        if self.problems.found:
-            return None
-        self._check_between(ships)
-        self._check_turn(ships)
-        if self.problems.found:
+        ships = self.checked_ships()
+        if ships is None:
             return None
         wind = p.wind or WindPosition(strength=self.scenario.wind.strength, toward=self.scenario.wind.toward)
         scenario_current = self.scenario.current
@@ -498,7 +445,7 @@ class _Builder(ShipsBuilder[Ship]):
             add(f"{where}.sinking_rounds", f"{ship.sinking_rounds}: only a sinking ship counts them")
 
     # ------------------------------------------------------- between ships
-    def _check_between(self, ships: dict[str, Ship]) -> None:
+    def check_between(self, ships: dict[str, Ship]) -> None:
         add = self.problems.add
         ids = list(ships)
         seen: dict[tuple[float, float], str] = {}
@@ -518,16 +465,14 @@ class _Builder(ShipsBuilder[Ship]):
             if ship_id not in ships:
                 add(f"casualties.{ship_id}", f"not a ship here; ships: {ids}")
 
-    def _check_turn(self, ships: dict[str, Ship]) -> None:
+    def check_turn(self, ships: dict[str, Ship]) -> None:
         """The turn fields checked before the game exists (the rest in :meth:`settle`)."""
         p, add = self.position, self.problems.add
         if p.turn is not None and p.turn >= len(ships):
             add("turn", f"{p.turn} is past the last ship of the round order (0 to {len(ships) - 1})")
-        check_result(self.sides, p.result, p.to_move, self.problems)
+        self.check_outcome(p.result, {s.side for s in ships.values() if s.status is Status.AFLOAT}, "afloat", p.round)
         if p.result is not None:
             return
-        fighting = {s.side for s in ships.values() if s.status is Status.AFLOAT}
-        check_going_on(self.sides, fighting, "afloat", p.round, self.rules.max_rounds, self.problems)
         if p.to_move is not None and p.to_move not in ships:
             add("to_move", f"{p.to_move!r} is not a ship here; ships: {list(ships)}")
         elif p.to_move is not None and ships[p.to_move].status is not Status.AFLOAT:
@@ -563,3 +508,29 @@ class _Builder(ShipsBuilder[Ship]):
 
 def _point(point: Point | None) -> tuple[float, float] | None:
     return None if point is None else (float(point[0]), float(point[1]))
+
+
+class PursuitPositions(PositionCodec[PursuitPosition]):
+    """Dumps `pursuit` games into :class:`PursuitPosition` and builds games from positions."""
+
+    builder = _Builder
+    model = PursuitPosition
+
+    def dump(self, game: PursuitGame) -> PursuitPosition:  # type: ignore[override]
+        state = game.state
+        current = None if state.current_toward is None else CurrentPosition(
+            toward=_COMPASS_NAMES[state.current_toward], fast=state.current_fast)  # type: ignore[arg-type]
+        return PursuitPosition(
+            **self.header(game),
+            wind=WindPosition(strength=state.wind_strength,  # type: ignore[arg-type]
+                              toward=_COMPASS_NAMES[state.wind_toward]),  # type: ignore[arg-type]
+            current=current,
+            round=state.round,
+            phase=state.phase.name.lower(),  # type: ignore[arg-type]
+            to_move=game.current_agent,
+            turn=state.turn,
+            result=Result(winner=state.winner, reason=state.end_reason) if state.ended else None,  # type: ignore[arg-type]
+            shots=state.shots,
+            casualties=dict(state.casualties),
+            ships=[_dump_ship(ship) for ship in state.ships.values()],
+        )

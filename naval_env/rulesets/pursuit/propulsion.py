@@ -22,7 +22,7 @@ from naval_env.rulesets.pursuit.events import (
     roll_event,
 )
 from naval_env.rulesets.pursuit.geometry import ACROSS, relation
-from naval_env.rulesets.pursuit.rolls import attack_roll, challenge_roll
+from naval_env.rulesets.pursuit.rolls import RollResult, attack_roll, challenge_roll
 from naval_env.rulesets.pursuit.state import OARS, ROWED, SAILED, SAILS, Drive, Ship
 from naval_env.rulesets.pursuit.table import Table
 
@@ -153,24 +153,34 @@ def order_crew(t: Table, ship: Ship, order: PropulsionOrder, command: Command, e
     hour = t.rules.rounds_per_hour
     if command is FORCE_ROWING:
         roll = attack_roll(t.dice, ship.controller.will, ship.crew_will, 0, f"{ship.id} goads the crew")
-        events.append(roll_event(ship.id, "forced rowing", roll))
-        if roll.succeeded:
-            ship.forced_bonus = t.dice.d(6, f"{ship.id} forced rowing: Speed")
-            ship.forced_until = state.round + hour - 1
-            events.append(SpeedBoost(ship.id, "forced rowing", ship.forced_bonus, ship.forced_until))
-        else:
+        boost = _speed_boost(t, ship, roll, ("forced rowing", "forced rowing", "forced rowing"), events)
+        if boost is None:
             ship.forced_locked = True
-            events.append(SpeedBoost(ship.id, "forced rowing", 0, -1))
+        else:
+            ship.forced_bonus, ship.forced_until = boost
     elif command is INSPIRE:
         roll = challenge_roll(t.dice, ship.controller.will, 0, f"{ship.id} inspires the crew")
-        events.append(roll_event(ship.id, "inspire", roll))
-        if roll.succeeded:
-            ship.inspire_bonus = t.dice.d(6, f"{ship.id} inspired: Speed")
-            ship.inspire_until = state.round + hour - 1
-            events.append(SpeedBoost(ship.id, "inspiring", ship.inspire_bonus, ship.inspire_until))
-        else:
+        boost = _speed_boost(t, ship, roll, ("inspire", "inspired", "inspiring"), events)
+        if boost is None:
             ship.inspire_retry_after = state.round + hour - 1
-            events.append(SpeedBoost(ship.id, "inspiring", 0, -1))
+        else:
+            ship.inspire_bonus, ship.inspire_until = boost
+
+
+def _speed_boost(t: Table, ship: Ship, roll: RollResult, names: tuple[str, str, str],
+                 events: list[Event]) -> tuple[int, int] | None:
+    """What a goad to the crew (forced rowing, inspiring) earns on ``roll``: d6 Speed until the end of the hour
+    (the bonus and the last round it holds), or None when the roll failed. ``names``: the roll's, the Speed
+    die's and the boost's in the story."""
+    roll_name, rolled_as, source = names
+    events.append(roll_event(ship.id, roll_name, roll))
+    if not roll.succeeded:
+        events.append(SpeedBoost(ship.id, source, 0, -1))
+        return None
+    bonus = t.dice.d(6, f"{ship.id} {rolled_as}: Speed")
+    until = t.state.round + t.rules.rounds_per_hour - 1
+    events.append(SpeedBoost(ship.id, source, bonus, until))
+    return bonus, until
 
 
 def rowing_endurance_rounds(t: Table, ship: Ship) -> int:

@@ -13,6 +13,7 @@ from enum import Enum, IntEnum
 from typing import Any
 
 from naval_env.core.copying import field_copier
+from naval_env.core.state_parts import TurnOrderState
 
 
 class Status(str, Enum):
@@ -198,7 +199,7 @@ class Ship:
 
 
 @dataclass(slots=True)
-class GameState:
+class GameState(TurnOrderState):
     sides: tuple[str, str]
     ships: dict[str, Ship]
     order: list[str]                   # turn order: the first side's ships, then the second side's
@@ -214,10 +215,6 @@ class GameState:
     ended: bool = False
     shots: int = 0                     # projectiles fired (for statistics)
     casualties: dict[str, int] = field(default_factory=dict)
-
-    @property
-    def current(self) -> str:
-        return self.order[self.turn]
 
     def copy(self) -> GameState:
         """An independent copy (for ``Game.clone``): the ships, order and casualties copied."""
