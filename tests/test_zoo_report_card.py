@@ -40,20 +40,26 @@ def report() -> Report:
 
 @pytest.fixture
 def captains(tmp_path: Path) -> Path:
-    """A copy of the shipped pursuit card (facts and markdown) to write onto."""
+    """A copy of the shipped pursuit card (facts and markdown) to write onto, without the report it ships with."""
     folder = tmp_path / "captains"
     folder.mkdir()
-    for name in ("pursuit.card.json", "pursuit.md"):
-        shutil.copy(CAPTAINS_DIR / name, folder / name)
+    shutil.copy(CAPTAINS_DIR / "pursuit.md", folder / "pursuit.md")
+    facts = json.loads((CAPTAINS_DIR / "pursuit.card.json").read_text(encoding="utf-8"))
+    facts.pop("report", None)
+    (folder / "pursuit.card.json").write_text(json.dumps(facts, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     return folder
 
 
 @pytest.fixture
 def rules(tmp_path: Path) -> Path:
-    """A copy of the pursuit rules page."""
+    """A copy of the pursuit rules page without the report block it ships with."""
     folder = tmp_path / "rules"
     folder.mkdir()
-    shutil.copy(RULES_DIR / "pursuit.md", folder / "pursuit.md")
+    page = (RULES_DIR / "pursuit.md").read_text(encoding="utf-8")
+    if BLOCK_START in page:
+        head, rest = page.split(BLOCK_START, 1)
+        page = head.rstrip("\n") + "\n\n" + rest.split(BLOCK_END, 1)[1].lstrip("\n")
+    (folder / "pursuit.md").write_text(page, encoding="utf-8")
     return folder
 
 
