@@ -16,6 +16,7 @@ from pydantic import Field, field_validator, model_validator
 
 from naval_env.core.cache import PerObjectCache
 from naval_env.core.config import BUNDLED_CONFIGS, RulesetConfig, StrictModel, read_yaml, validate
+from naval_env.core.house_rules import DieFaces, RoundCount, ShipsPerSide
 from naval_env.core.rewards import Rewards
 from naval_env.rulesets.broadside.geometry import Hull, overlap
 
@@ -147,9 +148,9 @@ class Scenario(StrictModel):
 class HouseRules(StrictModel):
     """Choices the document leaves open (ASSUMPTION) and the numbers it fixes (kept configurable)."""
 
-    max_ships_per_side: int = Field(default=3, ge=1, le=5)
+    max_ships_per_side: ShipsPerSide = Field(default=3, le=5)
     max_icebergs: int = Field(default=2, ge=0, le=4)
-    max_rounds: int = Field(default=30, ge=1)
+    max_rounds: RoundCount = 30
     legs_per_turn: int = Field(default=3, ge=2, le=4)
     turn_angles: list[float] = Field(default=[15.0, 30.0, 45.0], min_length=1, max_length=6)
     wind_factors: list[tuple[float, float]] = Field(
@@ -164,24 +165,24 @@ class HouseRules(StrictModel):
     max_swing: float = Field(default=90.0, gt=0, le=180)
     # Ramming (document: full above 45 degrees, d6 dice, slowed 3 inches).
     full_ram_above: float = Field(default=45.0, ge=0, le=90)
-    ram_die: int = Field(default=6, ge=2)
+    ram_die: DieFaces = 6
     ram_sink_slowdown: float = Field(default=3.0, ge=0)
     # Oars (document: no Ramming Speed after one sweep, no Battle Speed after two).
     sweeps_end_ramming_speed: int = Field(default=1, ge=1)
     sweeps_end_battle_speed: int = Field(default=2, ge=1)
     # Cannon and archers (document: d20 >= range; d6 per hit, 2d6 raking; d20 >= distance + 6).
-    cannon_die: int = Field(default=20, ge=2)
-    cannon_damage_die: int = Field(default=6, ge=2)
+    cannon_die: DieFaces = 20
+    cannon_damage_die: DieFaces = 6
     rake_dice: int = Field(default=2, ge=1)
     turret_dead_zone: float = Field(default=20.0, ge=0, lt=360)
-    archer_die: int = Field(default=20, ge=2)
+    archer_die: DieFaces = 20
     archer_bonus: float = Field(default=6.0, ge=0)
     # Boarding and melee (document: within 1 inch; d8 marines, d10 heroes, d6 crew and archers).
     boarding_distance: float = Field(default=1.0, ge=0)
-    marine_die: int = Field(default=8, ge=2)
-    hero_die: int = Field(default=10, ge=2)
-    crew_die: int = Field(default=6, ge=2)
-    lieutenant_die: int = Field(default=6, ge=2)
+    marine_die: DieFaces = 8
+    hero_die: DieFaces = 10
+    crew_die: DieFaces = 6
+    lieutenant_die: DieFaces = 6
     casualty_order: list[Person] = Field(default=["crew", "archers", "lieutenants", "marines", "heroes"])
 
     @field_validator("casualty_order")

@@ -14,6 +14,7 @@ from typing import Literal
 from pydantic import Field, field_validator, model_validator
 
 from naval_env.core.config import BUNDLED_CONFIGS, RulesetConfig, StrictModel, read_yaml, validate
+from naval_env.core.house_rules import RoundCount, ShipsPerSide
 from naval_env.core.rewards import Rewards
 from naval_env.core.setup import GridSideSetup, check_grid_scenario
 
@@ -139,12 +140,12 @@ class HouseRules(StrictModel):
     """Numbers the document fixes (kept configurable) and choices it leaves open."""
 
     square_feet: int = Field(default=10, ge=5, le=100)
-    max_ships_per_side: int = Field(default=2, ge=1, le=4)
+    max_ships_per_side: ShipsPerSide = Field(default=2, le=4)
     max_crew: int = Field(default=6, ge=1, le=10)
     max_weapons: int = Field(default=4, ge=1, le=8)
     max_sections: int = Field(default=4, ge=1, le=8)
     max_turn_points: int = Field(default=4, ge=1, le=4, description="45-degree turns in one move (4 = 180)")
-    max_rounds: int = Field(default=30, ge=1, le=300)
+    max_rounds: RoundCount = Field(default=30, le=300)
     navigate_dc: int = Field(default=10, ge=0)
     command_dc: int = Field(default=10, ge=0)
     command_bonus: int = Field(default=2, ge=0, le=5)

@@ -14,6 +14,7 @@ from pydantic import Field, model_validator
 
 from naval_env.core.config import BUNDLED_CONFIGS, RulesetConfig, StrictModel, read_yaml, validate
 from naval_env.core.grid import STEP, Compass
+from naval_env.core.house_rules import DiceCount, DieFaces, RoundCount, ShipsPerSide
 from naval_env.core.rewards import Rewards
 from naval_env.core.setup import Zone  # here: the rectangle of bow squares a side may start on
 from naval_env.rulesets.flotilla.geometry import Square, footprint, on_map
@@ -72,7 +73,7 @@ class ManeuverDef(StrictModel):
 class HitLocationTable(StrictModel):
     """Inclusive ranges of the hit-location die, one per damaged part."""
 
-    die: int = Field(default=10, ge=2, le=100)
+    die: DieFaces = Field(default=10, le=100)
     command_room: tuple[int, int] = (1, 1)
     crew: tuple[int, int] = (2, 3)
     hull: tuple[int, int] = (4, 8)
@@ -101,7 +102,7 @@ class HouseRules(StrictModel):
     """Numbers the document fixes (kept configurable) and choices it leaves open (ASSUMPTION)."""
 
     map_size: int = Field(default=15, ge=8, le=40)
-    max_ships_per_side: int = Field(default=5, ge=1, le=8)
+    max_ships_per_side: ShipsPerSide = Field(default=5, le=8)
     min_attacker_distance: int = Field(default=4, ge=1)
     centre_radius: int = Field(default=2, ge=0, description="defender's set-up zone: squares around the centre")
     captains_choose_facing: bool = True
@@ -113,16 +114,16 @@ class HouseRules(StrictModel):
     cohesion_loss: int = Field(default=1, ge=1)
     ram_damage_to_target: int = Field(default=2, ge=0)
     ram_damage_to_rammer: int = Field(default=1, ge=0)
-    break_free_first_penalty: int = Field(default=0, ge=0, description="penalty dice of the first attempt")
+    break_free_first_penalty: DiceCount = Field(default=0, description="penalty dice of the first attempt")
     hit_location_per: Literal["impact", "point"] = "impact"
     hit_location: HitLocationTable = HitLocationTable()
-    arc_penalty: int = Field(default=1, ge=0, description="penalty dice against a target ahead or astern")
+    arc_penalty: DiceCount = Field(default=1, description="penalty dice against a target ahead or astern")
     artillery_range: int = Field(default=1, ge=0)
-    artillery_dice: int = Field(default=1, ge=0)
-    veteran_dice_per_level: int = Field(default=1, ge=0)
+    artillery_dice: DiceCount = 1
+    veteran_dice_per_level: DiceCount = 1
     armour_reduction: int = Field(default=1, ge=0)
     max_boarding_dice: int = Field(default=5, ge=1)
-    hero_boarding_dice: int = Field(default=1, ge=0)
+    hero_boarding_dice: DiceCount = 1
     mage_cohesion: int = Field(default=3, ge=1)
     mage_dice: int = Field(default=3, ge=1)
     mage_range: int = Field(default=3, ge=1)
@@ -132,9 +133,9 @@ class HouseRules(StrictModel):
                                   description="compass points off the wind that still count as sailing with it")
     setup_wind_table: list[WindName] = Field(default=["N", "S", "E", "W", "calm"], min_length=1)
     round_wind_table: list[WindName] = Field(default=["N", "S", "E", "W"], min_length=1)
-    fate_die: int = Field(default=6, ge=2)
+    fate_die: DieFaces = 6
     fate_threshold: int = Field(default=3, ge=0, description="a fate roll at or under this: dies or is captured")
-    max_rounds: int = Field(default=30, ge=1)
+    max_rounds: RoundCount = 30
 
     @model_validator(mode="after")
     def _consistent(self) -> HouseRules:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from functools import cached_property
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
 
 from naval_env.core.config import BUNDLED_CONFIGS, RulesetConfig, StrictModel, read_yaml, validate
 from naval_env.core.grid import Compass
+from naval_env.core.house_rules import DieFaces, RoundCount, ShipsPerSide
 from naval_env.core.rewards import Rewards
 from naval_env.core.setup import GridSideSetup, check_grid_scenario
 
@@ -17,6 +18,10 @@ DEFAULT_CONFIG = BUNDLED_CONFIGS / "rulesets" / "pantheon.yaml"
 DIRECTIONS = tuple(c.name for c in Compass)
 Direction = Literal["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
 Enhancement = Literal["initiative", "speed", "armor", "range"]
+Attribute = Annotated[int, Field(ge=0, le=10)]
+"""A captain's attribute (Wits, Charisma, Resolve, Composure), 0 to 10."""
+Skill = Annotated[int, Field(ge=0, le=5)]
+"""A skill rating (Seamanship, a shipwright's Crafts), 0 to 5."""
 
 
 class Vessel(StrictModel):
@@ -31,11 +36,11 @@ class Vessel(StrictModel):
 
 
 class CaptainStats(StrictModel):
-    wits: int = Field(default=3, ge=0, le=10)
-    charisma: int = Field(default=3, ge=0, le=10)
-    resolve: int = Field(default=3, ge=0, le=10)
-    composure: int = Field(default=3, ge=0, le=10)
-    seamanship: int = Field(default=2, ge=0, le=5)
+    wits: Attribute = 3
+    charisma: Attribute = 3
+    resolve: Attribute = 3
+    composure: Attribute = 3
+    seamanship: Skill = 2
 
 
 class ShipSetup(StrictModel):
@@ -43,7 +48,7 @@ class ShipSetup(StrictModel):
     name: str | None = None
     captain: CaptainStats = CaptainStats()
     crew: int | None = Field(default=None, ge=0, le=4, description="PCs aboard; default: PC capacity")
-    shipwright: int = Field(default=0, ge=0, le=5, description="Crafts rating of the best shipwright aboard")
+    shipwright: Skill = Field(default=0, description="Crafts rating of the best shipwright aboard")
     enhancements: list[Enhancement] = Field(default_factory=list)
     position: tuple[int, int] | None = None
     facing: Direction | None = None
@@ -71,10 +76,10 @@ class HouseRules(StrictModel):
     """Choices the document leaves open or that a table may change."""
 
     test_resolution: Literal["opposed_d10", "rock_paper_scissors"] = "opposed_d10"
-    test_die: int = Field(default=10, ge=2, le=100)
+    test_die: DieFaces = Field(default=10, le=100)
     exceptional_margin: int = Field(default=5, ge=1)
     ties_go_to: Literal["defender", "attacker"] = "defender"
-    max_ships_per_side: int = Field(default=5, ge=1, le=5)
+    max_ships_per_side: ShipsPerSide = Field(default=5, le=5)
     fire_range: int = Field(default=3, ge=1)
     range_enhancement: int = Field(default=4, ge=1)
     max_enhancements: int = Field(default=4, ge=0)
@@ -87,7 +92,7 @@ class HouseRules(StrictModel):
     wrecked_repair_bonus: int = Field(default=2, ge=0)
     initiative_enhancement: int = Field(default=3)
     armor_enhancement: int = Field(default=5)
-    max_rounds: int = Field(default=40, ge=1)
+    max_rounds: RoundCount = 40
 
 
 class PantheonConfig(RulesetConfig[Scenario]):

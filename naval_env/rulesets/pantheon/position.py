@@ -23,12 +23,14 @@ from naval_env.core.position import (
 from naval_env.core.position_checks import ShipsBuilder, check_going_on, given_or, known, setup_of
 from naval_env.core.position_fields import MAX_ROUND, Name, PositionPart, Round
 from naval_env.rulesets.pantheon.config import (
+    Attribute,
     CaptainStats,
     Direction,
     Enhancement,
     PantheonConfig,
     Scenario,
     ShipSetup,
+    Skill,
     Vessel,
 )
 from naval_env.rulesets.pantheon.crew import CREW_LABELS, NONE_CODE, REPAIR_CODE
@@ -67,15 +69,15 @@ class Board(PositionPart):
 class Captain(PositionPart):
     """The captain's sheet: the attributes and skill the ship combat pools and initiative use."""
 
-    wits: int = Field(ge=0, le=10)
+    wits: Attribute
     """Wits (initiative; the attack pool takes the better of Wits and Charisma)."""
-    charisma: int = Field(ge=0, le=10)
+    charisma: Attribute
     """Charisma (the attack pool takes the better of Wits and Charisma)."""
-    resolve: int = Field(ge=0, le=10)
+    resolve: Attribute
     """Resolve (the defense pool takes the better of Resolve and Composure)."""
-    composure: int = Field(ge=0, le=10)
+    composure: Attribute
     """Composure (the defense pool takes the better of Resolve and Composure)."""
-    seamanship: int = Field(ge=0, le=5)
+    seamanship: Skill
     """Seamanship: in every pool and initiative; the captain starts with this many retests."""
 
 
@@ -112,7 +114,7 @@ class ShipPosition(PositionPart):
     """Maneuverability (in both pools and initiative). Default: the vessel's."""
     crew: int | None = Field(default=None, ge=0, le=4)
     """PCs aboard, each giving one crew action. Default: the scenario's, else the vessel's PC capacity."""
-    shipwright: int | None = Field(default=None, ge=0, le=5)
+    shipwright: Skill | None = None
     """Crafts (Shipwright) rating of the best shipwright aboard, 0 for none. Default: the scenario's, else 0."""
     fire_range: int | None = Field(default=None, ge=1, le=MAX_BOARD)
     """Fire! range in squares. Default: 4 with the range upgrade, else 3 (house rules)."""

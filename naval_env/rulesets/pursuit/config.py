@@ -7,11 +7,12 @@ Everything the document leaves open lives here (marked ASSUMPTION in
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import ConfigDict, Field, model_validator
 
 from naval_env.core.config import BUNDLED_CONFIGS, RulesetConfig, StrictModel, read_yaml, validate
+from naval_env.core.house_rules import DiceCount, RoundCount, ShipsPerSide
 from naval_env.core.rewards import Rewards
 
 DEFAULT_CONFIG = BUNDLED_CONFIGS / "rulesets" / "pursuit.yaml"
@@ -22,6 +23,8 @@ Dodge = Literal["no_damage", "half_damage", "half_or_none_at_20"]
 MishapEffect = Literal["half_speed_next", "no_maneuver_next", "lose_crew", "hull_damage", "bane_next",
                        "unload_machine", "nothing"]
 EscapeResult = Literal["win", "draw", "loss"]
+Score = Annotated[int, Field(ge=1, le=25)]
+"""An ability score of a pilot, captain, crew or gunner (Agility, Intellect, Strength, Will), 1 to 25."""
 
 
 class ShipClass(StrictModel):
@@ -110,8 +113,8 @@ class HouseRules(StrictModel):
 
     rounds_per_minute: int = Field(default=1, ge=1, le=60)
     rounds_per_hour: int = Field(default=10, ge=1, le=3600)
-    max_rounds: int = Field(default=60, ge=1)
-    max_ships_per_side: int = Field(default=2, ge=1, le=4)
+    max_rounds: RoundCount = 60
+    max_ships_per_side: ShipsPerSide = Field(default=2, le=4)
     max_machines: int = Field(default=4, ge=1, le=8)
     veer_degrees: float = Field(default=45.0, gt=0, lt=90)
     wind_arc_degrees: float = Field(default=45.0, gt=0, lt=90,
@@ -124,10 +127,10 @@ class HouseRules(StrictModel):
     current_against_factor: float = Field(default=0.5, gt=0, le=1)
     scatter_directions: int = Field(default=8, ge=2, le=360)
     explosion_radius: int = Field(default=5, ge=0)
-    ram_extra_dice: int = Field(default=3, ge=0)
-    aground_dice: int = Field(default=3, ge=0)
-    rocks_dice: int = Field(default=1, ge=0)
-    debris_dice: int = Field(default=1, ge=0)
+    ram_extra_dice: DiceCount = 3
+    aground_dice: DiceCount = 3
+    rocks_dice: DiceCount = 1
+    debris_dice: DiceCount = 1
     dragged_under_banes: int = Field(default=2, ge=0)
     scuttled_banes: int = Field(default=2, ge=0)
     scuttled_days_base: int = Field(default=3, ge=0)
@@ -139,17 +142,17 @@ class Controller(StrictModel):
 
     role: Literal["pilot", "captain"] = "captain"
     profession: str = "sailor"
-    agility: int = Field(default=10, ge=1, le=25)
-    intellect: int = Field(default=11, ge=1, le=25)
-    will: int = Field(default=11, ge=1, le=25)
+    agility: Score = 10
+    intellect: Score = 11
+    will: Score = 11
 
 
 class CrewStats(StrictModel):
     """The crew acts as one group for its rolls; each member has this Health."""
 
-    agility: int = Field(default=10, ge=1, le=25)
-    strength: int = Field(default=11, ge=1, le=25)
-    will: int = Field(default=10, ge=1, le=25)
+    agility: Score = 10
+    strength: Score = 11
+    will: Score = 10
     health: int = Field(default=12, ge=1, le=100)
     count: int | None = Field(default=None, ge=1, le=60, description="default: the ship class's crew")
 
@@ -157,7 +160,7 @@ class CrewStats(StrictModel):
 class MountSetup(StrictModel):
     machine: str
     gunners: int | None = Field(default=None, ge=1, le=6, description="default: the machine's crew")
-    gunner_intellect: int = Field(default=10, ge=1, le=25)
+    gunner_intellect: Score = 10
     ammunition: Literal["standard", "stone"] = "standard"
 
 

@@ -27,6 +27,7 @@ from naval_env.rulesets.pursuit.config import (
     MountSetup,
     PursuitConfig,
     Scenario,
+    Score,
     ShipClass,
     ShipSetup,
     WindStrength,
@@ -96,11 +97,11 @@ class ControllerPosition(PositionPart):
     """A pilot gives the ship half its Agility; a captain half its Intellect or Will (the better)."""
     profession: Name
     """A captain needs a seafaring profession (house rules' captain_professions)."""
-    agility: int = Field(ge=1, le=25)
+    agility: Score
     """Agility score."""
-    intellect: int = Field(ge=1, le=25)
+    intellect: Score
     """Intellect score (maneuver attack rolls, keeping a destroyed ship afloat)."""
-    will: int = Field(ge=1, le=25)
+    will: Score
     """Will score (forced rowing, inspiring the crew)."""
 
 
@@ -111,11 +112,11 @@ class CrewPosition(PositionPart):
     """Crew members alive aboard. Default: ``at_start``."""
     at_start: int | None = Field(default=None, ge=1, le=MAX_CREW)
     """Crew at the start of the battle. Default: the scenario's count for this ship id, else the class's crew."""
-    agility: int | None = Field(default=None, ge=1, le=25)
+    agility: Score | None = None
     """Agility score of each member. Default: the scenario's, else 10."""
-    strength: int | None = Field(default=None, ge=1, le=25)
+    strength: Score | None = None
     """Strength score (rowing endurance). Default: the scenario's, else 11."""
-    will: int | None = Field(default=None, ge=1, le=25)
+    will: Score | None = None
     """Will score (resisting forced rowing). Default: the scenario's, else 10."""
     health: int | None = Field(default=None, ge=1, le=100)
     """Health of each member. Default: the scenario's, else 12."""
@@ -133,7 +134,7 @@ class MachinePosition(PositionPart):
     """War machine type, a key of the config's war_machines (ballista, cannon, ...)."""
     gunners: int | None = Field(default=None, ge=1, le=6)
     """Its own crew, one action each a round. Default: the scenario's mount, else the stat block's crew."""
-    gunner_intellect: int | None = Field(default=None, ge=1, le=25)
+    gunner_intellect: Score | None = None
     """Intellect of its gunners (indirect fire). Default: the scenario's mount, else 10."""
     ammunition: Literal["standard", "stone"] | None = None
     """A round stone halves range and damage. Default: the scenario's mount, else standard."""
