@@ -1,5 +1,6 @@
 """The clone contract on every ruleset and scenario: ``Game.clone()`` is an independent copy that plays on
-exactly as its original does, and it is cheap (at most three decisions' ``apply``).
+exactly as its original does, and it is cheap (at most three decisions' ``apply`` in
+function calls: counted, not timed).
 
 A search plays thousands of clones of one game: a clone that shares any mutable part with its original
 would let a simulated line of play leak into the real game, and one that copies what never changes would
