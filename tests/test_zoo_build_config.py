@@ -70,3 +70,19 @@ def test_the_command_refuses_a_mismatched_run_before_it_exports_anything(tmp_pat
     assert main(["build", "--ruleset", "crew_phase", "--config", "nope", "--run", str(folder)]) == 2
     assert "no shipped run config of that name" in capsys.readouterr().err
     assert {p.name: p.read_bytes() for p in CAPTAINS_DIR.glob("crew_phase.*")} == shipped
+
+
+def test_the_card_says_how_a_rebuild_resumes_and_where_this_run_was_resumed(tmp_path: Path) -> None:
+    from agents.zoo.card import read_facts, render_card
+
+    folder = _run_folder(tmp_path, "crew_phase", checkpoint_every=50_000)
+    facts = {**read_facts("crew_phase"), "training": training_facts(folder)}   # the shipped card, another run
+    once = render_card(facts)
+    assert ("- **Resumable:** the training writes a checkpoint every 50,000 timesteps and when stopped by Ctrl-C "
+            "or SIGTERM; `naval-tactics train --resume RUN_FOLDER` goes on from the newest one.\n") in once
+    manifest = json.loads((folder / "run.json").read_text())
+    (folder / "run.json").write_text(json.dumps({**manifest, "resumed_from": 1_101_824}))
+    facts["training"] = training_facts(folder)
+    assert facts["training"]["resumed_from"] == 1_101_824
+    assert ("goes on from the newest one. This run was stopped and resumed; its last resume went on from "
+            "1,101,824 timesteps, and the training time above adds up every sitting.") in render_card(facts)

@@ -109,6 +109,7 @@ def training_facts(run_folder: Path, machine_note: str = "", config: str | None 
         "scenarios": manifest.get("scenarios") or {},
         "seed": manifest.get("seed"),
         "wall_seconds": manifest.get("wall_seconds", 0.0),
+        "resumed_from": manifest.get("resumed_from"),   # the newest resume's step; absent when never resumed
         "versions": manifest.get("versions", {}),
         "config_yaml": (run_folder / "config.yaml").read_text(encoding="utf-8"),
         "machine_note": machine_note,

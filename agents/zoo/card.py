@@ -10,6 +10,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from agents.zoo.catalogue import CAPTAINS_DIR, card_path, facts_path, read_facts
 from agents.zoo.levels import LEVELS
 from agents.zoo.monotone import ScenarioLadder, summary_lines, to_markdown
@@ -88,6 +90,18 @@ def _trained_on(training: dict[str, Any]) -> str:
                 "ruleset (its spaces are fixed per config).")
     return (f"- **Scenario trained on:** `{training.get('scenario', '?')}`; plays every scenario of the ruleset "
             "(its spaces are fixed per config).")
+def _resumable(training: dict[str, Any]) -> str:
+    """How a rebuild survives an interruption: the run's checkpoint interval and, where it was resumed, where."""
+    config = yaml.safe_load(training.get("config_yaml") or "{}") or {}
+    every = config.get("checkpoint_every")
+    when = f"every {every:,} timesteps and " if isinstance(every, int) else ""
+    resumed = training.get("resumed_from")
+    sittings = (f" This run was stopped and resumed; its last resume went on from {resumed:,} timesteps, and the "
+                "training time above adds up every sitting." if isinstance(resumed, int) else "")
+    return (f"- **Resumable:** the training writes a checkpoint {when}when stopped by Ctrl-C or SIGTERM; "
+            f"`naval-tactics train --resume RUN_FOLDER` goes on from the newest one.{sittings}")
+
+
 def _everywhere_rows(ladder: dict[str, Any]) -> list[str]:
     """The ladder in every scenario, where it was measured there (cards measured before had the default only)."""
     if not ladder.get("scenarios"):
@@ -132,6 +146,7 @@ def render_card(facts: dict[str, Any]) -> str:
         f"- **Seed:** {training.get('seed', '?')}",
         f"- **Training time:** {training.get('wall_seconds', 0):.0f} s of wall time on 2 CPU cores"
         + (f" ({training['machine_note']})" if training.get("machine_note") else ""),
+        _resumable(training),
         "- **Library versions:** " + ", ".join(f"{k} {v}" for k, v in sorted(training.get("versions", {}).items())),
         (f"- **Files:** `{facts['ruleset']}.onnx` (policy), `{facts['ruleset']}.json` (sidecar: observation and "
          f"action layouts), `{facts['ruleset']}.conformance.json` (positions with their observations and masks)"),
