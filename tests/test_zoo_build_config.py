@@ -12,6 +12,7 @@ from agents.zoo.build import (
     load_build_config,
     training_facts,
 )
+from agents.zoo.card import read_facts, render_card
 from agents.zoo.catalogue import CAPTAINS_DIR, ZooError, rebuild_command, recorded_rebuild_command
 from naval_tactics.commands.zoo import main
 
@@ -73,13 +74,11 @@ def test_the_command_refuses_a_mismatched_run_before_it_exports_anything(tmp_pat
 
 
 def test_the_card_says_how_a_rebuild_resumes_and_where_this_run_was_resumed(tmp_path: Path) -> None:
-    from agents.zoo.card import read_facts, render_card
-
     folder = _run_folder(tmp_path, "crew_phase", checkpoint_every=50_000)
     facts = {**read_facts("crew_phase"), "training": training_facts(folder)}   # the shipped card, another run
-    once = render_card(facts)
+    never_resumed = render_card(facts)
     assert ("- **Resumable:** the training writes a checkpoint every 50,000 timesteps and when stopped by Ctrl-C "
-            "or SIGTERM; `naval-tactics train --resume RUN_FOLDER` goes on from the newest one.\n") in once
+            "or SIGTERM; `naval-tactics train --resume RUN_FOLDER` goes on from the newest one.\n") in never_resumed
     manifest = json.loads((folder / "run.json").read_text())
     (folder / "run.json").write_text(json.dumps({**manifest, "resumed_from": 1_101_824}))
     facts["training"] = training_facts(folder)

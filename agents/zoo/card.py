@@ -90,6 +90,8 @@ def _trained_on(training: dict[str, Any]) -> str:
                 "ruleset (its spaces are fixed per config).")
     return (f"- **Scenario trained on:** `{training.get('scenario', '?')}`; plays every scenario of the ruleset "
             "(its spaces are fixed per config).")
+
+
 def _resumable(training: dict[str, Any]) -> str:
     """How a rebuild survives an interruption: the run's checkpoint interval and, where it was resumed, where."""
     config = yaml.safe_load(training.get("config_yaml") or "{}") or {}
