@@ -69,7 +69,7 @@ def load_policy(model_path: Path, ruleset_id: str, config: Any = None) -> tuple[
         raise ModelLoadError(f"{model_path}: the model's net_arch is {net_arch or 'the SB3 default'}, but "
                              f"{run / RUN_CONFIG} says {config_net_arch}; the file does not belong to this run")
     policy = policy_with_weights(model_path, ruleset_id, config if config is not None else run_ruleset_config,
-                                 policy_file.state_dict, net_arch)
+                                 policy_file.state_dict, net_arch, policy_file.slots)
     return policy, run
 
 

@@ -72,10 +72,12 @@ def resolve_model_path(path: Path) -> Path:
 # ---------------------------------------------------------------- reading the zip without unpickling
 @dataclass(frozen=True)
 class PolicyFile:
-    """What is read from a model zip: the policy's weights and its ``net_arch`` (None: SB3's default)."""
+    """What is read from a model zip: the policy's weights, its ``net_arch`` (None: SB3's default) and its
+    slot network's settings (None: a flat input; agents/training/slot_network.py)."""
 
     state_dict: dict[str, Any]
     net_arch: list[int] | None
+    slots: dict[str, Any] | None = None
 
 
 def _read_entry(archive: zipfile.ZipFile, name: str, where: Path) -> bytes | None:
@@ -89,8 +91,13 @@ def _read_entry(archive: zipfile.ZipFile, name: str, where: Path) -> bytes | Non
     return archive.read(info)
 
 
-def _net_arch_of(data: bytes | None, where: Path) -> list[int] | None:
-    """``policy_kwargs`` from ``data``, which must be plain JSON ``{}`` or ``{"net_arch": [widths]}``."""
+#: The bounds of a slot network a model file may ask for (its weights are checked against them too).
+SLOT_BOUNDS = {"width": (1, 1024), "heads": (1, 64), "layers": (0, 8)}
+
+
+def _policy_kwargs_of(data: bytes | None, where: Path) -> tuple[list[int] | None, dict[str, Any] | None]:
+    """``(net_arch, slots)`` from ``data``'s ``policy_kwargs``, which must be plain JSON: ``{}``,
+    ``{"net_arch": [widths]}`` or that with ``"slots": {"layout", "width", "heads", "layers"}``."""
     if data is None:
         raise ModelLoadError(f"{where}: no '{DATA}' entry; not a stable-baselines3 model zip")
     try:
@@ -101,14 +108,35 @@ def _net_arch_of(data: bytes | None, where: Path) -> list[int] | None:
         raise ModelLoadError(f"{where}: '{DATA}' is a JSON {type(fields).__name__}, not an object")
     kwargs = fields.get("policy_kwargs", {})
     if kwargs == {}:
-        return None
+        return None, None
     arch = kwargs.get("net_arch") if isinstance(kwargs, dict) else None
-    if (not isinstance(kwargs, dict) or set(kwargs) != {"net_arch"} or not isinstance(arch, list)
-            or not all(isinstance(w, int) and not isinstance(w, bool) and w > 0 for w in arch)):
+    if (not isinstance(kwargs, dict) or set(kwargs) - {"slots"} != {"net_arch"} or not isinstance(arch, list)
+            or not all(_is_int(w) and w > 0 for w in arch)):
         raise ModelLoadError(
             f"{where}: policy_kwargs {str(kwargs)[:200]} can not be rebuilt without unpickling; "
-            "only what train.py writes is loaded: {'net_arch': [positive widths]} (or nothing)")
-    return arch
+            "only what train.py writes is loaded: {'net_arch': [positive widths]} (or nothing), "
+            "optionally with 'slots': {'layout', 'width', 'heads', 'layers'}")
+    return arch, (_slots_of(kwargs["slots"], where) if "slots" in kwargs else None)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _slots_of(slots: Any, where: Path) -> dict[str, Any]:
+    """The slot network's settings, each number inside :data:`SLOT_BOUNDS` (the layout is checked against the
+    ruleset when the policy is built)."""
+    if not isinstance(slots, dict) or set(slots) != {"layout", *SLOT_BOUNDS}:
+        raise ModelLoadError(f"{where}: policy_kwargs.slots {str(slots)[:200]} must have exactly the keys "
+                             f"layout, {', '.join(SLOT_BOUNDS)}")
+    for key, (low, high) in SLOT_BOUNDS.items():
+        if not _is_int(slots[key]) or not low <= slots[key] <= high:
+            raise ModelLoadError(f"{where}: policy_kwargs.slots.{key} is {slots[key]!r}; "
+                                 f"an integer from {low} to {high}")
+    if slots["width"] % slots["heads"]:
+        raise ModelLoadError(f"{where}: policy_kwargs.slots.width {slots['width']} is not a multiple of its "
+                             f"{slots['heads']} heads")
+    return slots
 
 
 def read_policy_file(path: Path) -> PolicyFile:
@@ -116,12 +144,12 @@ def read_policy_file(path: Path) -> PolicyFile:
     try:
         with zipfile.ZipFile(path) as archive:
             weights = _read_entry(archive, WEIGHTS, path)
-            net_arch = _net_arch_of(_read_entry(archive, DATA, path), path)
+            net_arch, slots = _policy_kwargs_of(_read_entry(archive, DATA, path), path)
     except (zipfile.BadZipFile, OSError) as exc:
         raise ModelLoadError(f"{path}: not a stable-baselines3 model zip ({exc})") from None
     if weights is None:
         raise ModelLoadError(f"{path}: no '{WEIGHTS}' inside; not a stable-baselines3 model zip")
-    return PolicyFile(read_tensor_state(io.BytesIO(weights), f"{path}: {WEIGHTS}"), net_arch)
+    return PolicyFile(read_tensor_state(io.BytesIO(weights), f"{path}: {WEIGHTS}"), net_arch, slots)
 
 
 def read_tensor_state(source: Any, what: str) -> dict[str, Any]:
@@ -162,10 +190,11 @@ def run_settings(run: Path, manifest: dict[str, Any]) -> tuple[list[int] | None,
     return None, ruleset_config
 
 
-def _check_fits(state: dict[str, Any], observation_size: int, flat_size: int, where: Path, ruleset: str) -> None:
+def _check_fits(state: dict[str, Any], observation_size: int, flat_size: int, where: Path, ruleset: str,
+                flat_input: bool = True) -> None:
     """Name a size mismatch with the ruleset before torch reports it as a shape error."""
     first, head = state.get("mlp_extractor.policy_net.0.weight"), state.get("action_net.weight")
-    if first is not None and first.ndim == 2 and first.shape[1] != observation_size:
+    if flat_input and first is not None and first.ndim == 2 and first.shape[1] != observation_size:
         raise ModelLoadError(f"{where}: the model takes observations of {first.shape[1]} values, but "
                              f"ruleset {ruleset} observations have {observation_size}")
     if head is not None and head.ndim == 2 and head.shape[0] != flat_size:
@@ -173,9 +202,10 @@ def _check_fits(state: dict[str, Any], observation_size: int, flat_size: int, wh
                              f"{ruleset} actions have {flat_size} (flat mask size)")
 
 
-def build_policy(observation_spec: Any, action_spec: Any, net_arch: list[int] | None) -> Any:
-    """The policy train.py trains (``MlpPolicy``, SB3 defaults but ``net_arch``), on the ruleset's spaces,
-    for its weights to be loaded into."""
+def build_policy(observation_spec: Any, action_spec: Any, net_arch: list[int] | None,
+                 slots: dict[str, Any] | None = None) -> Any:
+    """The policy train.py trains (``MlpPolicy``, SB3 defaults but ``net_arch``, and the slot network when
+    ``slots`` is given), on the ruleset's spaces, for its weights to be loaded into."""
     from agents.training.masked_policy import SegmentedMaskablePolicy
     from naval_env.envs.spaces import action_space, observation_box
 
@@ -184,7 +214,15 @@ def build_policy(observation_spec: Any, action_spec: Any, net_arch: list[int] | 
     # builds its masked distribution ~10x faster per decision (agents/training/masked_policy.py).
     return SegmentedMaskablePolicy(observation_box(observation_spec), action_space(action_spec),
                                    lambda _: 0.0, net_arch=None if net_arch is None else list(net_arch),
-                                   ortho_init=False)
+                                   ortho_init=False, slots=slots)
+
+
+def _check_layout(slots: dict[str, Any], observation_spec: Any, where: Path, ruleset: str) -> None:
+    from agents.training.slot_network import slot_layout
+
+    if slots["layout"] != slot_layout(observation_spec):
+        raise ModelLoadError(f"{where}: the model's slot layout is not ruleset {ruleset}'s observation layout "
+                             "(own block and ship slots); it was trained on another observation")
 
 
 def trained_run(model_path: Path, ruleset_id: str) -> tuple[Path, dict[str, Any]]:
@@ -198,7 +236,7 @@ def trained_run(model_path: Path, ruleset_id: str) -> tuple[Path, dict[str, Any]
 
 
 def policy_with_weights(model_path: Path, ruleset_id: str, config: Any, state: dict[str, Any],
-                        net_arch: list[int] | None) -> Any:
+                        net_arch: list[int] | None, slots: dict[str, Any] | None = None) -> Any:
     """The policy for ``ruleset_id`` under ``config`` (object or path) holding ``state``, checked to fit."""
     from naval_env.core.ruleset import get_ruleset
 
@@ -209,8 +247,11 @@ def policy_with_weights(model_path: Path, ruleset_id: str, config: Any, state: d
         except NavalError as exc:
             raise ModelLoadError(f"{model_path}: cannot load ruleset config {config!r}: {exc}") from None
     observation_spec, action_spec = ruleset.observation_spec(config), ruleset.action_spec(config)
-    _check_fits(state, observation_spec.size, action_spec.flat_size, model_path, f"{ruleset.id} {ruleset.version}")
-    policy = build_policy(observation_spec, action_spec, net_arch)
+    _check_fits(state, observation_spec.size, action_spec.flat_size, model_path, f"{ruleset.id} {ruleset.version}",
+                flat_input=slots is None)
+    if slots is not None:
+        _check_layout(slots, observation_spec, model_path, f"{ruleset.id} {ruleset.version}")
+    policy = build_policy(observation_spec, action_spec, net_arch, slots)
     try:
         policy.load_state_dict(state, strict=True)
     except RuntimeError as exc:

@@ -1,4 +1,4 @@
-"""A trained MlpPolicy's actor and critic as numpy arrays: one decision in microseconds, not milliseconds.
+"""A trained MlpPolicy's actor and critic (and slot network) as numpy arrays: one decision in microseconds, not milliseconds.
 
 ``policy.predict`` converts the observation to a tensor, runs three torch layers, builds the masked
 distribution and converts back: about 2.7 ms a decision in a training run's quick evaluation (profiled,
@@ -51,9 +51,14 @@ class NumpyPolicy:
     def __init__(self, policy: Any) -> None:
         from stable_baselines3.common.torch_layers import FlattenExtractor
 
-        if not isinstance(policy.features_extractor, FlattenExtractor) or not policy.share_features_extractor:
+        from agents.training.slot_network import NumpySlotFeatures, SlotAttentionExtractor
+
+        features = policy.features_extractor
+        if not isinstance(features, (FlattenExtractor, SlotAttentionExtractor)) \
+                or not policy.share_features_extractor:
             raise ValueError(f"{type(policy).__name__}: only a flat observation with one shared "
-                             "FlattenExtractor (SB3's MlpPolicy) has a numpy copy here")
+                             "FlattenExtractor (SB3's MlpPolicy) or slot network has a numpy copy here")
+        self.features = NumpySlotFeatures(features) if isinstance(features, SlotAttentionExtractor) else None
         extractor = policy.mlp_extractor
         self.actor = _layers(extractor.policy_net, "policy_net") + _layers(policy.action_net, "action_net")
         self.critic = _layers(extractor.value_net, "value_net") + _layers(policy.value_net, "value_net head")
@@ -62,11 +67,15 @@ class NumpyPolicy:
 
     def logits(self, observations: np.ndarray) -> np.ndarray:
         """Unmasked flat logits, ``[batch, sum(sizes)]`` (or ``[sum(sizes)]`` for one observation)."""
-        return _forward(self.actor, np.asarray(observations, dtype=np.float32))
+        return _forward(self.actor, self._inputs(observations))
+
+    def _inputs(self, observations: np.ndarray) -> np.ndarray:
+        observations = np.asarray(observations, dtype=np.float32)
+        return observations if self.features is None else self.features(observations)
 
     def values(self, observations: np.ndarray) -> np.ndarray:
         """The critic's value of each observation, ``[batch]``."""
-        return _forward(self.critic, np.atleast_2d(np.asarray(observations, dtype=np.float32)))[:, 0]
+        return _forward(self.critic, np.atleast_2d(self._inputs(observations)))[:, 0]
 
     def mode(self, observation: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """The most likely legal value of each component (ties: the first), as ``policy.predict(...,

@@ -16,6 +16,20 @@ from naval_env.core.errors import ConfigError
 MAX_SEED = 2**32 - 1
 
 
+class SlotNetworkSettings(StrictModel):
+    """The slot network: one token per ship slot, ``layers`` self-attention blocks of ``width`` and ``heads``."""
+
+    width: int = Field(default=64, ge=1, le=1024, description="token width")
+    heads: int = Field(default=4, ge=1, le=64, description="attention heads; must divide width")
+    layers: int = Field(default=1, ge=0, le=8, description="attention blocks (0: per-slot encoders only)")
+
+    @model_validator(mode="after")
+    def _heads_divide_width(self) -> SlotNetworkSettings:
+        if self.width % self.heads:
+            raise ValueError(f"width {self.width} is not a multiple of heads {self.heads}")
+        return self
+
+
 class PPOSettings(StrictModel):
     """MaskablePPO hyper-parameters (see the sb3-contrib docs for each)."""
 
@@ -34,6 +48,9 @@ class PPOSettings(StrictModel):
     max_grad_norm: float = Field(default=0.5, gt=0)
     net_arch: list[Annotated[int, Field(ge=1)]] = Field(
         default=[128, 128], min_length=1, description="widths of the hidden layers, each at least 1")
+    slots: SlotNetworkSettings | None = Field(
+        default=None, description="an entity network over the observation's ship slots before the net_arch "
+                                  "layers (agents/training/slot_network.py); absent: the flat observation")
 
 
 class SelfPlaySettings(StrictModel):
@@ -168,10 +185,11 @@ class TrainConfig(StrictModel):
         extra = [name for name, used in (
             ("a scenario list, mapping or all", several), ("starts.midgame.share above 0", self.starts.midgame.share > 0),
             ("starts.prioritized", self.starts.prioritized.enabled), ("learner_commands 'side'",
-                                                                      self.learner_commands == "side")) if used]
+                                                                      self.learner_commands == "side"),
+            ("ppo.slots (the slot network)", self.ppo.slots is not None)) if used]
         if extra:
-            raise ValueError(f"backend rllib trains one scenario from its set-up with the learner on one ship; "
-                             f"{', '.join(extra)} need backend local or ray")
+            raise ValueError(f"backend rllib trains one scenario from its set-up with the learner on one ship "
+                             f"and a flat MLP; {', '.join(extra)} need backend local or ray")
         return self
 
     @model_validator(mode="after")

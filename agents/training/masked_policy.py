@@ -152,7 +152,14 @@ class SegmentedMaskablePolicy(MaskableActorCriticPolicy):
     for MultiDiscrete actions; every layer, name and weight is the same."""
 
     def __init__(self, observation_space: spaces.Space, action_space: spaces.Space, *args: Any,
-                 **kwargs: Any) -> None:
+                 slots: dict[str, Any] | None = None, **kwargs: Any) -> None:
+        # ``slots`` (plain JSON, so a saved model rebuilds without unpickling): the entity network of
+        # agents/training/slot_network.py in place of the flat input, its kwargs (layout, width, heads, layers).
+        if slots is not None:
+            from agents.training.slot_network import SlotAttentionExtractor
+
+            kwargs = {**kwargs, "features_extractor_class": SlotAttentionExtractor,
+                      "features_extractor_kwargs": dict(slots)}
         super().__init__(observation_space, action_space, *args, **kwargs)
         if isinstance(action_space, spaces.MultiDiscrete):
             self.action_dist = SegmentedMaskedMultiCategorical(list(action_space.nvec))

@@ -38,6 +38,7 @@ from agents.training.expert_iteration import expert_iteration
 from agents.training.imitation import clone, collect, teachers_by_side
 from agents.training.masked_policy import SegmentedMaskablePolicy
 from agents.training.plots import plot_learning_curve
+from agents.training.slot_network import slot_layout
 from agents.training.start_draws import StartsCallback, StartsEnv, position_pool
 from agents.training.starts import home_scenario, scenario_weights
 from naval_env.core.errors import ConfigError
@@ -136,6 +137,16 @@ def write_manifest(folder: Path, config: TrainConfig, extra: dict[str, Any]) -> 
         **extra,
     }
     (folder / RUN_MANIFEST).write_text(json.dumps(manifest, indent=2))
+
+
+def policy_kwargs(config: TrainConfig) -> dict[str, Any]:
+    """The policy's kwargs as plain JSON (a saved model rebuilds from them without unpickling)."""
+    kwargs: dict[str, Any] = {"net_arch": list(config.ppo.net_arch)}
+    if config.ppo.slots is not None:
+        ruleset = get_ruleset(config.ruleset)
+        spec = ruleset.observation_spec(ruleset.load_config(config.ruleset_config))
+        kwargs["slots"] = {"layout": slot_layout(spec), **config.ppo.slots.model_dump()}
+    return kwargs
 
 
 def check_teachers(config: TrainConfig) -> None:
@@ -302,7 +313,7 @@ def _train_in(folder: Path, config: TrainConfig, device: str, checkpoint: Checkp
         SegmentedMaskablePolicy, vec, learning_rate=learning_rate(ppo), n_steps=ppo.n_steps, batch_size=ppo.batch_size,
         n_epochs=ppo.n_epochs, gamma=ppo.gamma, gae_lambda=ppo.gae_lambda, clip_range=ppo.clip_range,
         ent_coef=ppo.ent_coef, vf_coef=ppo.vf_coef, max_grad_norm=ppo.max_grad_norm,
-        policy_kwargs={"net_arch": list(ppo.net_arch)}, tensorboard_log=str(folder / "tb"),
+        policy_kwargs=policy_kwargs(config), tensorboard_log=str(folder / "tb"),
         seed=config.seed, device=device, verbose=0,
     )
     home = home_scenario(config.ruleset, config.ruleset_config, config.scenario)
