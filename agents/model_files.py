@@ -91,10 +91,6 @@ def _read_entry(archive: zipfile.ZipFile, name: str, where: Path) -> bytes | Non
     return archive.read(info)
 
 
-#: The bounds of a slot network a model file may ask for (its weights are checked against them too).
-SLOT_BOUNDS = {"width": (1, 1024), "heads": (1, 64), "layers": (0, 8)}
-
-
 def _policy_kwargs_of(data: bytes | None, where: Path) -> tuple[list[int] | None, dict[str, Any] | None]:
     """``(net_arch, slots)`` from ``data``'s ``policy_kwargs``, which must be plain JSON: ``{}``,
     ``{"net_arch": [widths]}`` or that with ``"slots": {"layout", "width", "heads", "layers"}``."""
@@ -124,8 +120,10 @@ def _is_int(value: Any) -> bool:
 
 
 def _slots_of(slots: Any, where: Path) -> dict[str, Any]:
-    """The slot network's settings, each number inside :data:`SLOT_BOUNDS` (the layout is checked against the
-    ruleset when the policy is built)."""
+    """The slot network's settings, each number inside the run config's bounds (``SLOT_BOUNDS``; the layout is
+    checked against the ruleset when the policy is built)."""
+    from agents.training.config import SLOT_BOUNDS
+
     if not isinstance(slots, dict) or set(slots) != {"layout", *SLOT_BOUNDS}:
         raise ModelLoadError(f"{where}: policy_kwargs.slots {str(slots)[:200]} must have exactly the keys "
                              f"layout, {', '.join(SLOT_BOUNDS)}")

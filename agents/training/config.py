@@ -16,12 +16,21 @@ from naval_env.core.errors import ConfigError
 MAX_SEED = 2**32 - 1
 
 
+#: The slot network's bounds, for a run config and for a model file's ``policy_kwargs.slots`` alike.
+SLOT_BOUNDS = {"width": (1, 1024), "heads": (1, 64), "layers": (0, 8)}
+
+
+def _bounded(key: str, default: int, description: str) -> Any:
+    low, high = SLOT_BOUNDS[key]
+    return Field(default=default, ge=low, le=high, description=description)
+
+
 class SlotNetworkSettings(StrictModel):
     """The slot network: one token per ship slot, ``layers`` self-attention blocks of ``width`` and ``heads``."""
 
-    width: int = Field(default=64, ge=1, le=1024, description="token width")
-    heads: int = Field(default=4, ge=1, le=64, description="attention heads; must divide width")
-    layers: int = Field(default=1, ge=0, le=8, description="attention blocks (0: per-slot encoders only)")
+    width: int = _bounded("width", 64, "token width")
+    heads: int = _bounded("heads", 4, "attention heads; must divide width")
+    layers: int = _bounded("layers", 1, "attention blocks (0: per-slot encoders only)")
 
     @model_validator(mode="after")
     def _heads_divide_width(self) -> SlotNetworkSettings:
