@@ -14,7 +14,7 @@ dicts). Share captains as ONNX exports (``agents/export``). The run files are re
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -31,6 +31,9 @@ from agents.model_files import (
     run_settings,
     trained_run,
 )
+
+if TYPE_CHECKING:   # numpy_policy imports torch, which the base install (ONNX play) does not have
+    from agents.numpy_policy import NumpyPolicy
 
 # The run-file readers live in agents.model_files (below this module and agents.learned_rllib); named here too.
 __all__ = [
@@ -91,14 +94,20 @@ class MaskablePPOCaptain(Captain):
     """Acts with a MaskablePPO policy: the most likely legal action (or a sample).
 
     ``model``: a live ``MaskablePPO`` (training callbacks) or a :class:`LoadedModel`.
+    ``network``: a numpy copy of a policy whose weights no longer change; the most likely legal action is
+    then read from it (the same action as ``predict``, several times sooner), samples still from torch.
     """
 
-    def __init__(self, model: Any, name: str = "ppo", deterministic: bool = True) -> None:
+    def __init__(self, model: Any, name: str = "ppo", deterministic: bool = True,
+                 network: NumpyPolicy | None = None) -> None:
         self.model = model
         self.name = name
         self.deterministic = deterministic
+        self.network = network
 
     def act(self, decision: Decision) -> np.ndarray:
+        if self.deterministic and self.network is not None:
+            return self.network.mode(decision.observation, decision.action_mask)
         action, _ = self.model.predict(
             decision.observation, action_masks=decision.action_mask, deterministic=self.deterministic
         )
@@ -122,5 +131,12 @@ def load_run_captain(path: str | Path, ruleset_id: str, deterministic: bool = Tr
     # torch.distributions argument checks cost more than the policy itself here; masks are valid by
     # construction (as in train.py).
     torch.distributions.Distribution.set_default_validate_args(False)
+    from agents.numpy_policy import NumpyPolicy
+
     policy, run = load_policy(Path(path), ruleset_id, config)
-    return MaskablePPOCaptain(LoadedModel(policy), name=f"ppo:{run.name}", deterministic=deterministic)
+    try:   # a loaded policy's weights are fixed: play its most likely action through the numpy copy
+        network = NumpyPolicy(policy) if deterministic else None
+    except ValueError:   # a network with no numpy copy (an RLlib model) plays through torch
+        network = None
+    return MaskablePPOCaptain(LoadedModel(policy), name=f"ppo:{run.name}", deterministic=deterministic,
+                              network=network)

@@ -12,7 +12,7 @@ import pytest
 import torch
 
 from agents.arena import play_game
-from agents.learned import ModelLoadError, load_policy, load_run_captain
+from agents.learned import MaskablePPOCaptain, ModelLoadError, load_policy, load_run_captain
 from agents.model_files import build_policy
 from agents.numpy_policy import NumpyPolicy
 from agents.registry import make_captain
@@ -199,9 +199,13 @@ def test_a_slot_run_saves_its_network_as_plain_json_and_plays_after_loading(slot
     assert isinstance(policy.features_extractor, SlotAttentionExtractor)
     captain = load_run_captain(slot_run, "flotilla")
     match = Match("flotilla", scenario="squadron", illegal_action="raise")
-    record = play_game(match, {"blue": captain, "red": make_captain("gunner", "flotilla", match.action_spec)},
-                       seed=11)
+    gunner = make_captain("gunner", "flotilla", match.action_spec)
+    record = play_game(match, {"blue": captain, "red": gunner}, seed=11, keep_actions=True)
     assert record.decisions > 0 and (record.winner is not None or record.truncated or record.rounds > 0)
+    through_torch = MaskablePPOCaptain(captain.model, name="torch", deterministic=True)
+    assert captain.network is not None   # it played through its numpy copy, the same actions as torch's
+    assert play_game(match, {"blue": through_torch, "red": gunner}, seed=11, keep_actions=True).actions \
+        == record.actions
 
 
 def rewrite_slots(run: Path, edit) -> None:

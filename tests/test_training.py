@@ -6,7 +6,7 @@ import pytest
 import torch
 
 from agents.arena import play_game
-from agents.learned import ModelLoadError, load_run_captain
+from agents.learned import MaskablePPOCaptain, ModelLoadError, load_run_captain
 from agents.registry import make_captain
 from agents.training.config import PPOSettings, load_train_config
 from agents.training.run import learning_rate, train, write_manifest
@@ -101,6 +101,18 @@ def test_learned_captain_plays_behind_the_captain_interface(tiny_run):
     captain = make_captain(str(tiny_run), "pantheon", match.action_spec)
     record = play_game(match, {"red": captain, "blue": make_captain("gunner", "pantheon", match.action_spec)}, 3)
     assert record.decisions > 0  # every learned action was legal, or play_game would have raised
+
+
+def test_loaded_captain_plays_torchs_most_likely_actions_through_its_numpy_copy(tiny_run):
+    captain = load_run_captain(tiny_run, "pantheon")
+    assert captain.network is not None
+    through_torch = MaskablePPOCaptain(captain.model, name="torch", deterministic=True)
+    match = Match("pantheon", scenario="squadron", illegal_action="raise")
+    gunner = make_captain("gunner", "pantheon", match.action_spec)
+    records = [play_game(match, {"red": learner, "blue": gunner}, 5, keep_events=False, keep_actions=True)
+               for learner in (captain, through_torch)]
+    assert records[0].decisions > 20 and records[0].actions == records[1].actions
+    assert load_run_captain(tiny_run, "pantheon", deterministic=False).network is None   # samples: torch
 
 
 def test_zip_outside_a_run_folder_is_refused(tiny_run, tmp_path):

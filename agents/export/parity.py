@@ -170,8 +170,8 @@ def check_parity(torch_captain: MaskablePPOCaptain, onnx_captain: OnnxCaptain, n
                  tolerance: float = DEFAULT_TOLERANCE, scenarios: list[str] | None = None,
                  opponents: list[str] | None = None, config_path: str | None = None) -> ParityReport:
     """Play games with the torch captain, then compare the ONNX captain on ``n`` of its decisions."""
-    if not torch_captain.deterministic:
-        torch_captain = MaskablePPOCaptain(torch_captain.model, name=torch_captain.name, deterministic=True)
+    # torch's own most likely actions are the reference, not a numpy copy's (load_run_captain plays through one)
+    torch_captain = MaskablePPOCaptain(torch_captain.model, name=torch_captain.name, deterministic=True)
     decisions = collect_decisions(torch_captain, onnx_captain.ruleset_id, n, seed, scenarios, opponents,
                                   config_path)
     return compare(torch_captain, onnx_captain, decisions, tolerance)
