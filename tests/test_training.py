@@ -8,8 +8,9 @@ import torch
 from agents.arena import play_game
 from agents.learned import MaskablePPOCaptain, ModelLoadError, load_run_captain
 from agents.registry import make_captain
-from agents.training.config import PPOSettings, load_train_config
+from agents.training.config import PPOSettings, load_train_config, shipped_train_configs
 from agents.training.run import learning_rate, train, write_manifest
+from agents.training.starts import scenario_weights
 from naval_env.core.errors import ConfigError
 from naval_env.envs.match import Match
 
@@ -113,6 +114,14 @@ def test_loaded_captain_plays_torchs_most_likely_actions_through_its_numpy_copy(
                for learner in (captain, through_torch)]
     assert records[0].decisions > 20 and records[0].actions == records[1].actions
     assert load_run_captain(tiny_run, "pantheon", deterministic=False).network is None   # samples: torch
+
+
+@pytest.mark.parametrize("name", shipped_train_configs())
+def test_every_shipped_run_config_is_valid_and_named_after_its_file(name):
+    config = load_train_config(name)
+    assert config.name == name
+    weights = scenario_weights(config.ruleset, config.ruleset_config, config.scenario)   # real scenarios only
+    assert abs(sum(weights.values()) - 1.0) < 1e-9
 
 
 def test_zip_outside_a_run_folder_is_refused(tiny_run, tmp_path):
