@@ -115,10 +115,12 @@ class MaskablePPOCaptain(Captain):
 
 
 def load_run_captain(path: str | Path, ruleset_id: str, deterministic: bool = True,
-                     config: Any = None) -> MaskablePPOCaptain:
+                     config: Any = None, numpy_copy: bool = True) -> MaskablePPOCaptain:
     """A trained captain from a run folder, or a model zip inside one (final, best or a checkpoint).
 
     ``config``: the ruleset config (object or path) of the games; default: the run's own.
+    ``numpy_copy``: play the most likely action through the policy's numpy copy (the same action, several
+    times sooner); False where torch itself is what is measured (an export's reference, the latency bench).
     """
     from agents.extras import MissingExtraError, require_training
 
@@ -135,7 +137,7 @@ def load_run_captain(path: str | Path, ruleset_id: str, deterministic: bool = Tr
 
     policy, run = load_policy(Path(path), ruleset_id, config)
     try:   # a loaded policy's weights are fixed: play its most likely action through the numpy copy
-        network = NumpyPolicy(policy) if deterministic else None
+        network = NumpyPolicy(policy) if deterministic and numpy_copy else None
     except ValueError:   # a network with no numpy copy (an RLlib model) plays through torch
         network = None
     return MaskablePPOCaptain(LoadedModel(policy), name=f"ppo:{run.name}", deterministic=deterministic,

@@ -81,7 +81,7 @@ def main() -> None:
         ruleset_id = read_manifest(run)["ruleset"]
         export = export_run(run, Path(tmp) / "captain.onnx")
         onnx_captain = OnnxCaptain(export.onnx_path, expected_ruleset=ruleset_id, threads=1)
-        torch_captain = load_run_captain(run, ruleset_id, deterministic=True)
+        torch_captain = load_run_captain(run, ruleset_id, deterministic=True, numpy_copy=False)
 
         recorded = collect_decisions(torch_captain, ruleset_id, args.n, seed=args.seed)
         decisions = [Decision("bench", o, m) for o, m in zip(recorded.observations, recorded.masks)]

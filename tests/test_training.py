@@ -114,6 +114,7 @@ def test_loaded_captain_plays_torchs_most_likely_actions_through_its_numpy_copy(
                for learner in (captain, through_torch)]
     assert records[0].decisions > 20 and records[0].actions == records[1].actions
     assert load_run_captain(tiny_run, "pantheon", deterministic=False).network is None   # samples: torch
+    assert load_run_captain(tiny_run, "pantheon", numpy_copy=False).network is None   # torch asked for
 
 
 @pytest.mark.parametrize("name", shipped_train_configs())

@@ -226,7 +226,7 @@ def export_run(source: str | Path, out: str | Path, opset: int = OPSET, *, confo
     config_path = _ruleset_config_of(manifest, run / "run.json")
     config = ruleset.load_config(config_path)
     obs_spec, action_spec = ruleset.observation_spec(config), ruleset.action_spec(config)
-    captain = load_run_captain(model_path, ruleset_id, deterministic=True, config=config)
+    captain = load_run_captain(model_path, ruleset_id, deterministic=True, config=config, numpy_copy=False)
     _check_spaces(captain.model, ruleset, obs_spec, action_spec, model_path)
 
     vectors_path: Path | None = None
