@@ -8,3 +8,53 @@ import os
 # workers already do: on a 2-core machine a second torch thread per worker only contends,
 # turning a 0.5 s behaviour-cloning fit into 10 s or more. Results do not depend on it.
 os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+# The suite never reads or writes the user's own folders: before any test runs, the XDG folders and HOME
+# point into one throwaway folder per test process (subprocesses inherit them). A serve run on this machine
+# once left its games in ~/.local/share/naval-tactics and a fresh test server started with them.
+# The user's data folder is recorded as it was first (the fixture below), for tests/test_user_folders.py.
+import atexit  # noqa: E402
+import shutil  # noqa: E402
+import tempfile  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import pytest  # noqa: E402
+
+from naval_tactics.paths import data_home  # noqa: E402  (reads the environment when called, not on import)
+
+
+def folder_state(folder: Path) -> dict[str, tuple[int, int]] | None:
+    """Every file under ``folder`` with its size and modification time; None when the folder does not exist."""
+    if not folder.is_dir():
+        return None
+    return {str(p.relative_to(folder)): (p.stat().st_size, p.stat().st_mtime_ns)
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+REAL_DATA_HOME = data_home()
+REAL_DATA_STATE = folder_state(REAL_DATA_HOME)
+_REAL_HOME = Path.home()
+# pip's cache stays where it was: the install tests read wheels from it (a cache, not the user's data).
+os.environ.setdefault("PIP_CACHE_DIR", str(Path(os.environ.get("XDG_CACHE_HOME") or _REAL_HOME / ".cache") / "pip"))
+TEST_HOME = Path(tempfile.mkdtemp(prefix="naval-tactics-test-home-"))
+atexit.register(shutil.rmtree, TEST_HOME, ignore_errors=True)
+for _name, _sub in (("HOME", ""), ("XDG_DATA_HOME", ".local/share"), ("XDG_CONFIG_HOME", ".config"),
+                    ("XDG_CACHE_HOME", ".cache")):
+    (TEST_HOME / _sub).mkdir(parents=True, exist_ok=True)
+    os.environ[_name] = str(TEST_HOME / _sub)
+
+
+
+class RealDataFolder:
+    """The user's own naval-tactics data folder and its files as they were before this test process began."""
+
+    def __init__(self, path: Path, before: dict[str, tuple[int, int]] | None) -> None:
+        self.path, self.before = path, before
+
+    def now(self) -> dict[str, tuple[int, int]] | None:
+        return folder_state(self.path)
+
+
+@pytest.fixture(scope="session")
+def real_data_folder() -> RealDataFolder:
+    return RealDataFolder(REAL_DATA_HOME, REAL_DATA_STATE)
