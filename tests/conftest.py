@@ -1,6 +1,14 @@
 """Settings shared by every test process (each pytest-xdist worker loads this file too)."""
 
+import atexit
 import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from naval_tactics.paths import data_home  # reads the environment when called, not on import
 
 # One BLAS/OpenMP thread per process, set before anything imports torch or numpy's BLAS, and
 # inherited by the subprocesses tests start (the export CLI, the torch-free ONNX check). The
@@ -13,14 +21,6 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 # point into one throwaway folder per test process (subprocesses inherit them). A serve run on this machine
 # once left its games in ~/.local/share/naval-tactics and a fresh test server started with them.
 # The user's data folder is recorded as it was first (the fixture below), for tests/test_user_folders.py.
-import atexit  # noqa: E402
-import shutil  # noqa: E402
-import tempfile  # noqa: E402
-from pathlib import Path  # noqa: E402
-
-import pytest  # noqa: E402
-
-from naval_tactics.paths import data_home  # noqa: E402  (reads the environment when called, not on import)
 
 
 def folder_state(folder: Path) -> dict[str, tuple[int, int]] | None:
@@ -42,7 +42,6 @@ for _name, _sub in (("HOME", ""), ("XDG_DATA_HOME", ".local/share"), ("XDG_CONFI
                     ("XDG_CACHE_HOME", ".cache")):
     (TEST_HOME / _sub).mkdir(parents=True, exist_ok=True)
     os.environ[_name] = str(TEST_HOME / _sub)
-
 
 
 class RealDataFolder:

@@ -33,7 +33,7 @@ def test_the_data_folder_is_a_throwaway_one_in_this_process_and_its_subprocesses
 
 def test_a_server_on_the_default_store_writes_its_games_here_and_leaves_the_users_folder_alone(
         real_data_folder: Any) -> None:
-    store = cli._store_of(None)   # what `naval-tactics serve` uses when --store is not given
+    store = Path(cli._store_of(None))   # what `naval-tactics serve` uses when --store is not given
     try:
         with TestClient(create_app(ServerSettings(store=store))) as http:
             game = http.post("/v1/games", json={"ruleset": "pursuit", "seed": 1})
