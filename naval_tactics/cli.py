@@ -309,6 +309,8 @@ SUBCOMMANDS: list[Callable[[Subparsers], None]] = [
     add_play,
     add_watch,
     add_replay,
+    delegate("scenario", "check a scenario's balance, decisiveness and luck; balance its numbers (--help)",
+             lambda: __import__("naval_tactics.commands.scenario", fromlist=["main"]).main),
     add_serve,
 ]
 

@@ -1,0 +1,151 @@
+"""The scenario check (agents/evaluation/scenario_check.py, ``naval-tactics scenario check``): its statistics on
+hand-made tables, and the check itself on pantheon's duel with scripted captains (a few seconds)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from agents.evaluation.scenario_check import (
+    CheckCaptains,
+    Thresholds,
+    block_tournament,
+    check_scenario,
+    decisiveness,
+    judge,
+    to_markdown,
+    variance_shares,
+)
+from agents.evaluation.stats import GameResult
+from agents.evaluation.tournament import build_tournament, run_tournament
+from naval_env.core.config import BUNDLED_CONFIGS
+from naval_tactics.commands.scenario import main
+
+SCRIPTED = CheckCaptains.of("gunner", ["rammer"])
+
+
+def lopsided_duel(tmp_path: Path) -> str:
+    """pantheon's duel with red's captain a master seaman (5) against blue's novice (0): red wins nearly all."""
+    raw = yaml.safe_load((BUNDLED_CONFIGS / "rulesets" / "pantheon.yaml").read_text())
+    sides = raw["scenarios"]["duel"]["sides"]
+    sides[0]["ships"][0]["captain"]["seamanship"] = 5
+    sides[1]["ships"][0]["captain"]["seamanship"] = 0
+    path = tmp_path / "lopsided.yaml"
+    path.write_text(yaml.safe_dump(raw, sort_keys=False))
+    return str(path)
+
+
+def game(seed: int, winner: str | None) -> GameResult:
+    return GameResult(pairing=0, a="x", b="y", seed=seed, swap=False, a_side="red", b_side="blue",
+                      winner_side=winner, truncated=False, rounds=1, decisions=1, a_damage_dealt=0,
+                      a_damage_taken=0, b_damage_dealt=0, b_damage_taken=0)
+
+
+# ------------------------------------------------------------------ statistics on hand-made tables
+def test_variance_shares_splits_captains_from_seeds() -> None:
+    only_captains = [[1.0, 0.0, 0.5]] * 4                       # every seed alike, the pairs differ
+    only_seeds = [[1.0] * 3, [0.0] * 3, [1.0] * 3, [0.0] * 3]    # the pairs alike, the seeds differ
+    assert variance_shares(only_captains).captains == pytest.approx(1.0)
+    assert variance_shares(only_seeds).seeds == pytest.approx(1.0)
+    assert variance_shares(only_seeds).captains == pytest.approx(0.0)
+    assert variance_shares([[1.0, 1.0], [1.0, 1.0]]).captains is None    # nothing varies: no shares
+
+
+def test_variance_shares_by_hand() -> None:
+    # y = [[1, 1], [1, 0]]: mean 0.75, total SS 3 * 0.25^2 + 0.75^2 = 0.75; cell means 1 and 0.5 -> captains
+    # SS 2 * (0.25^2 + 0.25^2) = 0.25; seed means the same -> seeds SS 0.25; the rest 0.25: a third each.
+    shares = variance_shares([[1.0, 1.0], [1.0, 0.0]])
+    assert (shares.captains, shares.seeds, shares.rest) == pytest.approx((1 / 3, 1 / 3, 1 / 3))
+    with pytest.raises(ValueError, match="complete table"):
+        variance_shares([[1.0, 0.0], [1.0]])
+
+
+def test_decisiveness_counts_seeds_whose_result_changes() -> None:
+    cells = {1: {("a", "a"): game(1, "red"), ("a", "b"): game(1, "red")},       # the seat decides
+             2: {("a", "a"): game(2, "red"), ("a", "b"): game(2, "blue")},      # the captains decide
+             3: {("a", "a"): game(3, None), ("a", "b"): game(3, "red")},        # a draw is a result too
+             4: {("a", "a"): game(4, "blue"), ("a", "b"): game(4, "blue")}}
+    assert decisiveness(cells) == 0.5
+
+
+@pytest.mark.parametrize(("balance", "vs_random", "decisive", "verdict"), [
+    (0.50, 0.90, 0.50, "balanced"),
+    (0.35, 0.75, 0.30, "balanced"),          # the thresholds themselves pass
+    (0.70, 0.90, 0.50, "lopsided"),
+    (0.30, 0.50, 0.10, "lopsided"),          # lopsided names the seat first
+    (0.50, 0.70, 0.50, "luck-dominated"),
+    (0.50, 0.90, 0.20, "luck-dominated"),
+])
+def test_judge(balance: float, vs_random: float, decisive: float, verdict: str) -> None:
+    got, reasons = judge(balance, vs_random, decisive, Thresholds())
+    assert got == verdict
+    assert bool(reasons) == (verdict != "balanced")
+
+
+# ------------------------------------------------------------------ the games the check plays
+def test_a_mirror_is_the_same_game_with_the_sides_swapped() -> None:
+    # The block plays a mirror once a seed because its swapped game is this same game; checked with random's
+    # seeded moves, the least deterministic captain.
+    tournament = build_tournament("pantheon", ["random", "gunner"], 12, scenario="duel",
+                                  pairings=["random:random", "gunner:gunner"])
+    results = run_tournament(tournament, progress=False)
+    for straight, swapped in zip(results[::2], results[1::2], strict=True):
+        assert (straight.seed, straight.swap, swapped.swap) == (swapped.seed, False, True)
+        assert (straight.winner_side, straight.rounds, straight.decisions) == \
+            (swapped.winner_side, swapped.rounds, swapped.decisions)
+
+
+def test_block_plays_every_ordered_pair_of_sound_captains_on_every_seed() -> None:
+    tournament, tasks = block_tournament("pantheon", "duel", None, CheckCaptains.of("gunner", ["rammer", "search:2"]),
+                                         5, 100)
+    seated = [(t.seed, *(tournament.pairings[t.pairing][::-1] if t.swap else tournament.pairings[t.pairing]))
+              for t in tasks]
+    sound = ("gunner", "rammer", "search-2")
+    cells = {(s, a, b) for s in range(100, 105) for a in sound for b in sound}
+    assert sorted(t for t in seated if "random" not in t) == sorted(cells)   # each ordered cell once
+    assert sorted(t for t in seated if "random" in t) == sorted(
+        [(s, "gunner", "random") for s in range(100, 105)] + [(s, "random", "gunner") for s in range(100, 105)])
+
+
+def test_check_calls_a_lopsided_scenario_lopsided(tmp_path: Path) -> None:
+    check = check_scenario("pantheon", "duel", config=lopsided_duel(tmp_path), captains=SCRIPTED, seeds=12,
+                           seed=7, luck=False)
+    assert check.verdict == "lopsided"
+    assert check.side_balance.score > 0.9 and check.side_balance.n == 12   # a mirror: one game a seed
+    assert check.vs_random.n == 24 and check.luck_bound is None
+    assert check.games == 12 * (2 * 2 + 2)
+    assert any("side balance" in reason for reason in check.reasons)
+    assert "| duel |" in to_markdown([check]) and "lopsided: the mirror's first-side score outside" in \
+        to_markdown([check])
+
+
+def test_check_reads_the_shipped_duel_as_not_lopsided() -> None:
+    # The same check on the shipped duel (equal captains) does not find a seat that decides (0.61 over 100 seeds).
+    check = check_scenario("pantheon", "duel", captains=SCRIPTED, seeds=40, seed=7, luck=False)
+    assert check.verdict != "lopsided", check.reasons
+    assert check.decisiveness > 0.3 and check.vs_random.score > 0.75
+
+
+# ------------------------------------------------------------------ the command
+def test_command_prints_the_table_and_writes_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "check.json"
+    status = main(["check", "--ruleset", "pantheon", "--scenario", "duel", "--config", lopsided_duel(tmp_path),
+                   "--games", "6", "--strongest", "gunner", "--sound", "rammer", "--no-luck-bound", "--workers", "1",
+                   "--json", str(out), "--no-progress"])
+    assert status == 0
+    printed = capsys.readouterr().out
+    assert "**lopsided**" in printed and "Thresholds:" in printed
+    data = json.loads(out.read_text())
+    [check] = data["checks"]
+    assert check["verdict"] == "lopsided" and check["strongest"] == "gunner" and check["luck_bound"] is None
+    assert check["thresholds"] == {"side_low": 0.35, "side_high": 0.65, "vs_random": 0.75, "decisiveness": 0.3}
+
+
+def test_command_refuses_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "--ruleset", "pantheon", "--scenario", "nope"]) == 2
+    assert "unknown pantheon scenario(s) nope; choose from duel" in capsys.readouterr().err
+    assert main(["check", "--ruleset", "pantheon", "--games", "0"]) == 2
+    assert "--games must be at least 1" in capsys.readouterr().err
