@@ -85,7 +85,8 @@ class OnnxCaptain(Captain):
         external = external_data_files(path) or []
         for name in external:   # before onnxruntime opens any of them
             _inside_folder(path, name)
-        self._session = _session(path, threads)
+        self._threads = threads
+        self._open_session: ort.InferenceSession | None = _session(path, threads)
         sidecar = read_sidecar(path)
         self.sidecar: dict[str, Any] = sidecar
 
@@ -121,6 +122,38 @@ class OnnxCaptain(Captain):
         self.component_names: tuple[str, ...] = tuple(c["name"] for c in sidecar["action"]["components"])
         self._logit_names = [f"{LOGITS_PREFIX}{n}" for n in self.component_names]
         self._check_graph()
+
+    # ------------------------------------------------------------- pickling
+    # An onnxruntime session cannot be pickled or deep-copied, and envs holding this captain as an opponent
+    # must be (subprocess vector envs with spawn, SuperSuit, Ray). A copy drops the session and opens its
+    # file again on first use, after checking the file is still the one this captain was loaded from.
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state["_open_session"] = None
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
+    @property
+    def _session(self) -> ort.InferenceSession:
+        if self._open_session is None:
+            self._open_session = self._reopen()
+        return self._open_session
+
+    def _reopen(self) -> ort.InferenceSession:
+        """The session of a copy: the same file, refused unless its sha256 (and its external data's) still
+        match the sidecar read when the captain was first loaded."""
+        recorded, actual = self.sidecar["onnx"]["sha256"], sha256_file(self.path)
+        if recorded != actual:
+            raise ModelLoadError(f"{self.path}: sha256 {actual[:12]}... is no longer the {recorded[:12]}... this "
+                                 "captain was loaded with; the file changed (or is another file) where the copy "
+                                 "was unpickled")
+        external = external_data_files(self.path) or []
+        for name in external:
+            _inside_folder(self.path, name)
+        _check_external_data(self.path, external, self.sidecar["onnx"].get("external_data", []))
+        return _session(self.path, self._threads)
 
     # ---------------------------------------------------------------- checks
     def _check_layout(self, sidecar: dict[str, Any], obs_fields: list[dict[str, Any]],

@@ -36,6 +36,16 @@ class PerObjectCache(Generic[KeyT, ValueT]):
         self._entries[key] = (ref, value)
         return value
 
+    def __getstate__(self) -> dict[str, Any]:
+        # Entries are keyed by id() and held by weak references, neither of which means anything in a copy or
+        # another process (and weak references cannot be pickled): a pickled or deep-copied cache starts empty
+        # and rebuilds its tables for the copied objects on first use.
+        return {"_build": self._build}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self._build = state["_build"]
+        self._entries = {}
+
     def _forget(self, key: int, dead: weakref.ref[KeyT]) -> None:
         entry = self._entries.get(key)
         if entry is not None and entry[0] is dead:  # not a newer object that took the same id
@@ -46,13 +56,18 @@ class PerObjectCache(Generic[KeyT, ValueT]):
         return len(self._entries)
 
 
+def _empty_table(_: Any) -> dict[str, Any]:
+    """A config's scenario table before any scenario is built (a module function, so caches pickle)."""
+    return {}
+
+
 class PerScenarioCache(Generic[KeyT, ValueT]):
     """``cache(config, scenario_name)``: ``build(config, scenario_name)``, computed once per config object
     and scenario (a config names few scenarios, so each config's table stays small)."""
 
     def __init__(self, build: Callable[[KeyT, str], ValueT]) -> None:
         self._build = build
-        self._tables: PerObjectCache[KeyT, dict[str, ValueT]] = PerObjectCache(lambda _: {})
+        self._tables: PerObjectCache[KeyT, dict[str, ValueT]] = PerObjectCache(_empty_table)
 
     def __call__(self, config: KeyT, scenario_name: str) -> ValueT:
         table = self._tables(config)

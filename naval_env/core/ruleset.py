@@ -74,6 +74,18 @@ class _Actions(Protocol):
     def spec(self) -> ActionSpec: ...
 
 
+class _SpecBuilder(Generic[ConfigT, ActionsT]):
+    """``(build_actions(config), build_observations(config))``: a class, not a lambda, so that a ruleset (and
+    every env holding one) pickles."""
+
+    def __init__(self, build_actions: Callable[[ConfigT], ActionsT],
+                 build_observations: Callable[[ConfigT], ObservationSpec]) -> None:
+        self.build_actions, self.build_observations = build_actions, build_observations
+
+    def __call__(self, config: ConfigT) -> tuple[ActionsT, ObservationSpec]:
+        return self.build_actions(config), self.build_observations(config)
+
+
 class PackagedRuleset(Ruleset, Generic[ConfigT, ActionsT, GameT]):
     """A ruleset laid out as every built-in one is (``rulesets/<id>/``): a config loader, action tables
     and an observation spec derived from the config, and a game class called as
@@ -92,7 +104,7 @@ class PackagedRuleset(Ruleset, Generic[ConfigT, ActionsT, GameT]):
         positions.ruleset = self
         self._read_config, self._game = read_config, game
         self.specs: PerObjectCache[ConfigT, tuple[ActionsT, ObservationSpec]] = PerObjectCache(
-            lambda config: (build_actions(config), build_observations(config)))
+            _SpecBuilder(build_actions, build_observations))
 
     def load_config(self, path: str | Path | None = None) -> ConfigT:
         return self._read_config(path)

@@ -12,7 +12,7 @@ import numpy as np
 from naval_env.core.captain import Captain
 from naval_env.envs.match import Match
 from naval_env.envs.opponents import CaptainSpec, default_opponent, make_captain
-from naval_env.envs.spaces import action_space, masked_observation_space, observation_box
+from naval_env.envs.spaces import MaskedMultiDiscrete, action_space, masked_observation_space, observation_box
 
 #: What the learner captains: one ship (its other ships get the ally captain) or every ship of its side.
 COMMANDS = ("ship", "side")
@@ -146,6 +146,12 @@ class NavalEnv(gym.Env[np.ndarray, np.ndarray]):
         self.learner = self._learner_choices[0]
         self.captains: dict[str, Captain] = {}
         self._mask = self.action_spec.noop_mask()
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        # The action space pickles without its mask source (see MaskedMultiDiscrete.__reduce__): bind it again.
+        if isinstance(self.action_space, MaskedMultiDiscrete):
+            self.action_space.mask_source = self.action_masks
 
     def _learner_seats(self, learner: str | Sequence[str] | None) -> list[str]:
         """The agent ids a reset draws the learner from, in the current match's scenario."""

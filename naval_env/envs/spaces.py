@@ -39,8 +39,11 @@ class MaskedMultiDiscrete(spaces.MultiDiscrete):
         return super().sample(mask=mask, probability=probability)
 
     def __reduce__(self) -> Any:
-        # The mask source is a bound method of its env: pickle the plain space instead.
-        return (MaskedMultiDiscrete, (self.spec,))
+        # The mask source is a bound method of its env: a space pickled alone (vector envs send spaces between
+        # processes, SB3 saves them) must not drag its env along, so it is left out; the env binds it again
+        # when it is itself unpickled. The generator is kept, so a copy's sample() continues the same draws.
+        state = {key: value for key, value in self.__dict__.items() if key != "mask_source"}
+        return (MaskedMultiDiscrete, (self.spec,), state)
 
 
 class MaskedBatchBox(spaces.Box):
