@@ -3,8 +3,12 @@
     naval-tactics scenario check --ruleset R [--scenario S ...] [--games 50] [--seed S] [--config YAML]
                                  [--strongest SPEC] [--sound SPEC ...] [--no-luck-bound] [--luck-games 10]
                                  [--clairvoyant-simulations 8] [--workers 2] [--backend ray] [--json PATH]
+    naval-tactics scenario balance --ruleset R [--scenario S] --vary PATH=LOW..HIGH [...] --out balanced.yaml
+                                   [--games-per-point 100] [--seed S] [--captain SPEC] [--captains SPEC ...]
+                                   [--rounds 2] [--min-decisiveness 0.3] [--cache FILE] [--resume] [--workers 2]
 
-The measurements and verdicts are described in agents/evaluation/scenario_check.py and docs/scenarios.md.
+The measurements and verdicts are described in agents/evaluation/scenario_check.py, the search in
+agents/evaluation/balance.py, both with a worked example in docs/scenarios.md.
 """
 
 from __future__ import annotations
@@ -25,10 +29,13 @@ PROG = "naval-tactics scenario"
 
 def make_parser() -> argparse.ArgumentParser:
     from agents.distributed.ray_runtime import add_ray_arguments
+    from agents.evaluation.balance import DEFAULT_ROUNDS
+    from agents.evaluation.balance import DEFAULT_SEEDS as DEFAULT_BALANCE_SEEDS
     from agents.evaluation.scenario_check import (
         DEFAULT_CLAIRVOYANT_SIMULATIONS,
         DEFAULT_LUCK_SEEDS,
         DEFAULT_SEEDS,
+        MIN_DECISIVENESS,
     )
     from agents.evaluation.tournament import BACKENDS
 
@@ -63,6 +70,44 @@ def make_parser() -> argparse.ArgumentParser:
     add_ray_arguments(check, backends=BACKENDS, default="local")
     check.add_argument("--json", type=Path, metavar="PATH", help="also write every measurement as JSON here")
     check.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+
+    balance = commands.add_parser(
+        "balance", help="search numeric parameters of a scenario for a mirror side balance nearest 0.50",
+        description="Bisect one parameter (or each of several in turn) on the same seeds at every point, for the "
+                    "values whose mirror side balance is nearest 0.50 among those that keep the decisiveness "
+                    "threshold; write the balanced config as YAML. Every point is cached as it is played "
+                    "(--resume goes on from the cache).")
+    balance.add_argument("--ruleset", required=True, choices=ruleset_ids(), help="the ruleset of the scenario")
+    balance.add_argument("--scenario", help="the scenario to balance (default: the config's default)")
+    balance.add_argument("--config", metavar="YAML", help="ruleset config YAML to start from (default: the shipped "
+                                                          "one)")
+    balance.add_argument("--vary", nargs="+", required=True, metavar="PATH=LOW..HIGH",
+                         help="a parameter and its range: PATH dotted inside the scenario (escape.distance, "
+                              "sides.1.ships.0.captain.wits; list items by index) or from the config's root with a "
+                              "leading / (/vessels.warship.health); a list of numbers (a zone's x) is shifted by an "
+                              "offset from LOW to HIGH")
+    balance.add_argument("--out", required=True, type=Path, metavar="YAML", help="where the balanced config goes")
+    balance.add_argument("--games-per-point", type=int, default=DEFAULT_BALANCE_SEEDS, metavar="SEEDS",
+                         help="seeds each point plays, as evaluate's --games: every ordered pair of the captains on "
+                              "each (a mirror once) (default %(default)s)")
+    balance.add_argument("--seed", type=int, default=CHECK_SEED, help="first seed (default %(default)s)")
+    balance.add_argument("--captain", metavar="SPEC",
+                         help="the mirror's captain (default: zoo where the ruleset ships one, else its strongest "
+                              "scripted captain)")
+    balance.add_argument("--captains", nargs="+", metavar="SPEC",
+                         help="the other captains decisiveness is measured among (default: every scripted captain "
+                              "but random)")
+    balance.add_argument("--rounds", type=int, default=DEFAULT_ROUNDS,
+                         help="coordinate-search rounds over several parameters (default %(default)s)")
+    balance.add_argument("--min-decisiveness", type=float, default=MIN_DECISIVENESS, metavar="SHARE",
+                         help="points under this share of seeds changing result are chosen only when no point "
+                              "reaches it (default %(default)s)")
+    balance.add_argument("--cache", type=Path, metavar="JSON",
+                         help="the evaluated points (default: --out with .points.json added)")
+    balance.add_argument("--resume", action="store_true", help="go on from the points already in the cache")
+    balance.add_argument("--workers", type=int, default=2, help="processes (or Ray actors) playing each point "
+                                                                "(default %(default)s)")
+    add_ray_arguments(balance, backends=BACKENDS, default="local")
     return parser
 
 
@@ -75,6 +120,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = make_parser().parse_args(argv)
     if args.action == "check":
         return _check(args)
+    if args.action == "balance":
+        return _balance(args)
     return error(f"unknown action {args.action!r}")   # argparse's choices keep this unreachable
 
 
@@ -123,4 +170,53 @@ def _check(args: argparse.Namespace) -> int:
         args.json.write_text(json.dumps({"seconds": round(seconds, 1), "checks": [c.to_dict() for c in checks]},
                                         indent=2) + "\n")
         print(f"wrote {args.json}", file=sys.stderr)
+    return 0
+
+
+def _balance(args: argparse.Namespace) -> int:
+    from agents.evaluation.balance import Point, balance_scenario, points_table
+    from agents.evaluation.scenario_check import CheckCaptains
+    from agents.evaluation.tournament import EvaluationInputError, check_backend, check_workers
+    from naval_env.core.errors import ConfigError
+
+    for flag, value in (("--games-per-point", args.games_per_point), ("--rounds", args.rounds)):
+        if value < 1:
+            return error(f"{flag} must be at least 1, got {value}")
+    if not 0 <= args.min_decisiveness <= 1:
+        return error(f"--min-decisiveness is a share of seeds, 0 to 1; got {args.min_decisiveness}")
+    default = CheckCaptains.default(args.ruleset)
+    captains = CheckCaptains.of(args.captain or default.strongest,
+                                args.captains if args.captains is not None else default.sound[1:])
+
+    def show(point: Point, played: bool) -> None:
+        values = ", ".join(f"{x:g}" for x in point.values)
+        print(f"  ({values}): side balance {point.balance.text()}, decisiveness {point.decisiveness:.2f}"
+              f"{'' if played else ' (cached)'}", file=sys.stderr, flush=True)
+
+    started = time.monotonic()
+    try:
+        check_workers(args.workers)
+        check_backend(args.backend, args.address)
+        result = balance_scenario(args.ruleset, args.scenario, args.vary, args.out, config=args.config,
+                                  captains=captains, seeds=args.games_per_point, seed=args.seed, rounds=args.rounds,
+                                  cache=args.cache, resume=args.resume, min_decisiveness=args.min_decisiveness,
+                                  workers=args.workers, backend=args.backend, address=args.address, on_point=show)
+    except (EvaluationInputError, ConfigError) as exc:
+        return error(str(exc))
+    print(f"{args.ruleset} / {result.scenario}: mirror of {captains.strongest}, decisiveness among "
+          f"{', '.join(captains.sound)}; {result.seeds} seeds from {result.seed}, {result.games_per_point} games a "
+          "point (the same seeds at every point)")
+    print()
+    print(points_table(result))
+    for variation, bracket in zip(result.variations, result.brackets, strict=True):
+        where = (f"0.50 crossed between {bracket[0]:g} and {bracket[1]:g}" if bracket is not None
+                 else f"0.50 not bracketed in {variation.low:g}..{variation.high:g} (the last pass kept the nearer)")
+        print(f"{variation.path}: {where}")
+    chosen = ", ".join(f"{v.path}{' +' if v.offset else '='}{x:g}" for v, x in zip(result.variations,
+                                                                                  result.best.values))
+    print(f"chosen: {chosen}: side balance {result.best.balance.text()} (was {result.start.balance.text()}), "
+          f"decisiveness {result.best.decisiveness:.2f}"
+          + ("" if result.decisive else f", UNDER the threshold {result.min_decisiveness:.2f}: no point reached it"))
+    print(f"wrote {args.out}; {result.evaluated} points played now, {len(result.points) - result.evaluated} from "
+          f"the cache, in {time.monotonic() - started:.0f} s")
     return 0
