@@ -109,6 +109,9 @@ def add_serve(subparsers: Subparsers) -> None:
                         help="searches admitted at once per worker; one more answers 503 (default %(default)s)")
     parser.add_argument("--decision-timeout", type=float, default=fields["decision_timeout_s"].default, metavar="S",
                         help="longest a search request may take, waiting included; then 503 (default %(default)s)")
+    parser.add_argument("--quarantine-damaged", action="store_true",
+                        help="when SQLite finds the store file damaged at start, move it aside and start on a new "
+                             "file with every game that still reads (default: refuse to start, saying how to recover)")
     parser.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"],
                         help="uvicorn's log level (default info)")
     parser.set_defaults(run=run_serve)
@@ -147,7 +150,7 @@ def run_serve(args: argparse.Namespace) -> int:
                                   store=_store_of(args.store),
                                   workers=args.workers, search_workers=args.search_workers,
                                   max_searches=args.max_searches, decision_timeout_s=args.decision_timeout,
-                                  warm_searches=True)
+                                  quarantine_damaged=args.quarantine_damaged, warm_searches=True)
     except ValidationError as exc:
         raise CommandError("; ".join(f"{_flag_of(str(e['loc'][0]))}: {e['msg']}" if e["loc"]
                                      else e["msg"].removeprefix("Value error, ") for e in exc.errors())) from None

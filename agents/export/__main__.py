@@ -20,6 +20,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=invoked_as("export", module="agents.export"),
         description="Export a trained MaskablePPO captain to ONNX plus a JSON sidecar, and check parity.",
+        allow_abbrev=False,
     )
     parser.add_argument("source", help="training run folder (holds run.json) or a model .zip inside one")
     parser.add_argument("--out", required=True, help="output .onnx path; the sidecar goes next to it as .json")

@@ -13,7 +13,7 @@ import argparse
 import sys
 import time
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from agents.atlas.plan import BACKENDS, DEFAULT_GAMES, DEFAULT_OUT, AtlasError, AtlasSettings
 from agents.distributed.ray_runtime import add_ray_arguments
@@ -25,6 +25,10 @@ PROG = "naval-tactics atlas"
 
 class OneLineParser(argparse.ArgumentParser):
     """Argument errors as one line and exit status 2, like the command's other input errors."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        # no abbreviated flags: `--game 3` is refused, not quietly read as `--games 3`
+        super().__init__(**{"allow_abbrev": False, **kwargs})
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: {message} (see --help)\n")

@@ -22,7 +22,7 @@ import sys
 import time
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import NoReturn, get_type_hints
+from typing import Any, NoReturn, get_type_hints
 
 from agents.distributed.ray_runtime import add_ray_arguments
 from agents.evaluation.report import (
@@ -111,6 +111,10 @@ def field_docs(cls: type) -> dict[str, str]:
 
 class OneLineParser(argparse.ArgumentParser):
     """Argument errors as one line and exit status 2, like every other input error here."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        # no abbreviated flags: `--game 3` is refused, not quietly read as `--games 3`
+        super().__init__(**{"allow_abbrev": False, **kwargs})
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message} (see --help)\n")

@@ -84,11 +84,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
+class LeagueStoredError(NavalError):
+    """A league file whose stored ruleset, scenario or config no longer loads."""
+
+
 def run_add(args: argparse.Namespace) -> int:
     from agents.league.roster import add
 
-    league, fresh = add(args.db, args.captains, ruleset=args.ruleset, scenario=args.scenario, config=args.config,
-                        first_seed=args.seed)
+    try:
+        league, fresh = add(args.db, args.captains, ruleset=args.ruleset, scenario=args.scenario, config=args.config,
+                            first_seed=args.seed)
+    except NavalError:
+        raise
+    except ValueError as exc:   # the league's stored ruleset settings no longer load (a scenario edited by hand)
+        raise LeagueStoredError(f"{args.db}: the league's stored settings do not load: {exc}; fix the file's meta "
+                                "table, or start a new league file") from None
     with league:
         info = league.info
         names = [c.name for c in fresh]

@@ -42,7 +42,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 
 def make_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=invoked_as("train"), description="Train a MaskablePPO captain.")
+    parser = argparse.ArgumentParser(prog=invoked_as("train"), description="Train a MaskablePPO captain.",
+                                     allow_abbrev=False)
     seeds = parser.add_mutually_exclusive_group()
     parser.add_argument("--config", help="run config: a shipped one by name (pantheon, crew_phase_strong, ...) "
                                          "or a YAML path, e.g. configs/train/pantheon.yaml")

@@ -30,9 +30,10 @@ CALIBRATED = ("hard", "normal", "easy")   # the levels below expert, in the orde
 
 def make_parser() -> argparse.ArgumentParser:
     # The docstring's first paragraph without its reStructuredText quotes: --help is read in a terminal.
-    parser = argparse.ArgumentParser(prog="naval-tactics zoo", description=__doc__.split("\n\n")[0].replace("``", ""))
+    parser = argparse.ArgumentParser(prog="naval-tactics zoo", description=__doc__.split("\n\n")[0].replace("``", ""),
+                                     allow_abbrev=False)
     commands = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
-    build = commands.add_parser("build", help="train (or take --run), export, evaluate against every scripted "
+    build = commands.add_parser("build", allow_abbrev=False, help="train (or take --run), export, evaluate against every scripted "
                                               "captain, run the generalization report and write the model card")
     build.add_argument("--ruleset", required=True, choices=ruleset_ids(), help="the ruleset whose captain to rebuild")
     build.add_argument("--seed", type=int, default=0, help="training seed (default 0)")
@@ -51,7 +52,7 @@ def make_parser() -> argparse.ArgumentParser:
                        help="generalization report: mid-game positions per scenario, each played on from both seats "
                             f"(default {REPORT_GAMES})")
     build.add_argument("--workers", type=int, default=2, help="processes playing the evaluation games (default 2)")
-    ladder = commands.add_parser("ladder", help="re-measure the difficulty ladder in every scenario (and "
+    ladder = commands.add_parser("ladder", allow_abbrev=False, help="re-measure the difficulty ladder in every scenario (and "
                                                 "recalibrate it)")
     ladder.add_argument("--ruleset", required=True, choices=ruleset_ids(), help="the ruleset whose ladder to measure")
     ladder.add_argument("--calibrate", action="store_true",
@@ -75,7 +76,7 @@ def make_parser() -> argparse.ArgumentParser:
                         help="seeds per step in every other scenario, each played from both sides "
                              "(default: --games)")
     ladder.add_argument("--workers", type=int, default=2, help="processes playing the games (default 2)")
-    report = commands.add_parser("report", help="a captain against every scripted captain in every scenario and "
+    report = commands.add_parser("report", allow_abbrev=False, help="a captain against every scripted captain in every scenario and "
                                                 "from mid-game positions (agents/zoo/report.py)")
     report.add_argument("--ruleset", required=True, choices=ruleset_ids(), help="the ruleset whose captain to report on")
     report.add_argument("--captain", default="zoo",
@@ -93,7 +94,7 @@ def make_parser() -> argparse.ArgumentParser:
                         help="write the report onto the zoo captain's model card and its rules page "
                              "(only for --captain zoo)")
     report.add_argument("--workers", type=int, default=2, help="processes playing the games (default 2)")
-    commands.add_parser("list", help="the shipped captains and their cards")
+    commands.add_parser("list", allow_abbrev=False, help="the shipped captains and their cards")
     return parser
 
 

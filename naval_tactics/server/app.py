@@ -84,5 +84,5 @@ def open_store(settings: ServerSettings, catalogue: Catalogue, clock: Clock | No
     if not isinstance(settings.store, Path):
         return GameStore(settings.max_games, settings.idle_seconds, settings.remembered_ids, clock)
     return SqliteGameStore(settings.store, catalogue, settings.max_games, settings.idle_seconds,
-                           settings.remembered_ids, clock)
+                           settings.remembered_ids, clock, quarantine_damaged=settings.quarantine_damaged)
 

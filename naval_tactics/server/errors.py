@@ -9,6 +9,8 @@ act on, ``problems`` the fields at fault by their path in the request body (``po
 
 from __future__ import annotations
 
+import logging
+import sqlite3
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -22,6 +24,8 @@ from starlette.routing import compile_path
 from naval_env.core.position import PositionError, path_of
 from naval_tactics.catalogue import UnknownNameError
 from naval_tactics.protocol import ErrorBody, ErrorResponse, Problem
+
+logger = logging.getLogger("uvicorn.error")
 
 
 def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
@@ -41,6 +45,7 @@ CODES: dict[str, int] = {
     "game_over": 409,
     "game_changed": 409,
     "game_not_replayable": 410,
+    "game_damaged": 410,
     "body_too_large": 413,
     "unsupported_media_type": 415,
     "invalid_request": 422,
@@ -54,6 +59,7 @@ CODES: dict[str, int] = {
     "internal_error": 500,
     "server_busy": 503,
     "decision_timeout": 503,
+    "store_failed": 503,
 }
 
 
@@ -196,6 +202,15 @@ def _allowed_methods(request: Request, named: str) -> str:
     return ", ".join(sorted(methods))
 
 
+async def _on_store_error(request: Request, exc: Exception) -> JSONResponse:
+    """The store file failed under a request (damaged on disk since start, the disk full): 503, the
+    transaction rolled back, nothing half-written; the next request may succeed (a full disk freed)."""
+    assert isinstance(exc, sqlite3.Error)
+    logger.error("game store failed on %s %s: %s", request.method, request.url.path, exc)
+    return error_response(503, "store_failed", f"the game store could not be read or written ({exc}); nothing "
+                          "was changed; the server log says more", headers={"Retry-After": "60"})
+
+
 async def _on_crash(request: Request, exc: Exception) -> JSONResponse:
     return error_response(500, "internal_error", f"the server failed on this request ({type(exc).__name__}); "
                           "the server log has the traceback")
@@ -205,4 +220,5 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(ApiError, _on_api_error)
     app.add_exception_handler(RequestValidationError, _on_validation_error)
     app.add_exception_handler(StarletteHTTPException, _on_http_error)
+    app.add_exception_handler(sqlite3.Error, _on_store_error)
     app.add_exception_handler(Exception, _on_crash)

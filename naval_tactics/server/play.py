@@ -22,6 +22,7 @@ from naval_tactics.decisions import Proposal, propose
 from naval_tactics.protocol import GameView, Problem, Seat
 from naval_tactics.server.errors import ApiError, invalid_position, unknown_name
 from naval_tactics.server.history import NotReplayableError, start_session
+from naval_tactics.server.store_checks import GameDamagedError
 from naval_tactics.server.store import GameChangedError, GameGoneError, GameSession, Store, Turn
 
 SEED_LIMIT = 2**53
@@ -75,6 +76,8 @@ def session(store: Store, game_id: str, whole: bool = False) -> GameSession:
     except GameGoneError as exc:
         code = "game_expired" if exc.reason == "expired" else "game_not_found"
         raise ApiError(code, str(exc), details={"game_id": game_id}) from None
+    except GameDamagedError as exc:
+        raise ApiError("game_damaged", str(exc), details={"game_id": game_id, "field": exc.field}) from None
     except NotReplayableError as exc:
         raise ApiError("game_not_replayable", str(exc), details={"game_id": game_id}) from None
 

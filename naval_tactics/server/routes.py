@@ -134,8 +134,15 @@ async def get_game(game_id: GameId, svc: ServicesDep) -> GameView:
 @router.delete("/games/{game_id}", tags=["games"], status_code=status.HTTP_204_NO_CONTENT, responses=error_responses(404),
                summary="Forget a game (frees its place at once)")
 async def delete_game(game_id: GameId, svc: ServicesDep) -> None:
-    play.session(svc.store, game_id)  # a 404 that says why, when it is not kept
-    svc.store.discard(game_id)
+    try:
+        current = play.session(svc.store, game_id)  # a 404 that says why, when it is not kept
+    except ApiError as exc:
+        if exc.code not in ("game_damaged", "game_not_replayable"):
+            raise
+        svc.store.discard(game_id)   # a stored game that cannot be rebuilt can still be cleared away
+        return
+    async with current.lock:   # after any move or search in progress on it: none is applied after the delete
+        svc.store.discard(game_id)
 
 
 @router.post("/games/{game_id}/moves", tags=["games"], responses=error_responses(404, 409),

@@ -56,6 +56,10 @@ class ServerSettings(BaseModel):
     decision_timeout_s: float = Field(default=30.0, gt=0, le=3600)
     """The longest a search request may take, waiting included; past it, 503 (``decision_timeout``)."""
 
+    quarantine_damaged: bool = False
+    """A store file SQLite finds damaged at start: False stops the server with a line saying how to recover;
+    True moves the file aside (``<name>.damaged-<UTC time>``) and starts on a new one holding every game that
+    still reads."""
     @model_validator(mode="after")
     def _workers_share_a_store(self) -> ServerSettings:
         if self.workers > 1 and self.store == MEMORY:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import fcntl
 import json
+import logging
 import math
 import os
 import sqlite3
@@ -33,7 +34,8 @@ from typing import Any
 
 from naval_env.core.position import PositionError
 from naval_tactics.catalogue import Catalogue
-from naval_tactics.server import history, snapshots
+from naval_tactics.server import history, snapshots, store_checks
+from naval_tactics.server.history import NotReplayableError
 from naval_tactics.server.store import (
     Clock,
     GameChangedError,
@@ -42,6 +44,11 @@ from naval_tactics.server.store import (
     StoreFullError,
     Turn,
 )
+from naval_tactics.server.store_checks import GameDamagedError, StoreDamagedError, StoreFileError
+
+__all__ = ["SqliteGameStore", "StoreDamagedError", "StoreFileError"]
+
+logger = logging.getLogger("uvicorn.error")
 
 KIND = "naval-tactics game store"
 #: 2: the ``snapshots`` table (a version-1 file gains it when opened; its games are replayed until moved).
@@ -90,10 +97,6 @@ WAL_AUTOCHECKPOINT_PAGES = 20_000
 CHECKPOINT_SECONDS = 0.5
 
 
-class StoreFileError(Exception):
-    """A ``--store`` file this server cannot use (not a game store, or from a newer schema)."""
-
-
 class SqliteGameStore:
     """At most ``max_games`` live games in ``path``; the same limits and answers as the memory store.
 
@@ -104,7 +107,8 @@ class SqliteGameStore:
     durable = True
 
     def __init__(self, path: Path, catalogue: Catalogue, max_games: int, idle_seconds: float,
-                 remembered: int = 10_000, clock: Clock | None = None, cache_size: int | None = None) -> None:
+                 remembered: int = 10_000, clock: Clock | None = None, cache_size: int | None = None,
+                 quarantine_damaged: bool = False) -> None:
         self.path, self.catalogue = Path(path), catalogue
         self.max_games, self.idle_seconds, self.remembered = max_games, idle_seconds, remembered
         self.clock: Clock = clock or time.time
@@ -112,8 +116,12 @@ class SqliteGameStore:
         self.cache_size = cache_size if cache_size is not None else min(max_games, 1000)
         self._cache: OrderedDict[str, GameSession] = OrderedDict()
         self._lock = threading.Lock()   # one connection, used from the event loop and (rarely) threads
-        self._conn = _open(self.path)
-        self._writers = WriterLock(self.path.with_name(self.path.name + "-lock"))
+        self._conn = open_checked(self.path, quarantine_damaged)
+        try:
+            self._writers = WriterLock(self.path.with_name(self.path.name + "-lock"))
+        except StoreFileError:
+            self._conn.close()
+            raise
         self._checkpointer = Checkpointer(self.path, CHECKPOINT_SECONDS)
         self._next_sweep = self.clock() + idle_seconds / 10
 
@@ -151,9 +159,12 @@ class SqliteGameStore:
             self._cache.pop(game_id, None)
             raise GameGoneError(game_id, None, self.idle_seconds, durable=True)
         state, last_used, turns = row
-        if state != "live":
+        if state in ("deleted", "expired"):
             self._cache.pop(game_id, None)
             raise GameGoneError(game_id, state, self.idle_seconds)
+        if state != "live" or not isinstance(last_used, int | float):
+            raise GameDamagedError(game_id, "state and last_used", f"are {state!r} and {last_used!r}")
+        turns = store_checks.count(game_id, turns)
         if now - last_used > self.idle_seconds:
             with self._transaction() as conn:
                 conn.execute("UPDATE games SET state = 'expired', gone_at = ? WHERE id = ? AND state = 'live' "
@@ -189,7 +200,7 @@ class SqliteGameStore:
                 if stored.rowcount == 0:   # its first move (or a game a version-1 file kept)
                     conn.execute("INSERT INTO snapshots VALUES (?, ?, ?, ?, ?, ?)",
                                  (session.id, snapshot.version, snapshot.decisions, position, snapshot.dice, state))
-        except GameChangedError:
+        except BaseException:   # refused (GameChangedError) or failed (sqlite3.Error): rolled back
             self._cache.pop(session.id, None)  # this worker's copy holds a turn that was not kept
             raise
 
@@ -222,32 +233,44 @@ class SqliteGameStore:
             self._cache.move_to_end(game_id)
             return cached
         with self._lock, closing(self._conn.execute(
-                "SELECT g.ruleset, g.config_sha256, g.scenario, g.start_position, g.seed, s.version, s.decisions, "
-                "s.position, s.dice, s.state FROM games g LEFT JOIN snapshots s ON s.game_id = g.id WHERE g.id = ?",
-                (game_id,))) as cur:
-            ruleset_id, digest, scenario, start, seed, *stored = cur.fetchone()
-        start_position = json.loads(start) if start is not None else None
+                "SELECT g.ruleset, g.config_sha256, g.scenario, g.start_position, g.seed, g.turns, s.version, "
+                "s.decisions, s.position, s.dice, s.state FROM games g LEFT JOIN snapshots s ON s.game_id = g.id "
+                "WHERE g.id = ?", (game_id,))) as cur:
+            found = cur.fetchone()
+        if found is None:   # deleted by another worker since get() read it
+            raise GameGoneError(game_id, "deleted", self.idle_seconds)
+        game = store_checks.game_row(game_id, found[:6])   # a row edited by hand: 410 game_damaged, not a 500
+        stored = found[6:]
         session = None
-        if stored[0] is not None and not whole:
-            entry = history.entry_for(self.catalogue, game_id, ruleset_id, digest)
+        if stored[0] == game.turns and not whole:   # a snapshot of another version is stale: replay instead
+            entry = history.entry_for(self.catalogue, game_id, game.ruleset, game.config_sha256)
             version, decisions, position, dice, state = stored
             try:
                 snapshot = snapshots.Snapshot.from_stored(version, decisions, json.loads(position), dice,
                                                           json.loads(state))
-                session = snapshots.resume(self.catalogue, entry, game_id, scenario, start_position, seed, snapshot, now)
+                session = snapshots.resume(self.catalogue, entry, game_id, game.scenario, game.start_position,
+                                           game.seed, snapshot, now)
             except (ValueError, TypeError, KeyError, PositionError):   # SnapshotError, or a file changed by hand
                 session = None   # replayed from the turns instead (which says why, if that fails too)
         if session is None:
-            session = history.restore(self.catalogue, game_id, ruleset_id, digest, scenario, start_position, seed,
-                                      self._turns(game_id, 0), now)
+            turns = self._turns(game_id, game.turns)
+            try:
+                session = history.restore(self.catalogue, game_id, game.ruleset, game.config_sha256, game.scenario,
+                                          game.start_position, game.seed, turns, now)
+            except NotReplayableError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - checked rows that still do not replay: the game is damaged
+                raise GameDamagedError(game_id, "its turns", f"do not replay ({type(exc).__name__}: {exc})") from None
         self._remember(session)
         return session
 
-    def _turns(self, game_id: str, since: int) -> list[Turn]:
+    def _turns(self, game_id: str, expected: int) -> list[Turn]:
+        """Every stored turn of the game, checked to be ``expected`` well-formed rows."""
         with self._lock, closing(self._conn.execute(
-                "SELECT kind, seat, captain, action FROM turns WHERE game_id = ? AND idx >= ? ORDER BY idx",
-                (game_id, since))) as cur:
-            return [Turn(kind, seat, tuple(json.loads(action)), captain) for kind, seat, captain, action in cur]
+                "SELECT idx, kind, seat, captain, action FROM turns WHERE game_id = ? ORDER BY idx",
+                (game_id,))) as cur:
+            rows = cur.fetchall()
+        return store_checks.turn_rows(game_id, rows, 0, expected)
 
     def _remember(self, session: GameSession) -> None:
         self._cache[session.id] = session
@@ -311,7 +334,12 @@ class WriterLock:
     stopped (two workers under load: about 100 such sleeps in 660 requests of one worker, traced)."""
 
     def __init__(self, path: Path) -> None:
-        self._fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            self._fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError as exc:   # a folder in its place, or no right to it: one line, not a traceback
+            raise StoreFileError(f"--store {path.with_name(path.name.removesuffix('-lock'))}: cannot open its lock "
+                                 f"file {path} ({exc.strerror or exc}); it holds no data: remove it, or give "
+                                 "another store file") from None
 
     def __enter__(self) -> None:
         fcntl.flock(self._fd, fcntl.LOCK_EX)
@@ -347,15 +375,36 @@ class Checkpointer:
         self._thread.join()
 
 
+def open_checked(path: Path, quarantine_damaged: bool = False) -> sqlite3.Connection:
+    """:func:`_open`; a damaged file is refused (:class:`StoreDamagedError`) or, with ``quarantine_damaged``,
+    moved aside with every game that still reads copied into a new file at ``path`` (logged)."""
+    try:
+        return _open(path)
+    except StoreDamagedError as exc:
+        if not quarantine_damaged:
+            raise
+        done = store_checks.quarantine(path, _open)
+        logger.warning("--store %s was damaged (%s); moved it to %s and started a new file with the %d games "
+                       "that read whole (%d left behind in it)", path, exc.reason, done.moved_to, done.kept, done.lost)
+        return _open(path)
+
+
 def _open(path: Path) -> sqlite3.Connection:
-    """The store file, created with its schema when new; refused when it is something else."""
+    """The store file, created with its schema when new; refused when it is something else, or damaged."""
     if path.exists() and not path.is_file():
         raise StoreFileError(f"--store {path}: not a file; give a file name (created when new) or 'memory'")
     if not path.parent.is_dir():
         raise StoreFileError(f"--store {path}: no folder {str(path.parent)!r}")
-    conn = sqlite3.connect(path, isolation_level=None, timeout=30, check_same_thread=False)
+    known_sqlite = path.exists() and store_checks.is_sqlite_file(path)
+    try:
+        conn = sqlite3.connect(path, isolation_level=None, timeout=30, check_same_thread=False)
+    except (sqlite3.Error, OSError) as exc:   # a folder it may not write in (/sys, /proc), a read-only disk
+        raise StoreFileError(f"--store {path}: cannot open it ({exc}); give a file in a folder this user can "
+                             "write, or 'memory'") from None
     try:
         _refuse_other_files(conn, path)   # before any pragma: a file that is not a store is left as it was
+        if path.stat().st_size:
+            store_checks.check_file(conn, path)
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute(f"PRAGMA wal_autocheckpoint = {WAL_AUTOCHECKPOINT_PAGES}")
@@ -375,8 +424,14 @@ def _open(path: Path) -> sqlite3.Connection:
             raise
     except sqlite3.DatabaseError as exc:
         conn.close()
+        if known_sqlite:   # an SQLite file SQLite cannot read: damaged (truncated, overwritten), not another kind
+            raise store_checks.damaged(path, f"SQLite cannot read it: {exc}") from None
         raise StoreFileError(f"--store {path}: not a naval-tactics game store ({exc}); give a new file name, "
                              "or 'memory'") from None
+    except (sqlite3.Error, OSError) as exc:
+        conn.close()
+        raise StoreFileError(f"--store {path}: cannot use it ({exc}); give a file in a folder this user can "
+                             "write, or 'memory'") from None
     except BaseException:
         conn.close()
         raise
