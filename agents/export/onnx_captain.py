@@ -31,6 +31,27 @@ from agents.learned import ModelLoadError
 from naval_env.core.ruleset import get_ruleset
 
 
+def mask_input(action_mask: Any) -> np.ndarray:
+    """The graph's ``action_mask`` input from a mask as an env gives it: bool (the Gymnasium env's
+    ``action_masks()``, ``info["action_mask"]`` and ``obs["action_mask"]``), int8 (PettingZoo's
+    ``obs["action_mask"]``) or already float32, one mask or a batch. Nonzero means allowed; the graph
+    takes float32 1.0/0.0 (its ``log`` of the mask is what sets illegal logits to -inf)."""
+    mask = np.asarray(action_mask)
+    if mask.dtype.kind not in "biuf":
+        raise TypeError(f"action_mask has dtype {mask.dtype}; expected bool, an integer or a float type (0 = forbidden)")
+    if mask.ndim == 0:
+        raise ValueError("action_mask is a scalar; expected the flat mask (one value per component value) or a batch")
+    return (mask != 0).astype(np.float32).reshape(-1, mask.shape[-1])
+
+
+def onnx_inputs(observation: Any, action_mask: Any) -> dict[str, np.ndarray]:
+    """The feed dict of an exported graph (``session.run(None, onnx_inputs(obs["observation"],
+    obs["action_mask"]))``) from one observation and mask as an env gives them, or a batch of each: float32
+    arrays of shape ``[batch, n]``, the mask cast by :func:`mask_input`."""
+    observations = np.asarray(observation, dtype=np.float32)
+    return {INPUT_OBSERVATION: observations.reshape(-1, observations.shape[-1]), INPUT_MASK: mask_input(action_mask)}
+
+
 def _session(path: Path, threads: int) -> ort.InferenceSession:
     options = ort.SessionOptions()
     # One decision at a time is the common case; extra threads only add hand-off latency there.
@@ -200,17 +221,22 @@ class OnnxCaptain(Captain):
 
     # ---------------------------------------------------------------- play
     def act(self, decision: Decision) -> np.ndarray:
-        observation = np.asarray(decision.observation, dtype=np.float32).reshape(1, -1)
-        mask = np.asarray(decision.action_mask, dtype=np.float32).reshape(1, -1)
-        if observation.shape[1] != self.observation_size or mask.shape[1] != self.flat_mask_size:
+        feed = onnx_inputs(decision.observation, decision.action_mask)
+        observation, mask = feed[INPUT_OBSERVATION], feed[INPUT_MASK]
+        if observation.shape != (1, self.observation_size) or mask.shape != (1, self.flat_mask_size):
             raise ValueError(
-                f"{self.name}: got observation of {observation.shape[1]} and mask of {mask.shape[1]} values; "
+                f"{self.name}: got observation of {observation.size} and mask of {mask.size} values; "
                 f"expected {self.observation_size} and {self.flat_mask_size}"
             )
-        (action,) = self._session.run(
-            [OUTPUT_ACTION], {INPUT_OBSERVATION: observation, INPUT_MASK: mask}
-        )
+        (action,) = self._session.run([OUTPUT_ACTION], feed)
         return action[0]
+
+    def predict(self, observation: Any, action_mask: Any) -> np.ndarray:
+        """The policy's choice for an observation and mask exactly as an env returns them (the Gymnasium
+        env's bool mask, PettingZoo's int8 one, or float32): one action ``[n_components]``, or ``[batch,
+        n_components]`` for a batch."""
+        actions, _ = self.evaluate(observation, action_mask)
+        return actions if np.ndim(observation) > 1 else actions[0]
 
     def probabilities(self, decision: Decision) -> list[np.ndarray]:
         """Softmax of each component's masked logits: the policy's probabilities, exactly 0 where masked."""
@@ -228,12 +254,7 @@ class OnnxCaptain(Captain):
         return result
 
     def evaluate(self, observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
-        """Batched: actions ``[n, n_components]`` and the masked logits of every component."""
-        results = self._session.run(
-            [OUTPUT_ACTION, *self._logit_names],
-            {
-                INPUT_OBSERVATION: np.asarray(observations, dtype=np.float32),
-                INPUT_MASK: np.asarray(masks, dtype=np.float32),
-            },
-        )
+        """Batched: actions ``[n, n_components]`` and the masked logits of every component (masks of any
+        dtype an env gives, see :func:`mask_input`)."""
+        results = self._session.run([OUTPUT_ACTION, *self._logit_names], onnx_inputs(observations, masks))
         return results[0], list(results[1:])
