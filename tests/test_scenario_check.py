@@ -149,3 +149,11 @@ def test_command_refuses_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
     assert "unknown pantheon scenario(s) nope; choose from duel" in capsys.readouterr().err
     assert main(["check", "--ruleset", "pantheon", "--games", "0"]) == 2
     assert "--games must be at least 1" in capsys.readouterr().err
+
+
+def test_check_on_ray_is_the_local_check() -> None:
+    # --backend ray plays the block through the tournament's Ray backend: the same games, so the same check.
+    local = check_scenario("pantheon", "duel", captains=SCRIPTED, seeds=6, seed=11, luck=False)
+    on_ray = check_scenario("pantheon", "duel", captains=SCRIPTED, seeds=6, seed=11, luck=False, workers=2,
+                            backend="ray")
+    assert on_ray == local and local.games == 6 * 6
