@@ -3,7 +3,10 @@ in the declared (weapon) order; lost at the end of the round; no opportunity att
 
 from __future__ import annotations
 
-from naval_env.rulesets.crew_phase.events import AttackRolled, GrappleStarted, Moved, StationManned
+import pytest
+
+from naval_env.core.errors import IllegalActionError
+from naval_env.rulesets.crew_phase.events import AttackLost, AttackRolled, GrappleStarted, Moved, StationManned
 from naval_env.testing import damage_list
 
 from .helpers import act, duel, of, pass_crew, where
@@ -75,3 +78,48 @@ def test_ships_make_no_opportunity_attacks():
     events = act(game, maneuver="ahead 6")                 # along red's starboard side, to (3, 9)
     assert of(events, Moved)[0].path[-1] == (3, 9)
     assert of(events, AttackRolled) == []
+
+
+def _empty_the_starboard_ballista():
+    """Red's starboard ballista, loaded with one bolt (``ammo: 1``), is readied and fires it at blue as blue sails
+    into its arc (d20 10 + 5 = 15 against AC 15, 3d10 = 4 + 4 + 4)."""
+    game = duel(blue_at=(8, 12), dice=[10, 10, 4, 4, 4], weapons={"ballista": {"ammo": 1}})
+    act(game, crew={3: "ready@w1"})
+    act(game, crew=["navigate@s0"])
+    events = act(game, maneuver="ahead 2")
+    [attack] = of(events, AttackRolled)
+    assert (attack.weapon, attack.readied, attack.hit) == (1, True, True)
+    assert damage_list(events) == [("blue_0", 12, "red_0", "ballista")]
+    return game
+
+
+def test_a_weapon_out_of_ammunition_can_be_neither_readied_nor_operated():
+    """'Para Operar un arma o equipamiento, el personaje debe tener acceso a todos los materiales necesarios
+    (munición)', and a readied action keeps 'todas las reglas habituales': the shot spends the last bolt (1 -> 0),
+    and in round 2 neither Operate nor Ready is offered for that weapon (the other weapons still are)."""
+    game = _empty_the_starboard_ballista()
+    assert where(game) == ("red_0", "CREW") and game.round == 2
+    ballista = game.state.ships["red_0"].weapons[1]
+    assert ballista.ammo == 0
+    for label in ("ready@w1", "operate@w1"):
+        with pytest.raises(IllegalActionError, match=f"value \\d+ \\({label}\\) is not allowed"):
+            act(game, crew={3: label})
+    events = act(game, crew={3: "ready@w0"})
+    assert of(events, StationManned) == [StationManned("red_0", 3, "ready weapon 0")]
+    assert ballista.readied_by is None and ballista.ammo == 0
+
+
+def test_a_readied_weapon_with_no_ammunition_loses_its_attack_and_never_goes_below_zero():
+    """The same rule where the trigger comes: a weapon readied with no ammunition left fires nothing (the attack is
+    lost, rolling no dice). Ready is refused for an empty weapon and a position refuses one readied, so the state
+    is set here by hand; the engine still refuses to fire it, so ``ammo`` can never reach -1."""
+    game = duel(blue_at=(8, 12), dice=[10])
+    act(game, crew={3: "ready@w1"})
+    ballista = game.state.ships["red_0"].weapons[1]
+    ballista.ammo = 0
+    act(game, crew=["navigate@s0"])                        # blue: 10 + 4 = 14, +20 ft
+    events = act(game, maneuver="ahead 2")                 # into the readied ballista's arc, 40 ft away
+    assert of(events, AttackRolled) == []
+    assert of(events, AttackLost) == [AttackLost("red_0", 1, "the weapon has no ammunition")]
+    assert (ballista.ammo, ballista.readied_by) == (0, None)
+    assert [roll.values for roll in game.dice.history] == [(10,)]   # blue's Navigate only: no attack die

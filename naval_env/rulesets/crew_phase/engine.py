@@ -383,6 +383,10 @@ class CrewPhaseGame(ShipBattle):
                         events.append(AttackLost(ship.id, weapon.index, "the crew member who readied it is down"))
                     elif weapon.hp <= 0:
                         events.append(AttackLost(ship.id, weapon.index, "the weapon is destroyed"))
+                    elif weapon.ammo <= 0:
+                        # 'Para Operar un arma ... el personaje debe tener acceso a todos los materiales necesarios
+                        # (munición)', and a readied action keeps every usual rule: no ammunition, no shot.
+                        events.append(AttackLost(ship.id, weapon.index, "the weapon has no ammunition"))
                     else:
                         weapon_attack(self.dice, self.rules, state, ship, weapon, operator, mover, TargetKind.SHIP,
                                       None, True, events)
