@@ -3,6 +3,7 @@ hand-made tables, and the check itself on pantheon's duel with scripted captains
 
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 
@@ -22,7 +23,8 @@ from agents.evaluation.scenario_check import (
 from agents.evaluation.stats import GameResult
 from agents.evaluation.tournament import build_tournament, run_tournament
 from naval_env.core.config import BUNDLED_CONFIGS
-from naval_tactics.commands.scenario import main
+from naval_tactics import cli
+from naval_tactics.commands.scenario import main, make_parser
 
 SCRIPTED = CheckCaptains.of("gunner", ["rammer"])
 
@@ -157,3 +159,13 @@ def test_check_on_ray_is_the_local_check() -> None:
     on_ray = check_scenario("pantheon", "duel", captains=SCRIPTED, seeds=6, seed=11, luck=False, workers=2,
                             backend="ray")
     assert on_ray == local and local.games == 6 * 6
+
+
+def test_every_flag_has_help_and_the_cli_lists_the_command(capsys: pytest.CaptureFixture[str]) -> None:
+    parser = make_parser()
+    [commands] = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    missing = [f"{name} {'/'.join(action.option_strings)}" for name, sub in commands.choices.items()
+               for action in sub._actions if not isinstance(action, argparse._HelpAction) and not action.help]
+    assert sorted(commands.choices) == ["balance", "check"] and missing == []
+    assert cli.main(["scenario", "check", "--ruleset", "pantheon", "--games", "0"]) == 2
+    assert "naval-tactics scenario: error: --games must be at least 1" in capsys.readouterr().err
