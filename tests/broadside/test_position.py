@@ -278,7 +278,7 @@ def test_a_heading_is_needed_where_the_scenario_sets_up_no_such_ship() -> None:
 
 @pytest.mark.parametrize(("top", "red", "words"), [
     ({"to_move": "blue_7"}, {}, "no ship 'blue_7'"),
-    ({"to_move": "red_0"}, {"status": "fled"}, "red_0 is fled: out of the battle"),
+    ({"to_move": "red_0"}, {"status": "fled"}, "red_0 is out of the battle (fled)"),
     ({"to_move": "red_0"}, {"grappled": ["blue_0"]}, "red_0 has no maneuver decision now"),
     ({"to_move": "red_0", "phase": "melee"}, {}, "red_0 has no melee decision now"),
     ({"to_move": "blue_0", "phase": "collision_board", "collision": {"activated": "red_0", "struck": "red_0"}}, {},

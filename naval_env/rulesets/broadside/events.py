@@ -183,13 +183,21 @@ class GrappleCut(Event):
     other: str
 
 
-@event("ship_lost", "{ship} is {status}{by}", by=when("by", " by {by}"))
+#: How the log says a ship left the battle, by its status ("red_0 has fled the table", not "is fled").
+_LOST = {"sunk": "is sunk", "prize": "is taken as a prize", "fled": "has fled off the table"}
+
+
+@event("ship_lost")
 class ShipLost(Event):
     """A ship leaves the battle: ``status`` sunk, prize (``by`` the capturing side) or fled."""
 
     ship: str
     status: str
     by: str | None
+
+    def text(self) -> str:
+        by = f" by {self.by}" if self.by else ""
+        return f"{self.ship} {_LOST.get(self.status, 'is ' + self.status)}{by}"
 
 
 CATALOG = EventCatalog([

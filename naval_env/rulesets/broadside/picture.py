@@ -114,13 +114,19 @@ def picture(game: BroadsideGame) -> Scene:
              ref=f"{a['id']}>{b['id']}", dash=(7, 4), head=True, label="collision")
     panel = Panel(
         ruleset="broadside", scenario=pos["scenario"], sides=sides, round=pos["round"],
-        phase=f"{pos['stage']}, {pos['phase'].replace('_', ' ')}", to_move=to_move,
+        phase=_phase(pos["stage"], pos["phase"]), to_move=to_move,
         outcome=(pos["winner"], pos["end_reason"]) if over else None,
         wind=Wind(pos["wind"], f"wind blows toward {pos['wind']:.0f}\u00b0"),
         cards=[_card(game, ship, sides) for ship in ships], legend=list(LEGEND),
         notes=[f"table {table.width:g} x {table.height:g} inches"],
     )
     return finish(scene, area, panel)
+
+
+def _phase(stage: str, phase: str) -> str:
+    """The panel's stage and phase, once when they are the same word ("boarding", not "boarding, boarding")."""
+    stage, phase = stage.replace("_", " "), phase.replace("_", " ")
+    return stage if stage == phase else f"{stage}, {phase}"
 
 
 def _hull(game: BroadsideGame, ship: dict[str, Any]) -> Hull:

@@ -582,7 +582,7 @@ def _to_move(position: BroadsidePosition, phase: Phase, stage: str, order: list[
     if to_move not in listed:
         problems.add("to_move", f"no ship {to_move!r}; ships: {listed}")
     elif to_move in ships and not ships[to_move].status.fighting:
-        problems.add("to_move", f"{to_move} is {ships[to_move].status.value}: out of the battle")
+        problems.add("to_move", f"{to_move} is out of the battle ({ships[to_move].status.value})")
     elif to_move not in order:
         problems.add("to_move", f"{to_move} is not in this turn's order {order}")
     return to_move, activation

@@ -79,11 +79,24 @@ class Moved(Event):
         return f"{self.ship} {self.maneuver}: {self.path[0]} -> {self.path[-1]}{turned}"
 
 
-@event("maneuver_failed", "{ship} fails to {maneuver} and {fallback}s instead")
+@event("maneuver_failed")
 class ManeuverFailed(Event):
+    """A maneuver's roll failed: the ship makes ``fallback`` (the base move, ``ahead``) instead."""
+
     ship: str
     maneuver: str
     fallback: str
+
+    def text(self) -> str:   # "red_0 fails the hard turn to port and sails ahead instead"
+        return f"{self.ship} fails the {_words(self.maneuver)} and sails {_words(self.fallback)} instead"
+
+
+def _words(label: str) -> str:
+    """A maneuver's label as words: ``hard_turn_port`` -> ``hard turn to port``, ``heave_to`` -> ``heave to``."""
+    for side in ("port", "starboard"):
+        if label.endswith("_" + side):
+            label = label.removesuffix("_" + side) + " to " + side
+    return label.replace("_", " ")
 
 
 @event("held", "{ship} does not move ({reason})")

@@ -74,6 +74,21 @@ def picture(game: PursuitGame) -> Scene:
     return finish(scene, area, panel)
 
 
+def _axis_numbers(scene: Scene, plot: Area, at: Any, xs: tuple[float, float], ys: tuple[float, float]) -> None:
+    """Yards along the plot's top (x) and left edge (y, north up; its caption names the unit), so a ship's (x, y) in the log can be found
+    on the plot; a round step (1, 2 or 5 times a power of ten) giving four to ten numbers a side."""
+    span = max(xs[1] - xs[0], ys[1] - ys[0])
+    step = next(m * 10 ** e for e in range(-1, 7) for m in (1, 2, 5) if m * 10 ** e >= span / 10)
+    for value in range(math.ceil(xs[0] / step), math.floor(xs[1] / step) + 1):
+        x = at(value * step, 0)[0]
+        scene.add(Text(x=x, y=plot.y - 5, text=f"{value * step:g}", size=9, anchor="middle", fill=MUTED,
+                       role="coordinate", ref=f"x{value * step:g}"))
+    for value in range(math.ceil(ys[0] / step), math.floor(ys[1] / step) + 1):
+        y = at(0, value * step)[1]
+        scene.add(Text(x=plot.x - 3, y=y + 3, text=f"{value * step:g}", size=9, anchor="end", fill=MUTED,
+                       role="coordinate", ref=f"y{value * step:g}"))
+
+
 def _sea_plot(scene: Scene, game: PursuitGame, plot: Area, pos: dict[str, Any], to_move: str | None,
               scenario: Any) -> None:
     ships = pos["ships"]
@@ -87,6 +102,8 @@ def _sea_plot(scene: Scene, game: PursuitGame, plot: Area, pos: dict[str, Any], 
         return plot.x + plot.w / 2 + (x - cx) * scale, plot.y + plot.h / 2 - (y - cy) * scale
 
     scene.add(Rect(x=plot.x, y=plot.y, w=plot.w, h=plot.h, fill=SEA, role="sea"))
+    _axis_numbers(scene, plot, at, (cx - plot.w / 2 / scale, cx + plot.w / 2 / scale),
+                  (cy - plot.h / 2 / scale, cy + plot.h / 2 / scale))
     for shoal in scenario.shoals:
         sx, sy = at(*shoal.center)
         scene.add(Circle(cx=sx, cy=sy, r=shoal.radius * scale, fill=ROCKS if shoal.rocks else SHOAL, opacity=0.8,
