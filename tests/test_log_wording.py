@@ -42,6 +42,7 @@ def _random_decisions(ruleset: str, seed: int, until: str) -> str:
         if game.position()["phase"] == until:
             return picture_of(game).to_svg()
         agent = game.current_agent
+        assert agent is not None
         parts = game.action_spec.split(game.legal_mask(agent))
         game.apply(agent, np.array([rng.choice(np.flatnonzero(part)) for part in parts]))
         assert not game.is_over, "the game ended before the phase came"
