@@ -25,7 +25,7 @@ from fastapi.testclient import TestClient
 from naval_tactics.catalogue import Catalogue
 from naval_tactics.server import ServerSettings, create_app
 from naval_tactics.server.snapshots import generators
-from naval_tactics.server.sqlite_store import SqliteGameStore, StoreFileError
+from naval_tactics.server.sqlite_store import SCHEMA_VERSION, SqliteGameStore, StoreFileError
 
 REPO = Path(__file__).resolve().parents[1]
 CATALOGUE = Catalogue.load()
@@ -190,7 +190,7 @@ def test_a_game_without_a_usable_snapshot_is_replayed_from_its_turns(tmp_path: P
     final = play(second, game_id, captain, seed)
     same_result(final, second.get(f"/v1/games/{game_id}/events").json()["events"], reference[seed])
     with sqlite3.connect(store) as conn:
-        assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == ("2",)
+        assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == (str(SCHEMA_VERSION),)
 
 
 def test_a_move_made_elsewhere_in_the_meantime_is_refused_not_applied_twice(tmp_path: Path) -> None:

@@ -44,6 +44,8 @@ CODES: dict[str, int] = {
     "not_your_turn": 409,
     "game_over": 409,
     "game_changed": 409,
+    "game_too_long": 409,
+    "too_many_proposals": 409,
     "game_not_replayable": 410,
     "game_damaged": 410,
     "body_too_large": 413,

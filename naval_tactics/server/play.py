@@ -23,7 +23,7 @@ from naval_tactics.protocol import GameView, Problem, Seat
 from naval_tactics.server.errors import ApiError, invalid_position, unknown_name
 from naval_tactics.server.history import NotReplayableError, start_session
 from naval_tactics.server.store_checks import GameDamagedError
-from naval_tactics.server.store import GameChangedError, GameGoneError, GameSession, Store, Turn
+from naval_tactics.server.store import GameChangedError, GameGoneError, GameSession, Store, Turn, written
 
 SEED_LIMIT = 2**53
 
@@ -159,7 +159,21 @@ def labels_of(entry: RulesetEntry, action: np.ndarray) -> dict[str, str]:
 
 def events_json(events: list[Event]) -> tuple[list[dict[str, Any]], list[str]]:
     """The events written out (``Event.to_dict``, which the ruleset's catalog reads back) and their sentences."""
-    return [e.to_dict() for e in events], [e.text() for e in events]
+    return written(events)
+
+
+def check_room(current: GameSession, max_turns: int, max_proposals: int, proposal: bool) -> None:
+    """409 when the game keeps ``max_turns`` turns already, or (for a ``proposal``) ``max_proposals`` unapplied
+    captains' moves: a game's history, and what any request reads of it, stays bounded."""
+    if current.version >= max_turns:
+        raise ApiError("game_too_long", f"game {current.id!r} keeps {current.version} turns, this server's most a "
+                       f"game may keep (max_turns); start a new game (from this one's position, if you like)",
+                       details={"game_id": current.id, "turns": current.version, "max_turns": max_turns})
+    if proposal and current.proposals >= max_proposals:
+        raise ApiError("too_many_proposals", f"game {current.id!r} keeps {current.proposals} captains' moves not "
+                       "applied (apply=false), this server's most a game may keep (max_proposals); apply a move, "
+                       "or ask POST /v1/decide with the game's position, which keeps nothing",
+                       details={"game_id": current.id, "proposals": current.proposals, "max_proposals": max_proposals})
 
 
 def _apply(store: Store, current: GameSession, turn: Turn) -> list[Event]:

@@ -150,6 +150,7 @@ async def delete_game(game_id: GameId, svc: ServicesDep) -> None:
 async def make_move(game_id: GameId, body: MoveRequest, svc: ServicesDep) -> MoveResult:
     current = play.session(svc.store, game_id)
     async with current.lock:
+        play.check_room(current, svc.settings.max_turns, svc.settings.max_proposals, proposal=False)
         action, events = play.apply_labels(svc.store, current, body.seat, body.move)
         logged, log = play.events_json(events)
         return MoveResult(seat=body.seat, move=play.labels_of(current.entry, action), action=action.tolist(),
@@ -165,6 +166,7 @@ async def captain_move(
     current = play.session(svc.store, game_id)
     entry = play.captain_entry(svc.catalogue, current.entry.id, body.captain)
     async with current.lock:
+        play.check_room(current, svc.settings.max_turns, svc.settings.max_proposals, proposal=not apply)
         if entry.slow:   # a search's thinking time (expert:Nms) must not hold up every other game
             seat = play.seat_to_move(current.game, body.seat)
             searched = await svc.searches.in_game(current, entry.name, seat)
@@ -183,10 +185,10 @@ async def game_events(
     game_id: GameId, svc: ServicesDep,
     since: Annotated[int, Query(ge=0, description="Index of the first event to return")] = 0,
 ) -> EventList:
-    current = play.session(svc.store, game_id, whole=True)
+    current = play.session(svc.store, game_id)
     async with current.lock:
-        logged, log = play.events_json(current.events[since:])
-        return EventList(game_id=game_id, since=since, total=len(current.events), events=logged, log=log)
+        logged, log = svc.store.event_log(current)   # kept with each turn: nothing replayed
+        return EventList(game_id=game_id, since=since, total=len(logged), events=logged[since:], log=log[since:])
 
 
 # ------------------------------------------------------------------ stateless

@@ -60,6 +60,12 @@ class ServerSettings(BaseModel):
     """A store file SQLite finds damaged at start: False stops the server with a line saying how to recover;
     True moves the file aside (``<name>.damaged-<UTC time>``) and starts on a new one holding every game that
     still reads."""
+    max_turns: int = Field(default=10_000, ge=1, le=1_000_000)
+    """Turns one game may keep (moves, captains' moves and proposals); one more answers 409 ``game_too_long``.
+    The longest shipped game takes about 5,000 decisions."""
+    max_proposals: int = Field(default=1_000, ge=0, le=1_000_000)
+    """Captains' moves one game may keep unapplied (``captain-moves?apply=false``, each a turn, as asking a
+    captain advances its generator); one more answers 409 ``too_many_proposals``."""
     @model_validator(mode="after")
     def _workers_share_a_store(self) -> ServerSettings:
         if self.workers > 1 and self.store == MEMORY:

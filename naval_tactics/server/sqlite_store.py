@@ -43,6 +43,7 @@ from naval_tactics.server.store import (
     GameSession,
     StoreFullError,
     Turn,
+    written,
 )
 from naval_tactics.server.store_checks import GameDamagedError, StoreDamagedError, StoreFileError
 
@@ -52,7 +53,8 @@ logger = logging.getLogger("uvicorn.error")
 
 KIND = "naval-tactics game store"
 #: 2: the ``snapshots`` table (a version-1 file gains it when opened; its games are replayed until moved).
-SCHEMA_VERSION = 2
+#: 3: each turn's ``events`` (a version-2 file gains the column; /events replays a game whose turns lack them).
+SCHEMA_VERSION = 3
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -78,6 +80,7 @@ CREATE TABLE IF NOT EXISTS turns (
     seat TEXT NOT NULL,
     captain TEXT,
     action TEXT NOT NULL,
+    events TEXT,
     PRIMARY KEY (game_id, idx)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS snapshots (
@@ -192,8 +195,9 @@ class SqliteGameStore:
                                        (session.id, index))   # last_used: kept fresh by get()
                 if changed.rowcount != 1:
                     raise GameChangedError(session.id)
-                conn.execute("INSERT INTO turns VALUES (?, ?, ?, ?, ?, ?)",
-                             (session.id, index, turn.kind, turn.seat, turn.captain, json.dumps(list(turn.action))))
+                conn.execute("INSERT INTO turns VALUES (?, ?, ?, ?, ?, ?, ?)",
+                             (session.id, index, turn.kind, turn.seat, turn.captain, json.dumps(list(turn.action)),
+                              _events_text(session.last_events)))
                 stored = conn.execute("UPDATE snapshots SET version = ?, decisions = ?, position = ?, dice = ?, state = ? "
                                       "WHERE game_id = ?", (snapshot.version, snapshot.decisions, position,
                                                             snapshot.dice, state, session.id))
@@ -211,6 +215,29 @@ class SqliteGameStore:
             conn.execute("DELETE FROM turns WHERE game_id = ?", (game_id,))
             conn.execute("DELETE FROM snapshots WHERE game_id = ?", (game_id,))
         self._cache.pop(game_id, None)
+
+    def event_log(self, session: GameSession) -> tuple[list[dict[str, Any]], list[str]]:
+        """Every event of the game from its start: the opening's, made again from the seed (a new game, no
+        turn replayed), then each turn's, as stored with it; replayed from the turns only for turns kept without their
+        events (by a version-2 file), or when the session already holds them all."""
+        if session.whole:
+            return written(session.events)
+        with self._lock, closing(self._conn.execute(
+                "SELECT events FROM turns WHERE game_id = ? ORDER BY idx", (session.id,))) as cur:
+            stored = [row[0] for row in cur]
+        if len(stored) != session.version or any(text is None for text in stored):
+            return written(self.get(session.id, whole=True).events)
+        start = history.start_session(session.entry, session.id, session.scenario if session.start is None else None,
+                                      session.start, session.seed, session.last_used)
+        logged, log = written(start.events)
+        for index, text in enumerate(stored):
+            try:
+                pairs = json.loads(text)
+                logged.extend(event for event, _ in pairs)
+                log.extend(sentence for _, sentence in pairs)
+            except (ValueError, TypeError) as exc:
+                raise GameDamagedError(session.id, f"turn {index}", f"has events that do not read ({exc})") from None
+        return logged, log
 
     def sweep(self) -> int:
         """Expire every game idle past the limit now, and forget gone ids past ``remembered``; returns how many expired."""
@@ -375,6 +402,11 @@ class Checkpointer:
         self._thread.join()
 
 
+def _events_text(events: list[Any]) -> str:
+    """A turn's events as stored: ``[[written out, sentence], ...]``."""
+    return json.dumps([[event.to_dict(), event.text()] for event in events], separators=(",", ":"))
+
+
 def open_checked(path: Path, quarantine_damaged: bool = False) -> sqlite3.Connection:
     """:func:`_open`; a damaged file is refused (:class:`StoreDamagedError`) or, with ``quarantine_damaged``,
     moved aside with every game that still reads copied into a new file at ``path`` (logged)."""
@@ -413,6 +445,8 @@ def _open(path: Path) -> sqlite3.Connection:
         try:
             for statement in filter(str.strip, SCHEMA.split(";")):
                 conn.execute(statement)
+            if "events" not in {row[1] for row in conn.execute("PRAGMA table_info(turns)")}:   # a version-2 file
+                conn.execute("ALTER TABLE turns ADD COLUMN events TEXT")
             conn.executemany("INSERT OR IGNORE INTO meta VALUES (?, ?)",
                              (("kind", KIND), ("schema_version", str(SCHEMA_VERSION))))
             _check_meta(path, dict(conn.execute("SELECT key, value FROM meta").fetchall()))

@@ -74,6 +74,8 @@ class GameSession:
     _position: tuple[int, dict[str, Any]] | None = field(default=None, repr=False)
     #: (dice, rolls recorded, packed generator state) of the last snapshot: reused while no die is rolled.
     packed_dice: tuple[Dice, int, bytes] | None = field(default=None, repr=False)
+    #: The events of the last turn recorded (a store keeps them with the turn, so /events replays nothing).
+    last_events: list[Event] = field(default_factory=list, repr=False)
 
     @property
     def version(self) -> int:
@@ -107,10 +109,21 @@ class GameSession:
             self.captains[key] = captain
         return captain
 
+    @property
+    def proposals(self) -> int:
+        """Captains' moves kept unapplied (``captain-moves?apply=false``) so far."""
+        return self.version - self.decisions
+
     def record(self, turn: Turn, events: list[Event]) -> None:
         self.turns.append(turn)
         self.events.extend(events)
         self.decisions += turn.applied
+        self.last_events = events
+
+
+def written(events: list[Event]) -> tuple[list[dict[str, Any]], list[str]]:
+    """The events written out (``Event.to_dict``, which the ruleset's catalog reads back) and their sentences."""
+    return [e.to_dict() for e in events], [e.text() for e in events]
 
 
 class StoreFullError(Exception):
@@ -161,6 +174,7 @@ class Store(Protocol):
     def get(self, game_id: str, whole: bool = False) -> GameSession: ...
     def commit(self, session: GameSession) -> None: ...
     def discard(self, game_id: str) -> None: ...
+    def event_log(self, session: GameSession) -> tuple[list[dict[str, Any]], list[str]]: ...
     def sweep(self) -> int: ...
     def close(self) -> None: ...
 
@@ -214,6 +228,10 @@ class GameStore:
 
     def close(self) -> None:
         """Release what the store holds (nothing, in memory)."""
+
+    def event_log(self, session: GameSession) -> tuple[list[dict[str, Any]], list[str]]:
+        """Every event of the game from its start, written out and as sentences (in memory: the session's own)."""
+        return written(session.events)
 
     def discard(self, game_id: str) -> None:
         """Forget the game (if kept), remembering it was deleted."""
