@@ -82,12 +82,16 @@ def test_a_point_whose_config_is_invalid_names_the_values(tmp_path: Path) -> Non
                          captains=SCRIPTED, seeds=2)
 
 
-def test_a_decisive_point_is_kept_over_a_nearer_one_that_is_not(tmp_path: Path) -> None:
+def test_the_point_kept_is_balanced_first_then_decisive_then_nearest(tmp_path: Path) -> None:
     balancer = Balancer("pantheon", "duel", shipped(), (), SCRIPTED, 1, 0,
                         PointCache(tmp_path / "c.json", {}, resume=False), min_decisiveness=0.3)
     near_but_seat_decided, decisive = point(0.50, 0.1), point(0.62, 0.4)
     assert balancer.better(near_but_seat_decided, decisive) is decisive
     assert balancer.better(point(0.60, 0.4), decisive).balance.score == 0.60
+    # A decisive point outside the band (0.35..0.65) is lopsided: a balanced one is kept over it.
+    decisive_but_lopsided = point(0.10, 0.55)
+    assert balancer.better(decisive_but_lopsided, near_but_seat_decided) is near_but_seat_decided
+    assert balancer.better(decisive_but_lopsided, point(0.70, 0.1)).balance.score == 0.70
 
 
 # ------------------------------------------------------------------ balancing a lopsided duel

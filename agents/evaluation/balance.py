@@ -17,8 +17,9 @@ The search: for one parameter, a bisection on the sign of ``balance - 0.5`` betw
 (assumed monotone in expectation), down to a whole number or :data:`DEFAULT_STEPS` halvings, which
 leaves the final bracket as the parameter's interval; for several, coordinate search: each in turn,
 the others held, for ``rounds`` rounds or until a round moves nothing. The answer is the evaluated
-point nearest 0.50 among those with decisiveness at least the threshold (the nearest of all, said so,
-when none has). Each point is stored in a JSON cache as it is played, so an interrupted search resumes.
+point nearest 0.50 among those inside the check's side-balance band with decisiveness at least the
+threshold; failing that, the nearest inside the band (its decisiveness reported as short); failing
+that, the nearest of all. Each point is stored in a JSON cache as it is played, so an interrupted search resumes.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ import yaml
 
 from agents.evaluation.scenario_check import (
     MIN_DECISIVENESS,
+    SIDE_BALANCE,
     CheckCaptains,
     Rate,
     decisiveness,
@@ -252,6 +254,7 @@ class Balancer:
     seed: int
     cache: PointCache
     min_decisiveness: float = MIN_DECISIVENESS
+    side_band: tuple[float, float] = SIDE_BALANCE
     workers: int = 1
     backend: str = "local"
     address: str | None = None
@@ -296,9 +299,13 @@ class Balancer:
         return path
 
     def better(self, a: Point, b: Point) -> Point:
-        """The point to keep: a decisive one over one that is not, then the one nearer 0.50."""
-        def rank(point: Point) -> tuple[bool, float]:
-            return point.decisiveness < self.min_decisiveness, point.gap
+        """The point to keep: one inside the side-balance band over one outside it, then a decisive one over
+        one that is not, then the one nearer 0.50; outside the band, the nearer. (A decisive point outside the
+        band is still lopsided: it never wins over a balanced one, whose shortfall the result reports.)"""
+        def rank(point: Point) -> tuple[bool, bool, float]:
+            if not self.side_band[0] <= point.balance.score <= self.side_band[1]:
+                return True, False, point.gap      # lopsided either way: only the nearer counts
+            return False, point.decisiveness < self.min_decisiveness, point.gap
 
         return a if rank(a) <= rank(b) else b
 
@@ -406,7 +413,7 @@ def balance_scenario(ruleset: str, scenario: str | None, variations: Sequence[st
     balancer = Balancer(ruleset, scenario, raw, parsed, captains, seeds, seed,
                         PointCache(cache_file, cache_key(ruleset, scenario, source, parsed, captains, seeds, seed),
                                    resume=resume),
-                        min_decisiveness, workers, backend, address, on_point)
+                        min_decisiveness, SIDE_BALANCE, workers, backend, address, on_point)
     result = balancer.run(rounds)
     balancer.write(result.best.values, out, header(result, source))
     return result

@@ -175,7 +175,7 @@ def _check(args: argparse.Namespace) -> int:
 
 def _balance(args: argparse.Namespace) -> int:
     from agents.evaluation.balance import Point, balance_scenario, points_table
-    from agents.evaluation.scenario_check import CheckCaptains
+    from agents.evaluation.scenario_check import SIDE_BALANCE, CheckCaptains
     from agents.evaluation.tournament import EvaluationInputError, check_backend, check_workers
     from naval_env.core.errors import ConfigError
 
@@ -209,14 +209,17 @@ def _balance(args: argparse.Namespace) -> int:
     print()
     print(points_table(result))
     for variation, bracket in zip(result.variations, result.brackets, strict=True):
-        where = (f"0.50 crossed between {bracket[0]:g} and {bracket[1]:g}" if bracket is not None
-                 else f"0.50 not bracketed in {variation.low:g}..{variation.high:g} (the last pass kept the nearer)")
+        where = (f"0.50 not bracketed in {variation.low:g}..{variation.high:g} (the last pass kept the nearer)"
+                 if bracket is None else f"0.50 reached at {bracket[0]:g}" if bracket[0] == bracket[1]
+                 else f"0.50 crossed between {bracket[0]:g} and {bracket[1]:g}")
         print(f"{variation.path}: {where}")
     chosen = ", ".join(f"{v.path}{' +' if v.offset else '='}{x:g}" for v, x in zip(result.variations,
                                                                                   result.best.values))
     print(f"chosen: {chosen}: side balance {result.best.balance.text()} (was {result.start.balance.text()}), "
           f"decisiveness {result.best.decisiveness:.2f}"
-          + ("" if result.decisive else f", UNDER the threshold {result.min_decisiveness:.2f}: no point reached it"))
+          + ("" if result.decisive else f", UNDER the threshold {result.min_decisiveness:.2f}")
+          + ("" if SIDE_BALANCE[0] <= result.best.balance.score <= SIDE_BALANCE[1]
+             else f"; STILL LOPSIDED: no point played reached {SIDE_BALANCE[0]:.2f}..{SIDE_BALANCE[1]:.2f}"))
     print(f"wrote {args.out}; {result.evaluated} points played now, {len(result.points) - result.evaluated} from "
           f"the cache, in {time.monotonic() - started:.0f} s")
     return 0
