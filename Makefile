@@ -12,7 +12,7 @@ WORKERS ?= auto
 SYSTEM_PACKAGES := chromium chromium-driver nodejs fonts-dejavu-core
 SYSTEM_COMMANDS := chromium chromedriver node
 
-.PHONY: setup system-packages demo test bench clean
+.PHONY: setup system-packages demo test test-min bench clean
 
 setup: $(STAMP)
 
@@ -42,5 +42,31 @@ test: setup system-packages
 bench: setup
 	$(PY) bench/env_speed.py
 
+# Version floors, tested: a second venv with every direct dependency at the floor pyproject.toml declares
+# (tools/version_floors.py writes the ==floor constraints; transitive dependencies stay newest, as with
+# `uv pip compile --resolution lowest-direct`), then the Gymnasium, PettingZoo and SB3 checkers, the SB3
+# training smoke run and the CleanRL example on it. torch is the exception: it stays at
+# constraints.txt's CPU build, the one on these machines' disk (torch 2.3's PyPI wheel is a CUDA build of GBs).
+VENV_MIN := .venv-min
+PY_MIN := $(VENV_MIN)/bin/python
+MIN_TESTS := tests/test_conformance.py tests/test_sb3_conformance.py tests/test_training.py \
+	tests/test_version_floors.py \
+	tests/test_rl_libraries.py::test_the_cleanrl_style_example_trains_on_the_mask_in_the_observation
+
+$(VENV_MIN)/.installed: pyproject.toml constraints.txt tools/version_floors.py
+	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "error: $(PYTHON) not found; set PYTHON=/path/to/python3.11"; exit 1; }
+	test -x $(PY_MIN) || $(PYTHON) -m venv $(VENV_MIN)
+	$(PY_MIN) -m pip install --quiet packaging
+	$(PY_MIN) tools/version_floors.py --skip torch > $(VENV_MIN)/floors.txt
+	grep '^torch==' constraints.txt > $(VENV_MIN)/torch.txt
+	$(PY_MIN) -m pip install --quiet -c $(VENV_MIN)/torch.txt torch
+	$(PY_MIN) -m pip install --quiet -c $(VENV_MIN)/floors.txt -c $(VENV_MIN)/torch.txt -e ".[train]" pytest
+	$(PY_MIN) -m pip check
+	touch $@
+
+test-min: $(VENV_MIN)/.installed
+	$(PY_MIN) -m pip freeze --exclude-editable | grep -iE '^(numpy|gymnasium|pettingzoo|stable.baselines3|sb3.contrib|torch)=='
+	NAVAL_FLOORS_FILE=$(VENV_MIN)/floors.txt $(PY_MIN) -m pytest -p no:cacheprovider $(MIN_TESTS)
+
 clean:
-	rm -rf $(VENV) runs .pytest_cache
+	rm -rf $(VENV) $(VENV_MIN) runs .pytest_cache
