@@ -20,7 +20,8 @@ From it:
   side's score, split into captains (the pairs' main effect), seeds (dice and start positions, whoever
   captains) and the rest (seed × captains: captains whose effect depends on the dice);
 - **luck bound** (optional): a clairvoyant search (it sees the real dice) with the strongest captain as
-  its prior, against the strongest captain: how far skill could go in this scenario;
+  its prior, against the strongest captain: how far skill could go in this scenario (in this process,
+  or on Ray actors with ``backend="ray"``);
 - rounds and decisions a game, and the share of draws and of games ended by the round limit.
 
 Verdicts: *lopsided* when the side balance is outside :data:`SIDE_BALANCE`; else *luck-dominated*
@@ -320,16 +321,50 @@ def clairvoyant_factory(simulations: int) -> Callable[[Captain], Captain]:
     return make
 
 
+class _ClairvoyantActor:
+    """A Ray actor playing luck-bound games: the tournament's :class:`~agents.evaluation.ray_backend.GameActor`
+    with the clairvoyant worker in place of the plain one."""
+
+    def __init__(self, setup: _Setup, simulations: int) -> None:
+        from agents.evaluation.ray_backend import GameActor
+
+        self.actor = GameActor(setup)
+        self.actor.worker = _ClairvoyantWorker(setup, clairvoyant_factory(simulations))
+
+    def play(self, tasks: list[GameTask]) -> list[tuple[GameResult, None]]:
+        return [(result, None) for result, _ in self.actor.play(tasks)]
+
+
 def luck_bound(ruleset: str, scenario: str | None, config: str | None, strongest: str, seeds: int, seed: int,
-               simulations: int = DEFAULT_CLAIRVOYANT_SIMULATIONS) -> Rate:
-    """The clairvoyant search's score against ``strongest`` over ``seeds`` seeds from both sides, played in
-    this process by the tournament's worker (a search is costly and its captain is built, not named)."""
+               simulations: int = DEFAULT_CLAIRVOYANT_SIMULATIONS, *, workers: int = 1, backend: str = "local",
+               address: str | None = None) -> Rate:
+    """The clairvoyant search's score against ``strongest`` over ``seeds`` seeds from both sides, played by the
+    tournament's own worker: in this process, or on ``workers`` Ray actors with ``backend="ray"`` (a search is
+    built, not named, so the process pool, which makes captains from names, does not play it)."""
     opponent = parse_entrant(strongest)
     tournament = Tournament(ruleset, scenario, config, (Entrant(CLAIRVOYANT, CLAIRVOYANT), opponent),
                             ((CLAIRVOYANT, opponent.label),), seeds, seed)
-    worker = _ClairvoyantWorker(_Setup(tournament, None, single_thread=False), clairvoyant_factory(simulations))
-    results = [worker.play(task) for task in schedule(tournament)]
-    return Rate.of([r.a_score for r in results])
+    setup = _Setup(tournament, None, single_thread=backend == "ray")
+    results: list[GameResult] = []
+    if backend == "ray":
+        import os
+
+        from agents.distributed.ray_runtime import ray_session
+        from agents.evaluation.ray_backend import _drive
+        from agents.evaluation.workers import _chunks
+
+        with ray_session(address, num_cpus=max(workers, os.cpu_count() or 1)) as ray:
+            actor_class = ray.remote(num_cpus=1)(_ClairvoyantActor)
+            actors = [actor_class.remote(setup, simulations) for _ in range(workers)]
+            try:   # a chunk a game: each takes seconds, so the actors share them out evenly
+                _drive(ray, actors, setup, _chunks(schedule(tournament), 1), results.extend)
+            finally:
+                for actor in actors:
+                    ray.kill(actor)
+    else:
+        worker = _ClairvoyantWorker(setup, clairvoyant_factory(simulations))
+        results = [worker.play(task) for task in schedule(tournament)]
+    return Rate.of([r.a_score for r in sorted(results, key=lambda r: r.sort_key)])
 
 
 # ------------------------------------------------------------------ the check
@@ -367,7 +402,8 @@ def check_scenario(ruleset: str, scenario: str | None = None, *, config: str | N
         strongest=captains.strongest, sound=captains.sound, weakest=weakest, side_balance=side_balance,
         vs_random=vs_random, vs_weakest=vs_weakest, decisiveness=decisive, variance=variance_shares(table),
         luck_bound=(luck_bound(ruleset, scenario, config, captains.strongest, luck_seeds, seed,
-                               clairvoyant_simulations) if luck else None),
+                               clairvoyant_simulations, workers=workers, backend=backend, address=address)
+                    if luck else None),
         luck_seeds=luck_seeds if luck else 0,
         mean_rounds=sum(r.rounds for r in games) / len(games),
         mean_decisions=sum(r.decisions for r in games) / len(games),

@@ -65,8 +65,8 @@ def make_parser() -> argparse.ArgumentParser:
     check.add_argument("--clairvoyant-simulations", type=int, default=DEFAULT_CLAIRVOYANT_SIMULATIONS, metavar="N",
                        help="candidate moves the clairvoyant search tries a decision (default %(default)s)")
     check.add_argument("--workers", type=int, default=2,
-                       help="processes (or Ray actors) playing the block; the luck bound plays in this process "
-                            "(default %(default)s)")
+                       help="processes (or Ray actors) playing the block; the luck bound plays in this process, "
+                            "or on as many Ray actors with --backend ray (default %(default)s)")
     add_ray_arguments(check, backends=BACKENDS, default="local")
     check.add_argument("--json", type=Path, metavar="PATH", help="also write every measurement as JSON here")
     check.add_argument("--no-progress", action="store_true", help="hide the progress bar")
