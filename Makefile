@@ -12,7 +12,7 @@ WORKERS ?= auto
 SYSTEM_PACKAGES := chromium chromium-driver nodejs fonts-dejavu-core
 SYSTEM_COMMANDS := chromium chromedriver node
 
-.PHONY: setup system-packages demo test test-min bench clean
+.PHONY: setup system-packages demo test test-min test-sb3-stock bench clean
 
 setup: $(STAMP)
 
@@ -45,12 +45,12 @@ bench: setup
 # Version floors, tested: a second venv with every direct dependency at the floor pyproject.toml declares
 # (tools/version_floors.py writes the ==floor constraints; transitive dependencies stay newest, as with
 # `uv pip compile --resolution lowest-direct`), then the Gymnasium, PettingZoo and SB3 checkers, the SB3
-# training smoke run and the CleanRL example on it. torch is the exception: it stays at
+# training smoke run, the stock-SB3 export and the CleanRL example on it. torch is the exception: it stays at
 # constraints.txt's CPU build, the one on these machines' disk (torch 2.3's PyPI wheel is a CUDA build of GBs).
 VENV_MIN := .venv-min
 PY_MIN := $(VENV_MIN)/bin/python
 MIN_TESTS := tests/test_conformance.py tests/test_sb3_conformance.py tests/test_training.py \
-	tests/test_version_floors.py \
+	tests/test_export_sb3.py tests/test_version_floors.py \
 	tests/test_rl_libraries.py::test_the_cleanrl_style_example_trains_on_the_mask_in_the_observation
 
 $(VENV_MIN)/.installed: pyproject.toml constraints.txt tools/version_floors.py
@@ -68,5 +68,20 @@ test-min: $(VENV_MIN)/.installed
 	$(PY_MIN) -m pip freeze --exclude-editable | grep -iE '^(numpy|gymnasium|pettingzoo|stable.baselines3|sb3.contrib|torch)=='
 	NAVAL_FLOORS_FILE=$(VENV_MIN)/floors.txt $(PY_MIN) -m pytest -p no:cacheprovider $(MIN_TESTS)
 
+# The --sb3 export loaded where only sb3-contrib is installed: a venv (kept under build/, reused on rerun) with
+# sb3-contrib, its dependencies and constraints.txt's CPU torch, whose python tests/test_export_sb3.py loads the
+# exported zip with (`make test` runs the same tests with this package blocked from import instead).
+SB3_STOCK := build/sb3-stock-venv
+
+$(SB3_STOCK)/.installed: constraints.txt
+	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "error: $(PYTHON) not found; set PYTHON=/path/to/python3.11"; exit 1; }
+	test -x $(SB3_STOCK)/bin/python || $(PYTHON) -m venv $(SB3_STOCK)
+	grep '^torch==' constraints.txt > $(SB3_STOCK)/torch.txt
+	$(SB3_STOCK)/bin/python -m pip install --quiet -c $(SB3_STOCK)/torch.txt torch sb3-contrib
+	touch $@
+
+test-sb3-stock: setup $(SB3_STOCK)/.installed
+	NAVAL_SB3_STOCK_PYTHON=$(SB3_STOCK)/bin/python $(PY) -m pytest -n 0 tests/test_export_sb3.py
+
 clean:
-	rm -rf $(VENV) $(VENV_MIN) runs .pytest_cache
+	rm -rf $(VENV) $(VENV_MIN) $(SB3_STOCK) runs .pytest_cache

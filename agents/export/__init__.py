@@ -8,6 +8,8 @@
   (``python -m agents.export.conformance check FILE``); :mod:`agents.export.vectors` makes them.
 - :mod:`agents.export.derivation` says in words how each ruleset's observation is derived.
 - ``python -m agents.export RUN --out captains/NAME.onnx`` does export + vectors + parity check.
+- :mod:`agents.export.sb3_zip` writes a zip stock sb3-contrib loads (``python -m agents.export RUN --sb3``),
+  checked by reloading it with ``MaskablePPO.load``.
 
 Nothing is imported here eagerly, so ``import agents.export.onnx_captain`` never pulls in torch.
 """
@@ -16,11 +18,13 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["ConformanceReport", "OnnxCaptain", "ParityReport", "check_conformance", "check_parity", "export_run"]
+__all__ = ["ConformanceReport", "OnnxCaptain", "ParityReport", "check_conformance", "check_parity", "export_run",
+           "export_sb3"]
 
 _LAZY = {
     "OnnxCaptain": "agents.export.onnx_captain",
     "export_run": "agents.export.onnx_export",
+    "export_sb3": "agents.export.sb3_zip",
     "check_parity": "agents.export.parity",
     "ParityReport": "agents.export.parity",
     "ConformanceReport": "agents.export.conformance",

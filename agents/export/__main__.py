@@ -1,7 +1,11 @@
 """``python -m agents.export RUN_FOLDER_OR_ZIP --out captains/NAME.onnx [--parity 2000] [--conformance 300] [--seed N]``
+``python -m agents.export RUN_FOLDER_OR_ZIP --sb3 [--out NAME.zip] [--parity 2000] [--seed N]``
 
 Exports the run's captain (``NAME.onnx``, its sidecar ``NAME.json`` and conformance vectors
 ``NAME.conformance.json``, checked on write), then checks parity with the torch model on real games.
+With ``--sb3`` it writes instead a zip that stock sb3-contrib loads (``MaskablePPO.load`` with only
+sb3-contrib installed; policy ``MaskableActorCriticPolicy``), default ``<model>.sb3.zip`` beside the model,
+and checks that the reloaded zip takes the run policy's actions on ``--parity`` decisions.
 Exit status: 0 exported and parity passed (or skipped with ``--parity 0``); 1 parity
 failed (the export is removed again so it cannot be shipped by mistake); 2 bad input.
 """
@@ -23,10 +27,14 @@ def _parser() -> argparse.ArgumentParser:
         allow_abbrev=False,
     )
     parser.add_argument("source", help="training run folder (holds run.json) or a model .zip inside one")
-    parser.add_argument("--out", required=True, help="output .onnx path; the sidecar goes next to it as .json")
+    parser.add_argument("--out", help="output .onnx path, the sidecar goes next to it as .json (required); with "
+                                      "--sb3 the .zip path (default: <model>.sb3.zip beside the model)")
+    parser.add_argument("--sb3", action="store_true",
+                        help="write a zip stock sb3-contrib loads instead of ONNX: MaskablePPO.load needs neither "
+                             "this package nor its policy class (MLP runs only; a slot-network run is refused)")
     parser.add_argument("--parity", type=int, default=2000, metavar="N",
                         help="decisions from real games to compare with the torch model (0 skips; default 2000)")
-    parser.add_argument("--conformance", type=int, default=DEFAULT_COUNT, metavar="N",
+    parser.add_argument("--conformance", type=int, default=None, metavar="N",
                         help="conformance vectors (real positions with their observation, mask and the captain's "
                              f"move) written next to the export as NAME.conformance.json (0 skips; default "
                              f"{DEFAULT_COUNT})")
@@ -47,6 +55,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.parity < 0:
         print("error: --parity must be 0 (skip) or a positive number of decisions", file=sys.stderr)
         return 2
+    if args.sb3:
+        if args.conformance is not None:
+            print("error: --conformance is for ONNX exports; an --sb3 zip carries no conformance vectors",
+                  file=sys.stderr)
+            return 2
+        return _export_sb3(args)
+    if args.out is None:
+        print("error: --out NAME.onnx is required for an ONNX export (or give --sb3 for a stock sb3-contrib zip)",
+              file=sys.stderr)
+        return 2
+    if args.conformance is None:
+        args.conformance = DEFAULT_COUNT
     if args.conformance < 0:
         print("error: --conformance must be 0 (skip) or a positive number of vectors", file=sys.stderr)
         return 2
@@ -96,6 +116,32 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: the export does not decide like the torch model; removed {result.onnx_path}, "
               "its sidecar and its conformance vectors", file=sys.stderr)
         return 1
+    return 0
+
+
+def _export_sb3(args: argparse.Namespace) -> int:
+    from agents.export.sb3_zip import STOCK_POLICY, Sb3ParityError, export_sb3
+    from naval_env.core.errors import NavalError
+
+    try:
+        result = export_sb3(args.source, args.out, check=args.parity, seed=args.seed)
+    except Sb3ParityError as exc:   # the zip was removed again
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except (NavalError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    size_kb = result.zip_path.stat().st_size / 1024
+    print(f"exported {result.run_folder} ({result.ruleset_id}) for stock sb3-contrib")
+    print(f"  wrote {result.zip_path} ({size_kb:.0f} KiB; policy {STOCK_POLICY}, "
+          f"net_arch {result.net_arch or 'default'})")
+    print(f"  observation Box float32 [{result.observation_size}], action MultiDiscrete {list(result.nvec)}; "
+          f"pass the env's flat action mask as predict(obs, action_masks=mask)")
+    if result.checked:
+        print(f"  reloaded with MaskablePPO.load: the run policy's actions on all {result.checked} decisions "
+              "from real games")
+    else:
+        print("  check skipped (--parity 0)")
     return 0
 
 

@@ -197,15 +197,9 @@ def _write_conformance(out: Path, ruleset: Ruleset, config: Any, config_path: st
     return path, conformance_entry(path, sha256, document)
 
 
-def export_run(source: str | Path, out: str | Path, opset: int = OPSET, *, conformance: int = DEFAULT_COUNT,
-               seed: int = 0) -> ExportResult:
-    """Export the captain of a run folder (or a model zip inside one) to ``out``, its sidecar and
-    ``conformance`` vectors (``<stem>.conformance.json``, games seeded with ``seed``; 0: none)."""
-    out = Path(out)
-    if out.suffix != ".onnx":
-        raise ExportError(f"{out}: the output must be a .onnx file (its sidecar goes next to it as .json)")
-    if isinstance(conformance, bool) or not isinstance(conformance, int) or conformance < 0:
-        raise ExportError(f"conformance must be 0 (none) or a positive number of vectors, got {conformance!r}")
+def run_model(source: str | Path) -> tuple[Path, Path, dict[str, Any], Ruleset, str | None, Any]:
+    """``(model zip, run folder, run.json, ruleset, ruleset config path, ruleset config)`` of a run folder or a
+    model zip inside one, refused by name when the run's ruleset is unknown or has changed version since."""
     model_path = resolve_model_path(Path(source))
     run = run_folder_of(model_path)
     manifest = read_manifest(run)
@@ -224,7 +218,20 @@ def export_run(source: str | Path, out: str | Path, opset: int = OPSET, *, confo
         )
     # The run's own ruleset config (a custom catalogue or house rules can change the spaces).
     config_path = _ruleset_config_of(manifest, run / "run.json")
-    config = ruleset.load_config(config_path)
+    return model_path, run, manifest, ruleset, config_path, ruleset.load_config(config_path)
+
+
+def export_run(source: str | Path, out: str | Path, opset: int = OPSET, *, conformance: int = DEFAULT_COUNT,
+               seed: int = 0) -> ExportResult:
+    """Export the captain of a run folder (or a model zip inside one) to ``out``, its sidecar and
+    ``conformance`` vectors (``<stem>.conformance.json``, games seeded with ``seed``; 0: none)."""
+    out = Path(out)
+    if out.suffix != ".onnx":
+        raise ExportError(f"{out}: the output must be a .onnx file (its sidecar goes next to it as .json)")
+    if isinstance(conformance, bool) or not isinstance(conformance, int) or conformance < 0:
+        raise ExportError(f"conformance must be 0 (none) or a positive number of vectors, got {conformance!r}")
+    model_path, run, manifest, ruleset, config_path, config = run_model(source)
+    ruleset_id = ruleset.id
     obs_spec, action_spec = ruleset.observation_spec(config), ruleset.action_spec(config)
     captain = load_run_captain(model_path, ruleset_id, deterministic=True, config=config, numpy_copy=False)
     _check_spaces(captain.model, ruleset, obs_spec, action_spec, model_path)
