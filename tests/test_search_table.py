@@ -7,7 +7,7 @@ from agents.search.table import cell_path, fill_cell, load_cell, main
 
 
 def test_a_cell_plays_each_seed_from_both_sides_and_keeps_them(tmp_path):
-    cell = load_cell(tmp_path, "pantheon", 2, seeds=2)
+    cell = load_cell(tmp_path, "pantheon", 12, seeds=2)    # 12: a budget that searches (2 plays the prior)
     assert (cell.opponent, cell.scenario, cell.games) == ("gunner", "duel", [])
     assert fill_cell(cell, tmp_path, log=lambda _: None)
     assert sorted(cell.played()) == [(0, False), (0, True), (1, False), (1, True)]
@@ -15,7 +15,7 @@ def test_a_cell_plays_each_seed_from_both_sides_and_keeps_them(tmp_path):
     row = cell.summary()
     assert row["games"] == row["of"] == 4 and row["wins"] + row["draws"] + row["losses"] == 4
     assert row["ci"][0] <= row["score"] <= row["ci"][1] and row["ms_per_decision"] > 0
-    assert json.loads(cell_path(tmp_path, "pantheon", 2).read_text())["games"] == [
+    assert json.loads(cell_path(tmp_path, "pantheon", 12).read_text())["games"] == [
         {k: v for k, v in g.__dict__.items()} for g in cell.games]
 
 

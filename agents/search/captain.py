@@ -1,4 +1,5 @@
-"""The search captain: open-loop MCTS over the engine's own clones, for any ruleset and scenario.
+"""The search captain: a root search that improves on its prior (default) or open-loop MCTS, over the
+engine's own clones, for any ruleset and scenario.
 
 It decides for whichever agent holds the decision (a fleet scenario's every ship), from the
 engine game in its :class:`~agents.base.Decision`; the real game is only cloned. Every random
@@ -8,7 +9,8 @@ own seeded generator, so with a budget in simulations the same seed gives the sa
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from typing import Literal
 
 import numpy as np
 
@@ -23,6 +25,7 @@ from agents.search.names import (
     SEARCH,
     is_search_name,
 )
+from agents.search.root import RootSearch, RootSettings, top_joint_actions
 from agents.search.tree import Proposer, SearchResult, TreeSearch, TreeSettings
 from naval_env.core.game import Game
 
@@ -36,6 +39,10 @@ STRONGEST_SCRIPTED: Mapping[str, str] = {
     "pursuit": "hunter",       # docs/rules/pursuit.md, "hunter (the strongest scripted captain)"
 }
 DEFAULT_ROLLOUT_DEPTH = 16
+#: The search methods: ``root`` never plays worse than its prior (agents/search/root.py); ``tree`` is the
+#: open-loop MCTS (agents/search/tree.py), kept for comparison (it can, at small budgets: docs/search.md).
+SearchMethod = Literal["root", "tree"]
+SEARCH_METHODS: tuple[SearchMethod, ...] = ("root", "tree")
 
 
 def default_rollout(ruleset_id: str) -> str:
@@ -45,7 +52,10 @@ def default_rollout(ruleset_id: str) -> str:
 
 
 class SearchCaptain(Captain):
-    """Monte Carlo tree search with scripted rollouts and a hull-fraction leaf value.
+    """A search over the engine's clones with rollouts by a prior captain and a hull-fraction leaf value.
+
+    By default (``method="root"``) it plays the prior's move unless a challenger's rollouts beat it
+    beyond noise on the same dice (:mod:`agents.search.root`); ``method="tree"`` is the open-loop MCTS.
 
     Arguments:
         simulations: simulations a decision (None: only the time budget counts).
@@ -59,9 +69,15 @@ class SearchCaptain(Captain):
             :func:`~agents.search.evaluators.hull_values` (the result when over, else hull fractions).
             A trained policy's value function fits here.
         tree: the tree policy's knobs (:class:`~agents.search.tree.TreeSettings`).
-        proposer: the captain whose choice a wide node tries first, with the tree's ``policy_prior``
-            (default: the rollout captain). A trained policy here makes the search refine the network's
-            own play (expert iteration, ``agents/training/expert_iteration.py``).
+        proposer: the prior: the captain whose move the root search keeps unless a challenger proves
+            better, and whose choice a wide tree node tries first (default: the rollout captain). A
+            policy giving ``probabilities`` also names the challengers (its most likely other moves).
+        method: ``root`` (default) or ``tree``.
+        root: the root search's knobs (:class:`~agents.search.root.RootSettings`).
+        portfolio: scripted captains whose moves are challengers when the prior gives no probabilities
+            (default: every scripted captain of the ruleset but ``random``).
+        clairvoyant: see the real game's dice (root method only): an upper bound for how far skill can
+            go, never a fair opponent. One simulation a candidate; ``simulations`` counts candidates.
     """
 
     needs_observation = False
@@ -70,7 +86,9 @@ class SearchCaptain(Captain):
                  seed: int | None = 0, rollout: str | Captain | None = None,
                  rollout_depth: int = DEFAULT_ROLLOUT_DEPTH, leaf: Evaluator = hull_values,
                  tree: TreeSettings | None = None, name: str | None = None,
-                 proposer: Captain | None = None) -> None:
+                 proposer: Captain | None = None, method: SearchMethod = "root",
+                 root: RootSettings | None = None, portfolio: Sequence[str] | None = None,
+                 clairvoyant: bool = False) -> None:
         if simulations is not None and not 1 <= simulations <= MAX_SIMULATIONS:
             raise ValueError(f"simulations must be 1 to {MAX_SIMULATIONS} (or None for a time budget only), "
                              f"got {simulations}")
@@ -81,6 +99,10 @@ class SearchCaptain(Captain):
         if isinstance(rollout, str) and is_search_name(rollout):
             raise ValueError(f"rollout {rollout!r}: a rollout captain cannot search; use 'random' or a scripted "
                              "captain's name")
+        if method not in SEARCH_METHODS:
+            raise ValueError(f"search method {method!r} is not one of {', '.join(SEARCH_METHODS)}")
+        if clairvoyant and method != "root":
+            raise ValueError("a clairvoyant search needs method='root'")
         self.simulations = simulations
         self._time_budget_ms: float | None = None
         self.time_budget_ms = time_budget_ms
@@ -89,9 +111,14 @@ class SearchCaptain(Captain):
         self.leaf = leaf
         self.tree = tree or TreeSettings()
         self.proposer = proposer
+        self.method: SearchMethod = method
+        self.root = root or RootSettings()
+        self.portfolio = None if portfolio is None else tuple(portfolio)
+        self.clairvoyant = clairvoyant
         self.name = name or (f"{SEARCH}:{simulations}" if time_budget_ms is None
                              else f"{SEARCH}:{time_budget_ms:g}ms")
         self._rollout_captains: dict[str, Captain] = {}
+        self._portfolio_captains: dict[str, list[Captain]] = {}
         self.last_result: SearchResult | None = None
         self.reset(seed)
 
@@ -112,7 +139,8 @@ class SearchCaptain(Captain):
             return
         self._rng = np.random.default_rng(seed)
         owned = [c for c in (self.rollout, self.proposer) if isinstance(c, Captain)]
-        for captain in [*owned, *self._rollout_captains.values()]:
+        portfolio = [c for captains in self._portfolio_captains.values() for c in captains]
+        for captain in [*owned, *self._rollout_captains.values(), *portfolio]:
             captain.reset(int(self._rng.integers(2**62)))
 
     def act(self, decision: Decision) -> np.ndarray:
@@ -123,9 +151,27 @@ class SearchCaptain(Captain):
             raise ValueError(f"{self.name}: asked to decide for {decision.agent!r}, but the game's decision is "
                              f"{game.current_agent!r}'s")
         rollout = self._rollout_captain(game)
-        search = TreeSearch(self.tree, self._evaluator(rollout), self._rng, self._proposer(self.proposer or rollout))
-        self.last_result = search.run(game, decision.agent, self.simulations, self.time_budget_ms)
+        if self.method == "tree":
+            search = TreeSearch(self.tree, self._evaluator(rollout), self._rng,
+                                self._proposer(self.proposer or rollout))
+            self.last_result = search.run(game, decision.agent, self.simulations, self.time_budget_ms)
+        else:
+            self.last_result = self._root_search(game, decision.agent, rollout)
         return self.last_result.action
+
+    def _root_search(self, game: Game, agent: str, rollout: Captain) -> SearchResult:
+        prior = self.proposer or rollout
+        mask = game.legal_mask(agent)
+        observation = game.observe(agent) if prior.needs_observation else np.zeros(0, dtype=np.float32)
+        here = Decision(agent, observation, mask, game)
+        incumbent = _joint(prior.act(here))
+        wanted = self.root.max_challengers + 1
+        if type(prior).probabilities is not Captain.probabilities:   # a policy: its own next-best moves
+            proposals = top_joint_actions(prior.probabilities(here) or [], wanted)
+        else:
+            proposals = [_joint(c.act(here)) for c in self._portfolio(game) if c is not prior]
+        search = RootSearch(self.root, self._evaluator(rollout), self._rng, rollout.reset, self.clairvoyant)
+        return search.run(game, agent, incumbent, proposals, self.simulations, self.time_budget_ms)
 
     # --------------------------------------------------------------- parts
     def _rollout_captain(self, game: Game) -> Captain:
@@ -138,6 +184,18 @@ class SearchCaptain(Captain):
             captain = make_scripted_captain(spec, ruleset_id, game.action_spec, seed=int(self._rng.integers(2**62)))
             self._rollout_captains[ruleset_id] = captain
         return captain
+
+    def _portfolio(self, game: Game) -> list[Captain]:
+        """The scripted captains whose moves are a scripted prior's challengers (made once a ruleset)."""
+        ruleset_id = game.ruleset_id
+        captains = self._portfolio_captains.get(ruleset_id)
+        if captains is None:
+            names = self.portfolio if self.portfolio is not None else [
+                name for name in scripted_captains(ruleset_id) if name != "random"]
+            captains = [make_scripted_captain(name, ruleset_id, game.action_spec,
+                                              seed=int(self._rng.integers(2**62))) for name in names]
+            self._portfolio_captains[ruleset_id] = captains
+        return captains
 
     def _evaluator(self, rollout: Captain) -> Evaluator:
         if self.rollout_depth == 0:
@@ -152,3 +210,7 @@ class SearchCaptain(Captain):
             return tuple(int(v) for v in np.asarray(action).reshape(-1))
 
         return propose
+
+
+def _joint(action: np.ndarray) -> JointAction:
+    return tuple(int(v) for v in np.asarray(action).reshape(-1))

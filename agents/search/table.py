@@ -27,6 +27,7 @@ from typing import Any
 from agents.arena import play_game
 from agents.evaluation.stats import GameResult, summarize_pairing
 from agents.registry import make_captain
+from agents.search.candidates import allowed_values, joint_count
 from agents.search.captain import SearchCaptain, default_rollout
 from naval_env.core.ruleset import get_ruleset, ruleset_ids
 from naval_env.envs.match import Match
@@ -134,7 +135,10 @@ class _TimedSearch(SearchCaptain):
 
     def act(self, decision):  # type: ignore[no-untyped-def]
         action = super().act(decision)
-        if self.last_result is not None and self.last_result.simulations > 0:
+        # Every decision with a choice, searched or not (a small root budget plays the prior's move unsearched).
+        spec = decision.game.action_spec if decision.game is not None else None
+        if self.last_result is not None and spec is not None \
+                and joint_count(allowed_values(spec, decision.action_mask)) > 1:
             self.decisions += 1
             self.seconds += self.last_result.seconds
         return action
