@@ -118,6 +118,25 @@ def check_ending(sides: Sequence[str], ended: bool, winner: str | None, end_reas
                 problems.add(name, "only a finished battle has one: set ended to true, or give null")
 
 
+def rounds_left(round_: int, max_rounds: int, ended: bool) -> int:
+    """Rounds still to be played in a battle at ``round_``: this one and each after it up to
+    ``house_rules.max_rounds`` (the engines never play past it); none once the battle has ended."""
+    return 0 if ended else max(0, max_rounds - round_ + 1)
+
+
+def check_headroom(problems: Problems, path: str, value: float, per_round: float, left: int, maximum: float,
+                   unit: str) -> None:
+    """A counter (or a distance) that play can raise by at most ``per_round`` a round must leave room for the
+    ``left`` rounds still to play (:func:`rounds_left`) below its ``maximum``: then every position the game can
+    reach from this one has it within the model's bound too, and ``position()`` never refuses a reached state.
+    ``value`` is compared by its size (a coordinate may be negative)."""
+    room = maximum - per_round * left
+    if abs(value) > room:
+        problems.add(path, f"{value:g} {unit}; with {left} round(s) still to play (to house_rules.max_rounds) it "
+                           f"can grow by up to {per_round:g} a round, past the bound {maximum:g}: at most {room:g} "
+                           f"now")
+
+
 class _Result(Protocol):
     @property
     def winner(self) -> str | None: ...

@@ -191,9 +191,8 @@ def test_to_move_and_the_phase_are_respected() -> None:
     """Red has given its crew orders (its officer's Command succeeded); blue gives its own, then the Ship
     Phase orders both by initiative, red's Command success (+2) putting it first. Neither ship has speed or
     a gun manned, so both Ship Phase turns are skipped and round 2 begins."""
-    game = load(two_ships(
-        red={"command_successes": 1, "crew": [{"role": "officer", "action": "command"}]},
-        blue={"x": 15, "initiative": 11}, to_move="blue_0"))
+    # Blue's fixed initiative is higher, so red (after blue in the Character Phase order) has not acted yet.
+    game = load(two_ships(red={"crew": [{"role": "officer"}]}, blue={"x": 15, "initiative": 11}, to_move="blue_0"))
     assert where(game) == ("blue_0", "CREW")
     assert game.state.order == ["blue_0", "red_0"] and game.state.turn == 0   # blue's fixed initiative is higher
     game = load(two_ships(

@@ -146,7 +146,7 @@ def test_status_and_captain_default_from_cohesion_and_steering():
 
 
 def test_a_dump_holds_what_was_loaded_and_loads_back_equal():
-    position = duel(red(facing="N", crew_hits=1, stuck=True), blue(x=6, facing="N", upgrades={"ram": 1},
+    position = duel(red(facing="N", crew_hits=1, cohesion=4, stuck=True), blue(x=6, facing="N", upgrades={"ram": 1},
                                                                     grappled_round=2, break_failures=1),
                     round=3, to_move="blue_0")
     position["ships"][0]["grappled_with"] = "blue_0"

@@ -18,7 +18,14 @@ from pydantic import Field
 from naval_env.core.dice import Dice
 from naval_env.core.game import Game
 from naval_env.core.position import PositionCodec, PositionModel, Problems
-from naval_env.core.position_checks import AgentOrder, check_ending, known, points_up_to
+from naval_env.core.position_checks import (
+    AgentOrder,
+    check_ending,
+    check_headroom,
+    known,
+    points_up_to,
+    rounds_left,
+)
 from naval_env.core.position_fields import Name, PositionPart, Round
 from naval_env.rulesets.broadside.config import PEOPLE, BroadsideConfig, Scenario
 from naval_env.rulesets.broadside.engine import (
@@ -61,8 +68,24 @@ OnTable = Annotated[float, Field(ge=0, le=MAX_TABLE)]
 Degrees = Annotated[float, Field(ge=0, lt=360)]
 #: People aboard: a vessel's complement is at most 60 crew, archers and marines, 10 lieutenants and 5 heroes
 #: in any config; people are only ever lost.
-Hands = Annotated[int, Field(ge=0, le=60)]
-Heroes = Annotated[int, Field(ge=0, le=5)]
+MAX_HANDS, MAX_HEROES = 60, 5
+Hands = Annotated[int, Field(ge=0, le=MAX_HANDS)]
+#: Marines and heroes also move between the ships of a side (reinforcements, boarders coming home), so one ship,
+#: party or order may hold a whole side's: at most a side's ships' complements, which a position's side totals
+#: (home, boarding parties) are checked against.
+MAX_SIDE_MARINES, MAX_SIDE_HEROES = MAX_SIDE_SHIPS * MAX_HANDS, MAX_SIDE_SHIPS * MAX_HEROES
+SideMarines = Annotated[int, Field(ge=0, le=MAX_SIDE_MARINES)]
+SideHeroes = Annotated[int, Field(ge=0, le=MAX_SIDE_HEROES)]
+#: Oar sweeps a ship may count. Nothing in the rules stops them (the third does nothing the second did not), so
+#: the bound comes from the battle's length. In a round a ship's oars are swept at most once by each collision or
+#: ram it is in: a move ends at its first collision unless a full ram sank the ship struck, so each of the
+#: MAX_SHIPS activations makes at most MAX_SHIPS collisions (MAX_SWEEPS_PER_ROUND). Collateral "oars" hits come on
+#: top, but each follows a cannon damage die at its maximum (house_rules.cannon_damage_die, 6) that took as many
+#: hull points from a ship still afloat, so a ship takes at most hull // cannon_damage_die of them in the whole
+#: battle, each sweeping the chart's amount. A position keeps room for both
+#: over its rounds still to play (``_check_growth``), so play never counts past this bound.
+MAX_SWEEPS_PER_ROUND = MAX_SHIPS * MAX_SHIPS
+MAX_OAR_SWEEPS = 1_000_000
 
 
 class GunsPosition(PositionPart):
@@ -81,9 +104,9 @@ class PartyPosition(PositionPart):
 
     owner: Name
     """Ship id the boarders came from."""
-    marines: Hands = 0
+    marines: SideMarines = 0
     """Marines aboard."""
-    heroes: Heroes = 0
+    heroes: SideHeroes = 0
     """Heroes (Captain, Commander, Admiral) aboard."""
     heroes_first: bool = False
     """Its heroes roll their melee dice before its marines."""
@@ -117,15 +140,16 @@ class ShipPosition(PositionPart):
     """Crew aboard (at home). Default: the scenario's set-up for this ship id, else the vessel's complement."""
     archers: Hands | None = None
     """Archers aboard (at home)."""
-    marines: Hands | None = None
-    """Marines aboard (at home, not boarding another deck)."""
+    marines: SideMarines | None = None
+    """Marines aboard (at home, not boarding another deck); reinforcements and boarders coming home may bring
+    another ship's, up to the side's total."""
     lieutenants: Annotated[int | None, Field(ge=0, le=10)] = None
     """Lieutenants aboard."""
-    heroes: Heroes | None = None
-    """Heroes aboard (at home)."""
+    heroes: SideHeroes | None = None
+    """Heroes aboard (at home); like marines, up to the side's total."""
     guns: GunsPosition = Field(default_factory=GunsPosition)
     """Cannons left on each battery (at most the vessel's)."""
-    oar_sweeps: Annotated[int, Field(ge=0, le=1000)] = 0
+    oar_sweeps: Annotated[int, Field(ge=0, le=MAX_OAR_SWEEPS)] = 0
     """Times its oars were swept (no Ramming Speed after one, no Battle Speed after two)."""
     boarders: list[PartyPosition] = Field(default_factory=list, max_length=MAX_SIDE_SHIPS)
     """Enemy boarding parties on its deck, in the order they arrived."""
@@ -185,9 +209,9 @@ class BoardingOrderPosition(PositionPart):
     """Enemy to board, or friend to reinforce; null: none."""
     reinforce: bool = False
     """The target is a friend in a melee, reinforced."""
-    marines: Hands = 0
+    marines: SideMarines = 0
     """Marines sent."""
-    heroes: Heroes = 0
+    heroes: SideHeroes = 0
     """Heroes sent."""
     heroes_first: bool = False
     """Its heroes roll first."""
@@ -321,6 +345,7 @@ def _build(codec: BroadsidePositions, config: BroadsideConfig, position: Broadsi
     ships = _ships(config, scenario, position, board, icebergs, problems)
     listed = [s.id for s in position.ships]  # a listed ship left out of ``ships`` has problems of its own
     _engagements(position, ships, listed, problems)
+    _check_growth(config, position, ships, problems)
     state = _flow(config, position, scenario, board, icebergs, ships, listed, problems)
     problems.raise_if_any()
     game: BroadsideGame = codec.ruleset.game_from_state(config, scenario_name, dice, state)
@@ -474,6 +499,31 @@ def _engagements(position: BroadsidePosition, ships: dict[str, Ship], listed: li
                 problems.add(where, f"{other_id} is {other.status.value}: its grapples were cut")
             elif other is not None and ship.id not in other.grappled:
                 other.grappled = sorted([*other.grappled, ship.id])   # a grapple binds both ships
+
+
+def _check_growth(config: BroadsideConfig, position: BroadsidePosition, ships: dict[str, Ship],
+                  problems: Problems) -> None:
+    """What play can add to stays within its bound: each side's marines and heroes (at home and in boarding
+    parties: they only move between the side's ships, or are lost) within a side's complement, and each ship's oar
+    sweeps with room for the rounds still to play (see :data:`MAX_OAR_SWEEPS`)."""
+    index = {ship_id: k for k, ship_id in enumerate(s.id for s in position.ships)}
+    for side in dict.fromkeys(s.side for s in ships.values()):
+        own = [s for s in ships.values() if s.side == side]
+        parties = [p for host in ships.values() for owner, p in host.boarders.items()
+                   if owner in ships and ships[owner].side == side]
+        for kind, bound in (("marines", MAX_SIDE_MARINES), ("heroes", MAX_SIDE_HEROES)):
+            total = sum(getattr(s.people, kind) for s in own) + sum(getattr(p, kind) for p in parties)
+            if total > bound:
+                problems.add(f"ships.{index[own[0].id]}.{kind}",
+                             f"side {side!r} has {total} {kind} aboard its ships and in its boarding parties; at most "
+                             f"{bound} ({MAX_SIDE_SHIPS} ships of at most {bound // MAX_SIDE_SHIPS})")
+    oars = [entry.amount.count * max(entry.amount.sides, 1) for entry in config.collateral_chart.values()
+            if entry.effect == "oars"]
+    left = rounds_left(position.round, config.house_rules.max_rounds, position.ended)
+    for ship in ships.values():
+        collateral = (ship.hull // config.house_rules.cannon_damage_die) * max(oars, default=0) if left else 0
+        check_headroom(problems, f"ships.{index[ship.id]}.oar_sweeps", ship.oar_sweeps + collateral,
+                       MAX_SWEEPS_PER_ROUND, left, MAX_OAR_SWEEPS, "oar sweeps (with the collateral hits still possible)")
 
 
 def _flow(config: BroadsideConfig, position: BroadsidePosition, scenario: Scenario, board: tuple[float, float],

@@ -458,6 +458,14 @@ def _ship(config: CrewPhaseConfig, scenario: Scenario, given: ShipPosition, side
             problems.add(f"{where}.sections_navigated.{k}", f"section {section}; each once, from 0 to "
                                                             f"{sections - 1} ({sections} sections)")
         manned |= 1 << section
+    speed_unit = given_or(given.speed_unit, vessel.speed_unit)
+    if given.speed_gained > len(given.sections_navigated) * speed_unit:
+        problems.add(f"{where}.speed_gained", f"{given.speed_gained} ft with {len(given.sections_navigated)} "
+                                              f"section(s) navigated: each Navigate works one section and gains "
+                                              f"at most the speed unit ({speed_unit} ft)")
+    if given.command_successes > len(crew_given):
+        problems.add(f"{where}.command_successes", f"{given.command_successes} with {len(crew_given)} crew "
+                                                   "members: each makes one Command check a round at most")
     if given.helmsman is not None and given.helmsman >= len(crew_given):
         problems.add(f"{where}.helmsman", f"crew slot {given.helmsman}; the ship has crew slots 0 to "
                                           f"{len(crew_given) - 1}")
@@ -469,7 +477,7 @@ def _ship(config: CrewPhaseConfig, scenario: Scenario, given: ShipPosition, side
         return None
     return Ship(
         id=given.id, side=side, vessel=given.vessel, slot=slot, size=SIZES.index(given_or(given.size, vessel.size)),
-        speed_unit=given_or(given.speed_unit, vessel.speed_unit), sections=sections,
+        speed_unit=speed_unit, sections=sections,
         self_steering=given_or(given.self_steering, vessel.self_steering), agile=given_or(given.agile, vessel.agile),
         rails=given_or(given.rails, vessel.rails), ac=given_or(given.ac, vessel.ac),
         base_initiative=given_or(given.initiative, vessel.initiative), max_hp=max_hull, hp=hull,
@@ -520,11 +528,16 @@ def _weapon(config: CrewPhaseConfig, index: int, given: WeaponPosition, crew: in
     short_range = given_or(given.range, stats.range)
     if long_range < short_range:
         problems.add(f"{where}.long_range", f"{long_range} ft is shorter than its range {short_range} ft")
+    ammo = given_or(given.ammo, stats.ammo)
+    for name in ("operator", "readied_by"):
+        if getattr(given, name) is not None and ammo <= 0:
+            problems.add(f"{where}.{name}", "set with ammo 0: Operate (and Ready, which holds it) needs the "
+                                            "weapon's ammunition; give null or some ammo")
     return WeaponState(
         index=index, name=given.weapon, arc=ARCS.index(given.arc), ability=given_or(given.ability, stats.ability),
         attack_bonus=given_or(given.attack_bonus, stats.attack_bonus), dice=parse_dice(given_or(given.damage, stats.damage)),
         range_ft=short_range, long_range_ft=long_range, max_hp=max_hp, hp=hp, ac=given_or(given.ac, stats.ac),
-        ammo=given_or(given.ammo, stats.ammo), grapples=given_or(given.grapples, stats.grapples),
+        ammo=ammo, grapples=given_or(given.grapples, stats.grapples),
         operator=given.operator, readied_by=given.readied_by,
     )
 
@@ -612,7 +625,17 @@ def _flow(config: CrewPhaseConfig, position: CrewPhasePosition, sides: tuple[str
     if missing and not position.ended:
         problems.add("order", f"{missing} on the board but not in the order; every ship on the board acts "
                               f"in each phase")
-    return ship_phase, phase, order, _turn(position, phase, order, ships, listed, problems), dict(initiative)
+    turn = _turn(position, phase, order, ships, listed, problems)
+    if phase is Phase.CREW and not position.ended:
+        # A ship whose crew has not acted this round has made no Command check yet: its count starts at 0 when
+        # it does, so it stays within its crew (and the initiative within its bound) whatever the dice.
+        for ship_id in order[turn:]:
+            ship = ships.get(ship_id)
+            if ship is not None and ship.command_successes:
+                problems.add(f"ships.{listed.index(ship_id)}.command_successes",
+                             f"{ship.command_successes}: {ship_id}'s crew has not acted yet this round (it comes at or "
+                             "after to_move in the Character Phase order), so it has no Command success yet: 0")
+    return ship_phase, phase, order, turn, dict(initiative)
 
 
 def _turn(position: CrewPhasePosition, phase: Phase, order: list[str], ships: dict[str, Ship], listed: list[str],

@@ -373,6 +373,18 @@ class _Builder(ShipsBuilder[Ship]):
             add(f"{where}.steering", f"{ship.captain_dice} with the captain dead: a dead captain rolls no dice (0)")
         if ship.grappled_round > self.round:
             add(f"{where}.grappled_round", f"{ship.grappled_round} is after this round ({self.round})")
+        # Each hit-location roll follows at least one point of cohesion lost (and none at 0: the ship sinks), so
+        # the lasting hits never outnumber the cohesion lost: this keeps them within max_cohesion in play too.
+        lost = max(0, ship.max_cohesion - ship.cohesion)  # (cohesion above its maximum is refused above)
+        if ship.crew_hits + ship.propulsion_hits > lost:
+            add(f"{where}.crew_hits", f"{ship.crew_hits} crew and {ship.propulsion_hits} propulsion hits with "
+                                      f"{lost} cohesion lost ({ship.cohesion} of {ship.max_cohesion}): each "
+                                      "hit costs at least one cohesion, so together at most the cohesion lost")
+        # One attempt to break free a round, from the round after the grapple was made.
+        if ship.break_failures > max(0, self.round - ship.grappled_round):
+            add(f"{where}.break_failures", f"{ship.break_failures} failed attempts to break free of a grapple made in "
+                                           f"round {ship.grappled_round}, by round {self.round}: one a round after "
+                                           f"it, so at most {max(0, self.round - ship.grappled_round)}")
 
     # ------------------------------------------------------- between ships
     def check_between(self, ships: dict[str, Ship]) -> None:

@@ -20,7 +20,15 @@ from naval_env.core.position import (
     Problems,
     side_of,
 )
-from naval_env.core.position_checks import ShipsBuilder, check_going_on, given_or, known, setup_of
+from naval_env.core.position_checks import (
+    ShipsBuilder,
+    check_going_on,
+    check_headroom,
+    given_or,
+    known,
+    rounds_left,
+    setup_of,
+)
 from naval_env.core.position_fields import MAX_ROUND, Name, PositionPart, Round
 from naval_env.rulesets.pantheon.config import (
     Attribute,
@@ -35,7 +43,7 @@ from naval_env.rulesets.pantheon.config import (
 )
 from naval_env.rulesets.pantheon.crew import CREW_LABELS, NONE_CODE, REPAIR_CODE
 from naval_env.rulesets.pantheon.engine import PantheonGame, roll_initiative
-from naval_env.rulesets.pantheon.movement import speed_with_wind
+from naval_env.rulesets.pantheon.movement import WIND_MODIFIER, speed_with_wind
 from naval_env.rulesets.pantheon.state import CaptainSheet, GameState, Phase, Ship, Status
 
 PhaseName = Literal["start", "move", "attack", "escape"]
@@ -53,8 +61,11 @@ MAX_HEALTH = 200
 #: Highest speed, damage, maneuverability or initiative a ship may have (ASSUMPTION: the vessel catalogue
 #: stays at 10 and under, upgrades add a few points each; ratings past this do not occur).
 MAX_RATING = 100
-#: Turns begun in a battle: at most one a ship a round.
+#: Turns begun in a battle: at most one a ship a round. A position keeps room for the rounds still to play
+#: (``turns_begun`` + ships x rounds left <= this), so a battle played on from it never counts past it.
 MAX_TURNS = MAX_ROUND * MAX_SHIPS
+#: Highest movement allowance: the speed rating plus the best wind modifier ("+2" sailing with the wind).
+MAX_ALLOWANCE = MAX_RATING + max(WIND_MODIFIER)
 
 
 class Board(PositionPart):
@@ -138,7 +149,7 @@ class ShipPosition(PositionPart):
     """Standing order until its next attack step: spend a retest when an enemy's test against it succeeds."""
     moved_forward: bool = False
     """Whether the ship moved forward this turn (its latest turn for a ship not to move); Ram! needs it."""
-    allowance: int | None = Field(default=None, ge=0, le=MAX_RATING)
+    allowance: int | None = Field(default=None, ge=0, le=MAX_ALLOWANCE)
     """Movement allowance of its current or latest turn (speed after the wind, at least 1). Default: the
     wind-modified speed for the ship to move in the move phase, else 0."""
     started_at_edge: bool | None = None
@@ -402,6 +413,10 @@ class _Builder(ShipsBuilder[Ship]):
         if state.turn_counter < latest:
             self.problems.add("turns_begun", f"{state.turn_counter} is less than a ship's last_turn_began or "
                                              f"last_targeted ({latest}): those count the turns begun so far")
+        # Each ship begins at most one turn a round, so the rounds still to play may add len(ships) a round.
+        left = rounds_left(p.round, self.rules.max_rounds, p.result is not None)
+        check_headroom(self.problems, "turns_begun", state.turn_counter, len(state.ships), left, MAX_TURNS,
+                       "turns begun")
         if to_move is None:
             state.phase = Phase[p.phase.upper()] if p.phase else Phase.START
             return

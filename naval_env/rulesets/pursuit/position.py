@@ -16,7 +16,7 @@ from pydantic import Field
 
 from naval_env.core.dice import Dice
 from naval_env.core.position import PositionCodec, PositionModel, side_of
-from naval_env.core.position_checks import ShipsBuilder, given_or, known, setup_of
+from naval_env.core.position_checks import ShipsBuilder, check_headroom, given_or, known, rounds_left, setup_of
 from naval_env.core.position_fields import MAX_ROUND, Key, Name, PositionPart, Round
 from naval_env.rulesets.pursuit.config import (
     Controller as ControllerSetup,
@@ -65,6 +65,11 @@ MAX_MOTION = 1_000.0
 #: Last round a boost or a change of propulsion may run to: a round plus an hour (house_rules.rounds_per_hour
 #: is at most 3600 in any config).
 MAX_UNTIL = MAX_ROUND + 3600
+#: A crew's Health penalty: 1d6 for each failed rowing challenge while fatigued, at most two challenges a round (the
+#: hourly endurance one and the one when forced rowing ends), so it grows by at most 12 a round; the rules stop it
+#: nowhere, so its bound follows from the battle's length.
+PENALTY_PER_ROUND = 2 * 6
+MAX_HEALTH_PENALTY = PENALTY_PER_ROUND * MAX_ROUND
 Yards = Annotated[float, Field(ge=-MAX_YARDS, le=MAX_YARDS)]
 Point = tuple[Yards, Yards]
 Motion = tuple[Annotated[float, Field(ge=-MAX_MOTION, le=MAX_MOTION)],
@@ -122,7 +127,7 @@ class CrewPosition(PositionPart):
     """Health of each member. Default: the scenario's, else 12."""
     fatigued: bool = False
     """Fatigued by rowing: 1 bane on the crew's challenge rolls."""
-    health_penalty: int = Field(default=0, ge=0, le=200)
+    health_penalty: int = Field(default=0, ge=0, le=MAX_HEALTH_PENALTY)
     """Lowers each member's Health (rowing on while fatigued); past the Health (at most 100) it lowers nothing
     more."""
 
@@ -325,6 +330,24 @@ class _Builder(ShipsBuilder[Ship]):
             ended=p.result is not None, shots=p.shots, casualties=dict(p.casualties),
         )
 
+    def _check_growth(self, ships: dict[str, Ship]) -> None:
+        """What play adds to each round stays within its bound over the rounds still to play: a place moves at most
+        :data:`MAX_MOTION` a round (one maneuver a ship), the round counters (rowing, rocks, sinking) one a round,
+        the Health penalty :data:`PENALTY_PER_ROUND`, and ``shots`` one for each machine aboard (one order each a
+        round). So no position reached from this one lies past the model's bounds."""
+        p, problems = self.position, self.problems
+        left = rounds_left(p.round, self.rules.max_rounds, p.result is not None)
+        for k, ship in enumerate(ships.values()):
+            where = f"ships.{k}"
+            check_headroom(problems, f"{where}.x", ship.x, MAX_MOTION, left, MAX_YARDS, "yards")
+            check_headroom(problems, f"{where}.y", ship.y, MAX_MOTION, left, MAX_YARDS, "yards")
+            for name in ("rowed_rounds", "aground_rounds", "sinking_rounds"):
+                check_headroom(problems, f"{where}.{name}", getattr(ship, name), 1, left, MAX_ROUND, "rounds")
+            check_headroom(problems, f"{where}.crew.health_penalty", ship.health_penalty, PENALTY_PER_ROUND, left,
+                           MAX_HEALTH_PENALTY, "Health penalty")
+        machines = sum(len(ship.machines) for ship in ships.values())
+        check_headroom(problems, "shots", p.shots, machines, left, MAX_ROUND * MAX_SHIPS * MAX_MACHINES, "shots")
+
     # ------------------------------------------------------------------ ships
     def build_ship(self, k: int, given: ShipPosition) -> Ship | None:
         """The ship with every default filled in (as ``PursuitGame._set_up`` would), or None."""
@@ -469,6 +492,7 @@ class _Builder(ShipsBuilder[Ship]):
     def check_turn(self, ships: dict[str, Ship]) -> None:
         """The turn fields checked before the game exists (the rest in :meth:`settle`)."""
         p, add = self.position, self.problems.add
+        self._check_growth(ships)
         if p.turn is not None and p.turn >= len(ships):
             add("turn", f"{p.turn} is past the last ship of the round order (0 to {len(ships) - 1})")
         self.check_outcome(p.result, {s.side for s in ships.values() if s.status is Status.AFLOAT}, "afloat", p.round)
