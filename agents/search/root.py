@@ -154,12 +154,15 @@ class RootSearch:
         budget = simulations
         spent = 0
         if budget is None or deadline is not None:
-            # Time one simulation of the incumbent to size the plan from the budget in milliseconds.
+            # Time the incumbent's simulations to size the plan from the budget in milliseconds: the second
+            # alone, as the first also pays for warming caches and making rollout captains.
             self._simulate(game, agent, side, incumbent, self._seed())
-            spent = 1
-            per_simulation = max(time.perf_counter() - start, 1e-6)
+            timed = time.perf_counter()
+            self._simulate(game, agent, side, incumbent, self._seed())
+            spent = 2
+            per_simulation = max(time.perf_counter() - timed, 1e-6)
             assert deadline is not None
-            affordable = int((deadline - start) / per_simulation)
+            affordable = spent + int((deadline - time.perf_counter()) / per_simulation)
             budget = affordable if budget is None else min(budget, affordable)
         challengers_wanted, pairs = self.settings.plan(budget)
         if challengers_wanted == 0:
