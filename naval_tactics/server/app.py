@@ -13,6 +13,7 @@ from fastapi_offline import FastAPIOffline
 from naval_tactics import __version__
 from naval_tactics.catalogue import Catalogue
 from naval_tactics.server.errors import install_error_handlers
+from naval_tactics.server.heavy import HeavyPool
 from naval_tactics.server.insight import router as insight_router
 from naval_tactics.server.limits import BodySizeLimit
 from naval_tactics.server.openapi import openapi_with_positions, operation_id
@@ -50,7 +51,8 @@ def create_app(settings: ServerSettings | None = None, *, clock: Clock | None = 
     every ruleset with ``random``, the scripted captains and the exports in ``settings.captains_dir``."""
     settings = settings or ServerSettings()
     catalogue = catalogue or Catalogue.load(settings.captains_dir, settings.rulesets, settings.max_expert_ms)
-    services = Services(settings, catalogue, open_store(settings, catalogue, clock), SearchPool(settings))
+    services = Services(settings, catalogue, open_store(settings, catalogue, clock), SearchPool(settings),
+                        HeavyPool(settings))
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -60,6 +62,7 @@ def create_app(settings: ServerSettings | None = None, *, clock: Clock | None = 
             yield
         finally:
             services.searches.close()
+            services.heavy.close()
             services.store.close()
 
     app = FastAPIOffline(title="naval-tactics captain server", version=__version__, description=DESCRIPTION,

@@ -61,6 +61,7 @@ CODES: dict[str, int] = {
     "internal_error": 500,
     "server_busy": 503,
     "decision_timeout": 503,
+    "request_timeout": 503,
     "store_failed": 503,
 }
 

@@ -28,6 +28,7 @@ from naval_tactics.play import GameRecorder
 from naval_tactics.protocol import Labels, Problem, Seed
 from naval_tactics.server import play
 from naval_tactics.server.errors import ApiError, error_responses
+from naval_tactics.server.heavy import Deadline
 from naval_tactics.server.routes import Services, ServicesDep
 from naval_tactics.viewer.frames import replay_movie
 from naval_tactics.viewer.html import replay_page
@@ -36,7 +37,7 @@ SVG = "image/svg+xml"
 JSONL = "application/x-ndjson"
 
 
-router = APIRouter(responses=error_responses(400, 413, 415, 422, 500))
+router = APIRouter(responses=error_responses(400, 413, 415, 422, 500, 503))
 GameId = Annotated[str, Path(description="The id ``POST /v1/games`` returned.", max_length=64)]
 RulesetId = Annotated[str, Path(description="A ruleset id, as ``GET /v1/rulesets`` lists them.", max_length=64)]
 
@@ -131,7 +132,7 @@ class ReplayRequest(_Request):
 
 
 # ------------------------------------------------------------------ options of the decision now
-@router.get("/games/{game_id}/options", tags=["games"], responses=error_responses(404, 409),
+@router.get("/games/{game_id}/options", tags=["games"], responses=error_responses(404, 409, 410),
             summary="The decision now: the acting ship and each component's allowed labels, explained in one line")
 async def game_options(game_id: GameId, svc: ServicesDep) -> OptionsView:
     current = play.session(svc.store, game_id)
@@ -156,6 +157,10 @@ async def game_options(game_id: GameId, svc: ServicesDep) -> OptionsView:
 @router.post("/rulesets/{ruleset_id}/preview", tags=["decide"], responses=error_responses(404, 409),
              summary="What a move does to a position, before dice: the position and picture after it")
 async def preview_move(ruleset_id: RulesetId, body: PreviewRequest, svc: ServicesDep) -> Preview:
+    return await svc.heavy.run(lambda _: _preview(svc, ruleset_id, body))
+
+
+def _preview(svc: Services, ruleset_id: str, body: PreviewRequest) -> Preview:
     entry = play.ruleset_entry(svc.catalogue, ruleset_id)
     game = play.load_position(entry, dict(body.position), secrets.randbelow(play.SEED_LIMIT))
     seat = play.seat_to_move(game, body.seat)
@@ -174,9 +179,11 @@ async def preview_move(ruleset_id: RulesetId, body: PreviewRequest, svc: Service
              responses={**error_responses(404), 200: {"content": {SVG: {}}, "description": "The picture, an SVG document"}},
              summary="The board picture of a position (SVG): board, ships, ranges of the ship to move, panel, legend")
 async def position_picture(ruleset_id: RulesetId, body: PictureRequest, svc: ServicesDep) -> Response:
-    entry = play.ruleset_entry(svc.catalogue, ruleset_id)
-    game = play.load_position(entry, dict(body.position), 0)
-    return Response(picture_of(game).to_svg(), media_type=SVG)
+    def draw(_: Deadline) -> str:
+        entry = play.ruleset_entry(svc.catalogue, ruleset_id)
+        return picture_of(play.load_position(entry, dict(body.position), 0)).to_svg()
+
+    return Response(await svc.heavy.run(draw), media_type=SVG)
 
 
 def _encoded(game: Game, seat: str, move: Mapping[str, str]) -> np.ndarray:
@@ -192,7 +199,7 @@ def _encoded(game: Game, seat: str, move: Mapping[str, str]) -> np.ndarray:
              responses={**error_responses(409), 200: {"content": {JSONL: {}}, "description": "The replay, JSON lines"}},
              summary="A game's replay (the JSON lines `naval-tactics replay` reads), re-played from its seed and moves")
 async def replay_file(body: ReplayRequest, svc: ServicesDep) -> Response:
-    text = _replayed(svc, body)
+    text = await svc.heavy.run(lambda deadline: _replayed(svc, body, deadline))
     name = f"{body.ruleset}-{body.scenario or 'game'}-{body.seed}.jsonl"
     return Response(text, media_type=JSONL, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
@@ -202,11 +209,17 @@ async def replay_file(body: ReplayRequest, svc: ServicesDep) -> Response:
              responses={**error_responses(409), 200: {"content": {"text/html": {}}, "description": "The replay viewer"}},
              summary="The replay viewer page of a game (what `naval-tactics replay --html` writes)")
 async def replay_viewer(body: ReplayRequest, svc: ServicesDep) -> HTMLResponse:
-    records = [json.loads(line) for line in _replayed(svc, body).splitlines()]
-    return HTMLResponse(replay_page(replay_movie(records)))
+    def page(deadline: Deadline) -> str:
+        records = [json.loads(line) for line in _replayed(svc, body, deadline).splitlines()]
+        deadline.check()
+        movie = replay_movie(records)
+        deadline.check()
+        return replay_page(movie)
+
+    return HTMLResponse(await svc.heavy.run(page))
 
 
-def _replayed(svc: Services, body: ReplayRequest) -> str:
+def _replayed(svc: Services, body: ReplayRequest, deadline: Deadline) -> str:
     """Re-play the game from its seed and moves; a move the rules refuse is named by its index."""
     entry = play.ruleset_entry(svc.catalogue, body.ruleset)
     scenario = body.scenario if body.scenario is not None else entry.default_scenario
@@ -218,6 +231,7 @@ def _replayed(svc: Services, body: ReplayRequest) -> str:
     recorder.captains = {side: body.captains.get(side, "unknown") for side in recorder.game.sides}
     sizes = [len(component.labels) for component in entry.action_spec.components]
     for index, decision in enumerate(body.decisions):
+        deadline.check()
         path = f"decisions.{index}"
         game = recorder.game
         if game.is_over or decision.seat != game.current_agent:

@@ -2,9 +2,10 @@
 
 Handlers are ``async def`` and run on the event loop: a decision is a fraction of a millisecond
 of Python, and handing it to the thread pool cost more than the work (the GIL hand-off took
-the p50 of ``decide`` from about 0.5 to 2.5 ms). The exception is ``expert:Nms``, a search that
-thinks N ms by design: it runs in a pool of worker processes (:mod:`.searches`), so other games are
-served meanwhile, at their usual latency. Each game's lock is held for the whole of a
+the p50 of ``decide`` from about 0.5 to 2.5 ms). The exceptions: ``expert:Nms``, a search that
+thinks N ms by design, runs in a pool of worker processes (:mod:`.searches`), and the heavy routes
+(event listings, replays, pictures, previews) run in a few threads within a time budget
+(:mod:`.heavy`), so other games are served meanwhile, at their usual latency. Each game's lock is held for the whole of a
 read or a move, so requests on one game are served one at a time and every answer sees a
 whole state, whatever a handler awaits in future.
 """
@@ -36,6 +37,7 @@ from naval_tactics.protocol import (
 )
 from naval_tactics.server import play
 from naval_tactics.server.errors import ApiError, error_responses
+from naval_tactics.server.heavy import HeavyPool
 from naval_tactics.server.searches import SearchPool
 from naval_tactics.server.settings import ServerSettings
 from naval_tactics.server.store import Store, StoreFullError
@@ -50,6 +52,7 @@ class Services:
     catalogue: Catalogue
     store: Store
     searches: SearchPool
+    heavy: HeavyPool
 
 
 async def services(request: Request) -> Services:
@@ -62,7 +65,7 @@ ServicesDep = Annotated[Services, Depends(services)]
 GameId = Annotated[str, Path(description="The id ``POST /v1/games`` returned.", max_length=64)]
 
 
-router = APIRouter(responses=error_responses(400, 413, 415, 422, 500))
+router = APIRouter(responses=error_responses(400, 413, 415, 422, 500, 503))
 
 
 # ------------------------------------------------------------------ catalogue
@@ -123,7 +126,7 @@ async def create_game(body: NewGame, svc: ServicesDep, response: Response) -> Ga
     return view
 
 
-@router.get("/games/{game_id}", tags=["games"], responses=error_responses(404),
+@router.get("/games/{game_id}", tags=["games"], responses=error_responses(404, 410),
             summary="A game: its position, whose turn, the legal labels, over and winner")
 async def get_game(game_id: GameId, svc: ServicesDep) -> GameView:
     current = play.session(svc.store, game_id)
@@ -145,7 +148,7 @@ async def delete_game(game_id: GameId, svc: ServicesDep) -> None:
         svc.store.discard(game_id)
 
 
-@router.post("/games/{game_id}/moves", tags=["games"], responses=error_responses(404, 409),
+@router.post("/games/{game_id}/moves", tags=["games"], responses=error_responses(404, 409, 410),
              summary="Apply the seat's move, given by label")
 async def make_move(game_id: GameId, body: MoveRequest, svc: ServicesDep) -> MoveResult:
     current = play.session(svc.store, game_id)
@@ -157,7 +160,7 @@ async def make_move(game_id: GameId, body: MoveRequest, svc: ServicesDep) -> Mov
                           events=logged, log=log, game=play.game_view(current))
 
 
-@router.post("/games/{game_id}/captain-moves", tags=["games"], responses=error_responses(404, 409),
+@router.post("/games/{game_id}/captain-moves", tags=["games"], responses=error_responses(404, 409, 410),
              summary="Ask a named captain for the move of the seat to move; apply it or only propose it")
 async def captain_move(
     game_id: GameId, body: CaptainMoveRequest, svc: ServicesDep,
@@ -179,15 +182,15 @@ async def captain_move(
                                  game=play.game_view(current))
 
 
-@router.get("/games/{game_id}/events", tags=["games"], responses=error_responses(404),
+@router.get("/games/{game_id}/events", tags=["games"], responses=error_responses(404, 410),
             summary="The game's events so far, as typed events written out and as sentences")
 async def game_events(
     game_id: GameId, svc: ServicesDep,
     since: Annotated[int, Query(ge=0, description="Index of the first event to return")] = 0,
 ) -> EventList:
     current = play.session(svc.store, game_id)
-    async with current.lock:
-        logged, log = svc.store.event_log(current)   # kept with each turn: nothing replayed
+    async with current.lock:   # read (and written out) in a thread: a long game's history is no small list
+        logged, log = await svc.heavy.run(lambda _: svc.store.event_log(current))   # kept with each turn
         return EventList(game_id=game_id, since=since, total=len(logged), events=logged[since:], log=log[since:])
 
 

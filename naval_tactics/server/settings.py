@@ -66,6 +66,11 @@ class ServerSettings(BaseModel):
     max_proposals: int = Field(default=1_000, ge=0, le=1_000_000)
     """Captains' moves one game may keep unapplied (``captain-moves?apply=false``, each a turn, as asking a
     captain advances its generator); one more answers 409 ``too_many_proposals``."""
+    request_budget_s: float = Field(default=20.0, gt=0, le=3600)
+    """The longest a heavy request (a replay, a replay page, a game's events, a picture, a preview) may take,
+    waiting included; past it, 503 ``request_timeout``. Heavy requests run off the event loop."""
+    max_heavy_requests: int = Field(default=2, ge=1, le=1000)
+    """Heavy requests run at once per server worker; one more waits its turn within its budget."""
     @model_validator(mode="after")
     def _workers_share_a_store(self) -> ServerSettings:
         if self.workers > 1 and self.store == MEMORY:
