@@ -12,6 +12,7 @@ from fastapi_offline import FastAPIOffline
 
 from naval_tactics import __version__
 from naval_tactics.catalogue import Catalogue
+from naval_tactics.server.crashes import AnsweredCrashes
 from naval_tactics.server.errors import install_error_handlers
 from naval_tactics.server.heavy import HeavyPool
 from naval_tactics.server.insight import router as insight_router
@@ -75,6 +76,8 @@ def create_app(settings: ServerSettings | None = None, *, clock: Clock | None = 
         app.add_middleware(CORSMiddleware, allow_origins=list(settings.cors_origins), allow_methods=["*"],
                            allow_headers=["*"], expose_headers=["Location", "Retry-After"])
     install_error_handlers(app)
+    stack = app.build_middleware_stack   # outside Starlette's own error middleware, which raises after its 500
+    app.build_middleware_stack = lambda: AnsweredCrashes(stack())  # type: ignore[method-assign]
     app.include_router(router, prefix="/v1")
     app.include_router(insight_router, prefix="/v1")
     install_play_page(app)

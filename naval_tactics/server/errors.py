@@ -48,6 +48,7 @@ CODES: dict[str, int] = {
     "too_many_proposals": 409,
     "game_not_replayable": 410,
     "game_damaged": 410,
+    "slow_request": 408,
     "body_too_large": 413,
     "unsupported_media_type": 415,
     "invalid_request": 422,
@@ -63,6 +64,7 @@ CODES: dict[str, int] = {
     "decision_timeout": 503,
     "request_timeout": 503,
     "store_failed": 503,
+    "search_unavailable": 503,
 }
 
 

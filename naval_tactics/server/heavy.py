@@ -25,7 +25,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from naval_tactics.server.errors import ApiError
 from naval_tactics.server.settings import ServerSettings
@@ -131,7 +131,7 @@ class HeavyPool:
                         "for less (a shorter game, a later `since`)", details={"request_budget_s": self.budget_s},
                         headers={"Retry-After": str(max(1, math.ceil(self.budget_s / 4)))})
 
-    def _finished(self, _future: asyncio.Future[object]) -> None:
+    def _finished(self, _future: asyncio.Future[Any]) -> None:
         self.pending -= 1
         if not _future.cancelled():
             _future.exception()   # retrieved: a timed-out request's late failure is not logged as unretrieved

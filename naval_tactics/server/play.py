@@ -22,8 +22,15 @@ from naval_tactics.decisions import Proposal, propose
 from naval_tactics.protocol import GameView, Problem, Seat
 from naval_tactics.server.errors import ApiError, invalid_position, unknown_name
 from naval_tactics.server.history import NotReplayableError, start_session
+from naval_tactics.server.store import (
+    GameChangedError,
+    GameGoneError,
+    GameSession,
+    Store,
+    Turn,
+    written,
+)
 from naval_tactics.server.store_checks import GameDamagedError
-from naval_tactics.server.store import GameChangedError, GameGoneError, GameSession, Store, Turn, written
 
 SEED_LIMIT = 2**53
 

@@ -35,6 +35,8 @@ from naval_tactics.server.store import GameSession
 
 #: Niceness of the search workers: the scheduler then gives the server's own process its core first.
 WORKER_NICENESS = 10
+#: Seconds a client is told to wait after a search process died: new ones load the captains first.
+SEARCH_RESTART_S = 5
 
 
 class SearchFailedError(Exception):
@@ -102,7 +104,9 @@ class SearchPool:
             raise RuntimeError(f"search worker failed: {exc}") from None
         except BrokenProcessPool:   # a worker died (killed, out of memory): start afresh on the next search
             self.close()
-            raise
+            raise ApiError("search_unavailable", "a search process died while thinking (killed, or out of memory); "
+                           "the server starts new ones: retry in a few seconds, or ask a captain that does not "
+                           "search", headers={"Retry-After": str(SEARCH_RESTART_S)}) from None
         return result
 
     def _finished(self, _future: asyncio.Future[Any]) -> None:

@@ -71,6 +71,12 @@ class ServerSettings(BaseModel):
     waiting included; past it, 503 ``request_timeout``. Heavy requests run off the event loop."""
     max_heavy_requests: int = Field(default=2, ge=1, le=1000)
     """Heavy requests run at once per server worker; one more waits its turn within its budget."""
+    read_timeout_s: float = Field(default=30.0, gt=0, le=3600)
+    """Time a request has to arrive whole (request line, headers and body) from the connection's start or the
+    previous answer; past it, 408 ``slow_request`` and the connection closed."""
+    keep_alive_s: float = Field(default=5.0, gt=0, le=3600)
+    """An idle keep-alive connection is closed after this long (uvicorn's ``timeout_keep_alive``)."""
+
     @model_validator(mode="after")
     def _workers_share_a_store(self) -> ServerSettings:
         if self.workers > 1 and self.store == MEMORY:

@@ -280,10 +280,10 @@ class SqliteGameStore:
             except (ValueError, TypeError, KeyError, PositionError):   # SnapshotError, or a file changed by hand
                 session = None   # replayed from the turns instead (which says why, if that fails too)
         if session is None:
-            turns = self._turns(game_id, game.turns)
+            kept = self._turns(game_id, game.turns)
             try:
                 session = history.restore(self.catalogue, game_id, game.ruleset, game.config_sha256, game.scenario,
-                                          game.start_position, game.seed, turns, now)
+                                          game.start_position, game.seed, kept, now)
             except NotReplayableError:
                 raise
             except Exception as exc:  # noqa: BLE001 - checked rows that still do not replay: the game is damaged

@@ -25,12 +25,13 @@ import socket
 import time
 from multiprocessing.context import SpawnProcess
 from types import FrameType
+from typing import Any
 
 from fastapi import FastAPI
 
 from naval_tactics.catalogue import Catalogue
 from naval_tactics.server.app import create_app, open_store
-from naval_tactics.server.http11 import PROTOCOL
+from naval_tactics.server.http11 import protocol
 from naval_tactics.server.searches import exit_with_parent
 from naval_tactics.server.settings import ServerSettings
 
@@ -64,7 +65,7 @@ def serve(settings: ServerSettings, host: str, port: int, log_level: str = "info
     import uvicorn
 
     if settings.workers == 1:
-        uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level, http=PROTOCOL)
+        uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level, **http_options(settings))
         return
     check(settings)
     os.environ[SETTINGS_VARIABLE] = settings.model_dump_json()
@@ -74,6 +75,11 @@ def serve(settings: ServerSettings, host: str, port: int, log_level: str = "info
         raise ServeError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     with reserved:
         Supervisor(settings.workers, host, reserved.getsockname()[1], log_level).run()
+
+
+def http_options(settings: ServerSettings) -> dict[str, Any]:
+    """uvicorn's HTTP options: the JSON-error h11 protocol with its read timeout, and the keep-alive timeout."""
+    return {"http": protocol(settings.read_timeout_s), "timeout_keep_alive": settings.keep_alive_s}
 
 
 def reuse_port_socket(host: str, port: int) -> socket.socket:
@@ -98,8 +104,9 @@ def run_worker(host: str, port: int, log_level: str, parent: int) -> None:
     import uvicorn
 
     exit_with_parent(parent)
+    settings = ServerSettings.model_validate_json(os.environ[SETTINGS_VARIABLE])
     config = uvicorn.Config("naval_tactics.server.workers:app_from_environment", factory=True, host=host, port=port,
-                            log_level=log_level, http=PROTOCOL)
+                            log_level=log_level, **http_options(settings))
     try:
         sock = reuse_port_socket(host, port)
     except OSError as exc:
