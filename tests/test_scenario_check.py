@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 import yaml
 
+from agents.distributed.ray_runtime import ray_session
 from agents.evaluation.scenario_check import (
     CheckCaptains,
     Thresholds,
@@ -17,6 +20,7 @@ from agents.evaluation.scenario_check import (
     check_scenario,
     decisiveness,
     judge,
+    luck_bound,
     to_markdown,
     variance_shares,
 )
@@ -27,6 +31,13 @@ from naval_tactics import cli
 from naval_tactics.commands.scenario import main, make_parser
 
 SCRIPTED = CheckCaptains.of("gunner", ["rammer"])
+
+
+@pytest.fixture(scope="module")
+def ray() -> Iterator[ModuleType]:
+    """One local Ray for this file's Ray tests (a command joins a running one instead of starting its own)."""
+    with ray_session(num_cpus=2) as ray:
+        yield ray
 
 
 def lopsided_duel(tmp_path: Path) -> str:
@@ -153,7 +164,7 @@ def test_command_refuses_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
     assert "--games must be at least 1" in capsys.readouterr().err
 
 
-def test_check_on_ray_is_the_local_check() -> None:
+def test_check_on_ray_is_the_local_check(ray: ModuleType) -> None:
     # --backend ray plays the block through the tournament's Ray backend: the same games, so the same check.
     local = check_scenario("pantheon", "duel", captains=SCRIPTED, seeds=6, seed=11, luck=False)
     on_ray = check_scenario("pantheon", "duel", captains=SCRIPTED, seeds=6, seed=11, luck=False, workers=2,
@@ -169,3 +180,25 @@ def test_every_flag_has_help_and_the_cli_lists_the_command(capsys: pytest.Captur
     assert sorted(commands.choices) == ["balance", "check"] and missing == []
     assert cli.main(["scenario", "check", "--ruleset", "pantheon", "--games", "0"]) == 2
     assert "naval-tactics scenario: error: --games must be at least 1" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ the luck bound
+def test_luck_bound_a_clairvoyant_search_beats_the_captain_it_starts_from() -> None:
+    bound = luck_bound("pantheon", "duel", None, "gunner", seeds=6, seed=3, simulations=8)
+    assert bound.n == 12
+    assert bound.score >= 0.7    # it sees the dice gunner cannot: 0.88 to 1.00 on four seed ranges in development
+
+
+def test_luck_bound_on_ray_is_the_local_one(ray: ModuleType) -> None:
+    local = luck_bound("pantheon", "duel", None, "gunner", seeds=3, seed=3, simulations=4)
+    on_ray = luck_bound("pantheon", "duel", None, "gunner", seeds=3, seed=3, simulations=4, workers=2,
+                        backend="ray")
+    assert on_ray == local and local.n == 6
+
+
+def test_check_reports_the_luck_bound() -> None:
+    check = check_scenario("pantheon", "duel", captains=SCRIPTED, seeds=4, seed=7, luck_seeds=2,
+                           clairvoyant_simulations=4)
+    assert check.luck_bound is not None and check.luck_bound.n == 4 and check.luck_seeds == 2
+    assert f"| {check.luck_bound.text()} |" in to_markdown([check])
+    assert "luck bound: a clairvoyant search against `gunner`, 2 seeds from both sides" in to_markdown([check])

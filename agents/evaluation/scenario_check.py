@@ -312,7 +312,7 @@ def clairvoyant_factory(simulations: int) -> Callable[[Captain], Captain]:
 
     def make(prior: Captain) -> Captain:
         try:
-            return SearchCaptain(simulations, seed=0, proposer=prior, clairvoyant=True,  # type: ignore[call-arg]
+            return SearchCaptain(simulations, seed=0, proposer=prior, clairvoyant=True,
                                  name=f"{CLAIRVOYANT}:{simulations}")
         except TypeError as exc:   # an agents/search without the clairvoyant search
             raise EvaluationInputError(f"this install's SearchCaptain has no clairvoyant search ({exc}); "
