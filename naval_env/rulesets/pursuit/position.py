@@ -65,6 +65,9 @@ MAX_MOTION = 1_000.0
 #: Last round a boost or a change of propulsion may run to: a round plus an hour (house_rules.rounds_per_hour
 #: is at most 3600 in any config).
 MAX_UNTIL = MAX_ROUND + 3600
+#: Aim actions a machine may hold: an aim order adds every gunner's action (at most 6) to a count still below the
+#: class's aim number (at most 6), and the aim is then done.
+MAX_AIM_PROGRESS = 6 - 1 + 6
 #: A crew's Health penalty: 1d6 for each failed rowing challenge while fatigued, at most two challenges a round (the
 #: hourly endurance one and the one when forced rowing ends), so it grows by at most 12 a round; the rules stop it
 #: nowhere, so its bound follows from the battle's length.
@@ -151,8 +154,9 @@ class MachinePosition(PositionPart):
     """Load actions spent toward its load number."""
     aim_target: Name | None = None
     """The enemy ship id being aimed at (an aim in progress or done)."""
-    aim_progress: int = Field(default=0, ge=0, le=6)
-    """Aim actions spent toward its aim number."""
+    aim_progress: int = Field(default=0, ge=0, le=MAX_AIM_PROGRESS)
+    """Aim actions spent toward its aim number: below it while the aim is not done (no ``aim_point``); an aim
+    order spends all the gunners' actions, so a finished aim may hold up to aim - 1 + gunners."""
     aim_point: Point | None = Field(default=None, strict=False)
     """[x, y] yards of a finished aim (the target's place when the aim was done)."""
     last_point: Point | None = Field(default=None, strict=False)
@@ -435,6 +439,10 @@ class _Builder(ShipsBuilder[Ship]):
             if machine.load_progress >= machine_class.load:
                 add(f"{here}.load_progress", f"{machine.load_progress}; a {m.kind} is loaded at "
                                              f"{machine_class.load}: 0 to {machine_class.load - 1}")
+            if machine.aim_point is None and machine.aim_progress >= machine_class.aim:
+                add(f"{here}.aim_progress", f"{machine.aim_progress} with no aim_point; a {m.kind}'s aim is done (its "
+                                            f"point taken) at {machine_class.aim}: 0 to {machine_class.aim - 1}, or "
+                                            "give the aim_point")
             if machine.misfired and not machine_class.misfire_faces:
                 add(f"{here}.misfired", f"a {m.kind} never misfires (only indirect-fire machines roll to fire)")
             machines.append(machine)
