@@ -177,11 +177,14 @@ def zoo_captains(settings: CatalogueSettings) -> Iterator[CaptainEntry]:
             timed = (f"; ask for {TIMED_EXPERT_FORM} (N from 1 to {settings.max_expert_ms:g}) to have it search "
                      "N milliseconds a decision instead") if level == "expert" else ""
             yield CaptainEntry(level, ruleset_id, "level", f"difficulty {level}: {_level_play(spec)}" + timed,
-                               partial(_level, zoo, spec, entry.action_spec, level))
+                               partial(_level, zoo, spec, entry.action_spec, level), slow=spec.search > 0)
 
 
 def _level_play(level: Level) -> str:
     """How a difficulty level plays, in words."""
+    if level.search:
+        return (f"the zoo captain's move, searched with {level.search} simulations a decision (its own rollouts); "
+                "a challenger replaces it only where the rollouts prove it better")
     if level.random_share >= 1.0:
         return "uniformly random legal moves"
     tempered = (f" sampling its moves from its policy at temperature {level.temperature:g} (expert: 0; "

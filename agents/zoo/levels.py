@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from agents.base import Captain, Decision
 from naval_env.core.config import StrictModel, read_yaml, validate
@@ -39,14 +39,29 @@ _TIMED_EXPERT = re.compile(r"^expert:(?P<ms>[0-9]+)ms$")
 MAX_TEMPERATURE = 100.0
 
 
+#: The most root-search simulations a level may spend a decision (``expert``'s budget is far below it).
+MAX_LEVEL_SIMULATIONS = 4096
+
+
 class Level(StrictModel):
     base: str = Field(description="the captain it is built on: zoo or a scripted captain's name")
+    search: int = Field(default=0, ge=0, le=MAX_LEVEL_SIMULATIONS, description=(
+        "simulations a decision of the root search over the base captain (agents/search/root.py): the base "
+        "proposes, plays every rollout, and its move is kept unless a challenger proves better; 0: no search"))
     random_share: float = Field(default=0.0, ge=0.0, le=1.0,
                                 description="share of decisions played uniformly at random")
     temperature: float = Field(default=0.0, ge=0.0, le=MAX_TEMPERATURE, description=(
         "0: the base captain's own (most likely) moves; above 0: each move sampled from the base policy's "
         "masked probabilities sharpened or flattened by 1 / temperature, so a weaker level still prefers "
         "the moves its policy rates, only less surely (the base must give probabilities: zoo, an ONNX export)"))
+
+
+    @model_validator(mode="after")
+    def _search_plays_the_base_as_it_is(self) -> Level:
+        if self.search and (self.temperature or self.random_share):
+            raise ValueError(f"a level that searches ({self.search} simulations) plays its base captain's own moves; "
+                             "give it temperature 0 and random_share 0")
+        return self
 
 
 class RulesetLevels(StrictModel):
@@ -81,13 +96,23 @@ def make_timed_expert(milliseconds: float, ruleset_id: str, seed: int | None = N
                       guide: Captain | None = None) -> Captain:
     """``expert:Nms``: search for ``milliseconds`` a decision, trying ``guide``'s move first (default: the
     shipped zoo captain where there is one, else the search's rollout captain)."""
-    from agents.search import SearchCaptain
     from agents.zoo.catalogue import has_zoo_captain, load_zoo_captain
 
     if guide is None and has_zoo_captain(ruleset_id):
         guide = load_zoo_captain(ruleset_id, config)
-    return SearchCaptain(None, milliseconds, seed=0 if seed is None else seed, proposer=guide,
-                         name=f"expert:{milliseconds:g}ms")
+    return searching_captain(guide, None, milliseconds, seed, f"expert:{milliseconds:g}ms")
+
+
+def searching_captain(base: Captain | None, simulations: int | None, milliseconds: float | None,
+                      seed: int | None, name: str) -> Captain:
+    """The root search over ``base``: its prior and its rollout captain (a numpy copy of an ONNX policy, the
+    same moves faster); without a base, the search's own default rollout captain."""
+    from agents.search import SearchCaptain
+    from agents.search.fast_policy import fast_copy
+
+    player = None if base is None else fast_copy(base)
+    return SearchCaptain(simulations, milliseconds, seed=0 if seed is None else seed, proposer=player,
+                         rollout=player, name=name)
 
 
 @cache
@@ -172,7 +197,10 @@ class TemperatureCaptain(Captain):
 
 def level_captain(base: Captain, level: Level, action_spec: ActionSpec, name: str,
                   seed: int | None = None) -> Captain:
-    """``base`` as ``level`` plays it: at its temperature (if any), then with its share of random moves."""
+    """``base`` as ``level`` plays it: searching over it (if the level searches), else at its temperature (if
+    any), then with its share of random moves."""
+    if level.search:
+        return searching_captain(base, level.search, None, seed, name)
     played = TemperatureCaptain(base, level.temperature, name, seed) if level.temperature > 0 else base
     return MixedCaptain(played, level.random_share, action_spec, name=name, seed=seed)
 
