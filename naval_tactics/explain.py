@@ -106,7 +106,8 @@ EXPLANATIONS: dict[str, tuple[Row, ...]] = {
     "pantheon": (
         ("turn_order", "proceed", "go on with your turn"),
         ("turn_order", "release", "release the ship you boarded, before moving"),
-        ("turn_order", "fair_escape", "declare Fair Escape: your ship leaves the battle"),
+        ("turn_order", "fair_escape", ("declare Fair Escape: your ship leaves the battle for good and counts as "
+                                       "lost; with no other ship left your side loses (in a duel: you lose)")),
         ("maneuver|escape_maneuver", "hold", "stay where you are"),
         ("maneuver|escape_maneuver", rf"turn {_SIDE}(?P<points>\d+)", "turn {points} point(s) to {side} without moving"),
         ("maneuver|escape_maneuver", r"ahead (?P<n>\d+)", "{n} space(s) straight ahead"),

@@ -11,6 +11,10 @@
   /** Components whose options move a ship: hovering one lays the ship where it would end. */
   const MOVEMENT = /^(maneuver|escape_maneuver|speed|turn_\d+|facing|propulsion)$/;
   const GROUP_OVER = 12;        // more options than this: grouped (maneuvers by distance, then direction)
+  /** The label that takes a ship out of the battle of its own will (Pantheon's Fair Escape): asked to confirm. */
+  const ESCAPE = "fair_escape";
+  /** The label that goes on with the turn when a ship could escape instead. */
+  const PROCEED = "proceed";
 
   let rulesets = {};            // id -> RulesetInfo
   let game = null;              // the last GameView
@@ -82,18 +86,31 @@
     await onScenario();
   }
 
+  function chosenSeed() {
+    const seed = Number($("seed").value);
+    return $("seed").value !== "" && Number.isInteger(seed) && seed >= 0 ? seed : 0;
+  }
+
+  let setupShown = 0;           // the latest set-up board asked for: an older answer arriving late is dropped
+
   async function onScenario() {
-    // the sides of a scenario: from a game made and dropped at once (the catalogue does not list them)
-    const probe = await api("POST", "/v1/games", {ruleset: $("ruleset").value, scenario: $("scenario").value, seed: 0});
+    // the sides and the start of a scenario at the chosen seed (the start depends on it): from a game made and
+    // dropped at once (the catalogue does not list them)
+    const asked = ++setupShown;
+    const seed = chosenSeed();
+    const probe = await api("POST", "/v1/games", {ruleset: $("ruleset").value, scenario: $("scenario").value, seed: seed});
     await api("DELETE", "/v1/games/" + probe.id);
     const svg = await api("POST", "/v1/rulesets/" + probe.ruleset + "/picture", {position: probe.position}, "text");
+    if (asked !== setupShown) return;
     NavalBoard.show($("setup-board"), svg);
+    $("setup-board").dataset.seed = String(seed);
     const ships = {};
     probe.seats.forEach(function (s) { ships[s.side] = (ships[s.side] || 0) + 1; });
+    const side = probe.sides.includes($("side").value) ? $("side").value : probe.sides[0];
     fillSelect($("side"), probe.sides.map(function (side, k) {
       return {value: side, text: side + (k === 0 ? " (first)" : " (second)") + ", " + ships[side] + " ship" +
               (ships[side] === 1 ? "" : "s")};
-    }), probe.sides[0]);
+    }), side);
   }
 
   function aboutCaptain() {
@@ -109,6 +126,12 @@
   }
 
   function randomSeed() { $("seed").value = String(Math.floor(Math.random() * 100000)); }
+
+  let seedTimer = null;
+  function onSeed() {           // typing a seed redraws the start once the typing pauses
+    clearTimeout(seedTimer);
+    seedTimer = setTimeout(function () { onScenario().catch(fail); }, 250);
+  }
 
   // ------------------------------------------------------------------ a game
   async function start(event) {
@@ -134,6 +157,9 @@
     $("setup").hidden = true;
     $("game").hidden = false;
     $("watch-controls").hidden = !watching;
+    $("escape-setting").hidden = true;   // shown once a ship of yours could escape
+    $("decision").hidden = true;         // the last game's question, until this game asks its own
+    closeConfirm();
     $("watch-pace").value = String(setup.pace);
     paused = false;
     $("pause").textContent = "\u23f8 pause";
@@ -194,15 +220,16 @@
     await advance(run);
   }
 
-  function record(seat, legal, result, who) {
+  function record(seat, legal, result, who, note) {
     decisions.push({seat: seat, action: result.action});
     const shown = {};
     Object.keys(result.move).forEach(function (name, k) {
       if ((legal[name] || []).length > 1 || result.action[k] !== 0) shown[name] = result.move[name];
     });
-    const heading = game.decisions + 1 + ". " + NavalBoard.describeMove(seat + " (" + who + ")", shown);
+    const heading = game.decisions + 1 + ". " + NavalBoard.describeMove(seat + " (" + who + ")", shown) +
+      (note ? " \u00b7 " + note : "");
     const item = NavalBoard.logItem(heading, result.log, result.events);
-    item.className = who === "you" ? "mine" : "theirs";
+    item.className = note ? "auto" : who === "you" ? "mine" : "theirs";
     const log = $("log");
     log.appendChild(item);
     log.scrollTop = log.scrollHeight;
@@ -250,10 +277,21 @@
   }
 
   // ------------------------------------------------------------------ the person's decision
+  /** A decision whose only question is "go on, or leave by Fair Escape": the page answers it (go on) unless
+      the person asked to be asked, so a fleet's ships at the edge cost no click each turn. */
+  function escapeOnly(parts) {
+    return parts.length === 1 && parts[0].options.length === 2 &&
+      parts[0].options.every(function (o) { return o.label === PROCEED || o.label === ESCAPE; });
+  }
+
   async function askPerson(seat) {
     const options = await api("GET", "/v1/games/" + game.id + "/options");
     previews.clear();
     const parts = options.components.filter(function (c) { return c.options.length > 1; });
+    if (escapeOnly(parts)) {
+      $("escape-setting").hidden = false;
+      if (!$("ask-escape").checked) return sailOn(seat, parts[0].name);
+    }
     pending = {seat: seat, options: options, parts: parts, selected: {}, active: 0};
     parts.forEach(function (c) { pending.selected[c.name] = c.options[0].label; });
     renderDecision();
@@ -435,19 +473,70 @@
     if (!pending || pending.seat !== seat || JSON.stringify(moveWith(component, option)) !== key) return;
     const laid = NavalBoard.ghost(board, preview.picture, seat);
     const moved = preview.log.filter(function (line) { return line.startsWith(seat + " moves"); });
-    caption.textContent = "Preview of " + component.name + " \u201c" + shownLabel + "\u201d: " +
+    const warning = leavesWarning(preview, seat);
+    caption.classList.toggle("warn", warning !== "");
+    caption.textContent = warning + "Preview of " + component.name + " \u201c" + shownLabel + "\u201d: " +
       (moved.length ? moved.join("; ") : laid ? "the ship as it would stand" : "no change on the board") +
       (preview.fixed ? " (fixed before any die is rolled)." : " (this needs dice: one possible outcome).");
   }
 
-  async function submitMove(event) {
+  /** Go on with the turn without asking (see escapeOnly); the log says so and how to be asked. */
+  async function sailOn(seat, component) {
+    const move = {}, legal = game.legal, run = generation;
+    move[component] = PROCEED;
+    const result = await api("POST", "/v1/games/" + game.id + "/moves", {seat: seat, move: move});
+    if (run !== generation) return;
+    record(seat, legal, result, "you", seat + " could leave the battle by Fair Escape; it sails on (tick \u201cAsk me " +
+           "before each turn a ship could leave\u201d to be asked)");
+    await advance(run);
+  }
+
+  /** Fair Escape loses the ship for good (and a duel with it): the move waits for a second, explicit click. */
+  function confirmEscape(seat, onLeave) {
+    const side = game.seats.find(function (s) { return s.id === seat; }).side;
+    const others = game.seats.filter(function (s) { return s.side === side && s.active && s.id !== seat; });
+    $("confirm-text").textContent = "Fair Escape: " + seat + " leaves the battle for good and counts as lost. " +
+      (others.length ? "Your other ships fight on." : "It is your last ship: you lose the game.");
+    $("confirm").hidden = false;
+    $("submit-move").disabled = true;
+    $("confirm-stay").focus({preventScroll: true});
+    $("confirm-leave").onclick = function () { closeConfirm(); onLeave(); };
+    $("confirm-stay").onclick = closeConfirm;
+  }
+
+  function closeConfirm() {
+    $("confirm").hidden = true;
+    $("submit-move").disabled = false;
+  }
+
+  /** "Warning: ..." when the previewed move takes the acting ship out of the battle (sails off the table, say)
+      or ends the game; "" otherwise. Read from the preview's events, as the log tells them. */
+  function leavesWarning(preview, seat) {
+    const gone = preview.events.map(function (e, k) { return [e, preview.log[k]]; }).filter(function (pair) {
+      return pair[0].ship === seat && /lost|escape|fled|sunk|sank|destroyed/.test(pair[0].kind);
+    }).map(function (pair) { return pair[1]; });
+    const ended = preview.events.findIndex(function (e) { return e.kind === "game_ended"; });
+    if (!gone.length && ended < 0) return "";
+    const you = setup.watching ? null : setup.side;
+    const end = ended < 0 ? "" : " The game ends: " + preview.log[ended] +
+      (you && preview.events[ended].winner && preview.events[ended].winner !== you ? " \u2014 you lose." : ".");
+    return "\u26a0 Warning: " + (gone.length ? gone.join("; ") + "." : "") + end + " ";
+  }
+
+  async function submitMove(event, confirmed) {
     if (event) event.preventDefault();
-    if (!pending) return;
+    if (!pending || !$("confirm").hidden) return;
+    const escaping = Object.keys(pending.selected).some(function (k) { return pending.selected[k] === ESCAPE; });
+    if (escaping && !confirmed) {
+      confirmEscape(pending.seat, function () { submitMove(null, true).catch(fail); });
+      return;
+    }
     const seat = pending.seat, move = Object.assign({}, pending.selected), legal = game.legal;
     pending = null;
     $("decision").hidden = true;
     NavalBoard.clearGhost(board);
     $("preview-caption").textContent = "";
+    $("preview-caption").classList.remove("warn");
     const result = await api("POST", "/v1/games/" + game.id + "/moves", {seat: seat, move: move});
     record(seat, legal, result, "you");
     await advance(generation);
@@ -459,6 +548,7 @@
   function onKey(event) {
     if (!pending || $("decision").hidden) return;
     if (event.target && event.target.closest && event.target.closest("#setup")) return;
+    if (!$("confirm").hidden) return;   // Enter answers the focused button of the Fair Escape question
     if (event.key === "Enter") {
       event.preventDefault();
       submitMove().catch(fail);
@@ -527,9 +617,13 @@
     generation += 1;
     clearTimeout(timer);
     pending = null;
+    closeConfirm();
+    $("decision").hidden = true;   // no question of the old game is left to answer
+    $("turn").textContent = "";
     $("game").hidden = true;
     $("setup").hidden = false;
     randomSeed();
+    onScenario().catch(fail);
     $("start").focus();
   }
 
@@ -544,7 +638,8 @@
     $("scenario").addEventListener("change", function () { onScenario().catch(fail); });
     $("captain").addEventListener("change", aboutCaptain);
     $("mode").addEventListener("change", onMode);
-    $("reseed").addEventListener("click", randomSeed);
+    $("reseed").addEventListener("click", function () { randomSeed(); onScenario().catch(fail); });
+    $("seed").addEventListener("input", onSeed);
     $("setup").addEventListener("submit", function (event) { start(event).catch(fail); });
     $("decision").addEventListener("submit", function (event) { submitMove(event).catch(fail); });
     $("pause").addEventListener("click", togglePause);
