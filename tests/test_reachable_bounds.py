@@ -19,6 +19,7 @@ import pytest
 
 from naval_env.core.position import PositionError
 from naval_env.core.ruleset import get_ruleset, ruleset_ids
+from naval_env.testing import label_index
 
 RULESETS = ruleset_ids()
 SEEDS = (0, 1)        # games played from each boundary position that loads (random captain and dice)
@@ -190,6 +191,23 @@ def test_pursuit_counters_and_places_keep_room_for_the_rounds_left(field: str, v
 def test_pursuit_shots_keep_room_for_every_machine_firing_each_round_left() -> None:
     problems = refused("pursuit", {**start("pursuit"), "shots": 640_000})
     assert "shots" in problems and "round(s) still to play" in problems["shots"]
+
+
+def test_pursuit_an_aim_order_may_hold_up_to_aim_minus_one_plus_gunners() -> None:
+    """An aim order spends every gunner's action: a catapult (aim 2) one action into its aim, ordered to aim by six
+    gunners, holds 7 (the old bound was 6); an aim still below its number has no point, and one at it is refused."""
+    ruleset = get_ruleset("pursuit")
+    position = start("pursuit")
+    machine = {**position["ships"][0]["machines"][0], "kind": "catapult", "gunners": 6, "aim_target": "blue_0"}
+    aiming = {**position, "phase": "guns", "to_move": "red_0"}
+    problems = refused("pursuit", with_ship(aiming, 0, machines=[{**machine, "aim_progress": 2}]))
+    assert "no aim_point" in problems["ships.0.machines.0.aim_progress"]
+    game = ruleset.load_position(with_ship(aiming, 0, machines=[{**machine, "aim_progress": 1}]), seed=0)
+    action = game.action_spec.noop()
+    action[game.action_spec.index("machine_0")] = label_index(game, "machine_0", "aim@enemy0")
+    game.apply("red_0", action)
+    dumped = game.position()["ships"][0]["machines"][0]
+    assert (dumped["aim_progress"], dumped["aim_point"]) == (7, [148.0, 10.0])
 
 
 def test_broadside_marines_are_bounded_by_their_sides_total_not_by_one_ship() -> None:
