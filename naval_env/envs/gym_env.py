@@ -10,9 +10,16 @@ import gymnasium as gym
 import numpy as np
 
 from naval_env.core.captain import Captain
+from naval_env.envs.joint import DEFAULT_MAX_JOINT_ACTIONS, JointActions, check_action_space
 from naval_env.envs.match import Match
 from naval_env.envs.opponents import CaptainSpec, default_opponent, make_captain
-from naval_env.envs.spaces import MaskedMultiDiscrete, action_space, masked_observation_space, observation_box
+from naval_env.envs.spaces import (
+    MaskedDiscrete,
+    MaskedMultiDiscrete,
+    masked_observation_space,
+    observation_box,
+)
+from naval_env.envs.spaces import action_space as multidiscrete_space
 
 #: What the learner captains: one ship (its other ships get the ally captain) or every ship of its side.
 COMMANDS = ("ship", "side")
@@ -46,6 +53,15 @@ class NavalEnv(gym.Env[np.ndarray, np.ndarray]):
     which component and why in ``info["illegal_action"]``; ``"raise"`` raises
     :class:`naval_env.IllegalActionError` with that message, the game untouched.
     ``action_space.sample()`` draws a legal action for the current decision.
+
+    With ``action_space="discrete"``: ``Discrete(max_joint_actions)``, one index per legal joint action
+    of the current decision in lexicographic order (:mod:`naval_env.envs.joint`), for DQN-family learners;
+    the mask (``action_masks()``, ``info["action_mask"]``) is then over the indices, True for ``0 .. count - 1``.
+    An index past them is illegal and ``illegal_action`` handles it as above: ``"noop"`` plays index 0 (every
+    component's no-op value where allowed), charges the ``illegal_action`` reward and explains in
+    ``info["illegal_action"]``; ``"raise"`` raises. ``joint_action(index)`` and ``joint_index(action)``
+    translate for the current decision. A decision with more legal joint actions than
+    ``max_joint_actions`` raises :class:`naval_env.envs.joint.JointActionsOverflow`.
 
     ## Observation space
     ``Box(-10, 10, (n,), float32)`` from the learner's point of view; the named
@@ -91,6 +107,8 @@ class NavalEnv(gym.Env[np.ndarray, np.ndarray]):
       ``gymnasium.wrappers.RecordVideo`` records it as it is).
     - ``illegal_action``: ``"noop"`` or ``"raise"`` (see Action space).
     - ``mask_in_obs``: put the action mask in the observation (see Observation space).
+    - ``action_space``: ``"multidiscrete"`` (default) or ``"discrete"``, with ``max_joint_actions`` (default
+      256) its size (see Action space).
     - ``command``: ``"ship"`` (default): the learner captains one ship, ``ally`` the rest of its
       side; ``"side"``: the learner captains every ship of its side, each decision seen from the
       ship that holds it (``info["learner"]``), and its reward counts the whole side's damage.
@@ -119,7 +137,10 @@ class NavalEnv(gym.Env[np.ndarray, np.ndarray]):
         illegal_action: str = "noop",
         command: Literal["ship", "side"] = "ship",
         mask_in_obs: bool = False,
+        action_space: Literal["multidiscrete", "discrete"] = "multidiscrete",
+        max_joint_actions: int = DEFAULT_MAX_JOINT_ACTIONS,
     ) -> None:
+        check_action_space(action_space, max_joint_actions)
         if command not in COMMANDS:
             raise ValueError(f"command {command!r} is not one of {COMMANDS}")
         self.command = command
@@ -132,10 +153,15 @@ class NavalEnv(gym.Env[np.ndarray, np.ndarray]):
         self.ruleset_id = self.match.ruleset.id
         self.action_spec = self.match.action_spec
         self.observation_spec = self.match.observation_spec
-        self.action_space = action_space(self.action_spec, mask_source=self.action_masks)
+        #: The Discrete space's translation (``action_space="discrete"``), else None.
+        self.joint = (JointActions(self.action_spec, max_joint_actions, self.ruleset_id)
+                      if action_space == "discrete" else None)
+        self.action_space: gym.Space[Any] = (  # type: ignore[assignment]  # Discrete or MultiDiscrete
+            multidiscrete_space(self.action_spec, mask_source=self.action_masks) if self.joint is None
+            else MaskedDiscrete(self.joint, mask_source=self.action_masks))
         self.mask_in_obs = mask_in_obs
         self.observation_space: gym.Space[Any] = (  # type: ignore[assignment]  # a Dict with mask_in_obs
-            masked_observation_space(self.observation_spec, self.action_spec) if mask_in_obs
+            masked_observation_space(self.observation_spec, self.action_spec, self.joint) if mask_in_obs
             else observation_box(self.observation_spec))
         self.render_mode = render_mode
         self._learner_choices = self._learner_seats(learner)
@@ -145,12 +171,12 @@ class NavalEnv(gym.Env[np.ndarray, np.ndarray]):
         self.set_ally(ally)
         self.learner = self._learner_choices[0]
         self.captains: dict[str, Captain] = {}
-        self._mask = self.action_spec.noop_mask()
+        self._mask = self._action_mask(self.action_spec.noop_mask())
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         # The action space pickles without its mask source (see MaskedMultiDiscrete.__reduce__): bind it again.
-        if isinstance(self.action_space, MaskedMultiDiscrete):
+        if isinstance(self.action_space, (MaskedMultiDiscrete, MaskedDiscrete)):
             self.action_space.mask_source = self.action_masks
 
     def _learner_seats(self, learner: str | Sequence[str] | None) -> list[str]:
@@ -260,7 +286,10 @@ class NavalEnv(gym.Env[np.ndarray, np.ndarray]):
         if game.is_over:
             raise RuntimeError("step() called after the episode ended; call reset()")
         actor = self.learner
-        events = self.match.apply(actor, action)
+        if self.joint is None:
+            events = self.match.apply(actor, action)
+        else:
+            events = self.match.apply_index(actor, action, self.joint)
         events += self._play_others()
         self._events = events
         if self.command == "side":
@@ -272,8 +301,27 @@ class NavalEnv(gym.Env[np.ndarray, np.ndarray]):
         return self._observe(), reward, terminated, truncated, self._info()
 
     def action_masks(self) -> np.ndarray:
-        """Flat boolean mask of the learner's current decision (sb3-contrib MaskablePPO hook)."""
+        """Flat boolean mask of the learner's current decision (sb3-contrib MaskablePPO hook); over the
+        Discrete indices with ``action_space="discrete"``."""
         return self._mask
+
+    def joint_action(self, index: int) -> np.ndarray:
+        """The MultiDiscrete action that Discrete ``index`` stands for in the learner's current decision."""
+        return self._require_joint().decode(int(index), self.match.game.legal_mask(self.learner))
+
+    def joint_index(self, action: Any) -> int:
+        """The Discrete index of the legal MultiDiscrete ``action`` in the learner's current decision."""
+        return self._require_joint().encode(action, self.match.game.legal_mask(self.learner))
+
+    def _require_joint(self) -> JointActions:
+        if self.joint is None:
+            raise ValueError("joint_action/joint_index translate Discrete indices; this env was made with "
+                             "action_space='multidiscrete' (make it with action_space='discrete')")
+        return self.joint
+
+    def _action_mask(self, flat_mask: np.ndarray) -> np.ndarray:
+        """The mask the learner sees: the flat component mask, or over the Discrete indices."""
+        return flat_mask if self.joint is None else self.joint.mask(flat_mask)
 
     # Gymnasium types render() with a TypeVar no Env subclass can bind, so the narrower return is flagged.
     def render(self) -> str | np.ndarray | None:  # type: ignore[override]
@@ -286,7 +334,8 @@ class NavalEnv(gym.Env[np.ndarray, np.ndarray]):
     # ------------------------------------------------------------- helpers
     def _observe(self) -> Any:
         game = self.match.game
-        self._mask = game.legal_mask(self.learner) if not game.is_over else self.action_spec.noop_mask()
+        self._mask = self._action_mask(game.legal_mask(self.learner) if not game.is_over
+                                       else self.action_spec.noop_mask())
         observation = game.observe(self.learner)
         if self.mask_in_obs:
             return {"observation": observation, "action_mask": self._mask}

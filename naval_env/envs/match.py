@@ -17,6 +17,7 @@ from naval_env.core.errors import IllegalActionError
 from naval_env.core.events import DamageDealt, Event, GameEnded
 from naval_env.core.game import Game
 from naval_env.core.ruleset import Ruleset, get_ruleset
+from naval_env.envs.joint import JointActions
 
 EMPTY_OBSERVATION = np.zeros(0, dtype=np.float32)
 ILLEGAL_ACTION_POLICIES = ("noop", "raise")
@@ -89,6 +90,24 @@ class Match:
             events = self.game.apply(agent, values)
         self.last_events = events
         return events
+
+    def apply_index(self, agent: str, index: Any, joint: JointActions) -> list[Event]:
+        """:meth:`apply` for the flat ``Discrete`` action space, under the same policy: an index past the
+        decision's legal joint actions is illegal, and ``"noop"`` plays index 0 instead (the first legal joint
+        action: every component's no-op value 0 where the rules allow it), with the same reward cost and a
+        message in ``last_illegal``; ``"raise"`` raises. An index outside the space always raises."""
+        number = joint.check_index(index)
+        flat_mask = self.game.legal_mask(agent)
+        try:
+            action = joint.decode(number, flat_mask)
+        except IllegalActionError as error:
+            if self.illegal_action == "raise":
+                raise
+            self.last_illegal = str(error)
+            self._last_actor = agent
+            self.last_events = self.game.apply(agent, joint.decode(0, flat_mask))
+            return self.last_events
+        return self.apply(agent, action)
 
     def _in_space(self, action: Any) -> bool:
         try:

@@ -8,6 +8,11 @@ handled by ``illegal_action`` exactly as in the Gymnasium env; an agent's
 ``infos[agent]`` describes its own last step (``"illegal_action"`` only when that
 step was replaced), kept until it acts again.
 
+With ``action_space="discrete"`` every agent's action space is ``Discrete(max_joint_actions)``, one index per
+legal joint action of its decision (:mod:`naval_env.envs.joint`), and ``observation["action_mask"]`` is over
+those indices (int8, 1 for ``0 .. count - 1``; an agent without the decision gets ``[1, 0, ...]``, index 0
+standing for the no-op); an index past them is an illegal action, handled as above (``"noop"`` plays index 0).
+
 Each ruleset's ``env()`` is :func:`aec_env`: the raw AEC env wrapped the way
 PettingZoo's classic envs are, so calls out of order fail with a clear message.
 """
@@ -22,26 +27,34 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
+from naval_env.envs.joint import DEFAULT_MAX_JOINT_ACTIONS, JointActions, check_action_space
 from naval_env.envs.match import Match
-from naval_env.envs.spaces import action_space, mask_box, observation_box
+from naval_env.envs.spaces import MaskedDiscrete, action_space, mask_box, observation_box
 
 
 class _MatchSpaces:
     """Spaces shared by both forms, built once from the match's specs."""
 
     def _init_match(self, ruleset: str, config: str | Path | Any, scenario: str | None,
-                    render_mode: str | None, illegal_action: str) -> None:
+                    render_mode: str | None, illegal_action: str, action_space_kind: str = "multidiscrete",
+                    max_joint_actions: int = DEFAULT_MAX_JOINT_ACTIONS) -> None:
+        check_action_space(action_space_kind, max_joint_actions)
         if render_mode is not None and render_mode not in ("ansi", "rgb_array"):
             raise ValueError(f"render_mode {render_mode!r} is not one of ['ansi', 'rgb_array']")
         self.match = Match(ruleset, config, scenario, illegal_action)
         self.render_mode = render_mode
         self.possible_agents = list(self.match.agents)
+        #: The Discrete space's translation (``action_space="discrete"``), else None.
+        self.joint = (JointActions(self.match.action_spec, max_joint_actions, self.match.ruleset.id)
+                      if action_space_kind == "discrete" else None)
         observation = spaces.Dict({
             "observation": observation_box(self.match.observation_spec),
-            "action_mask": mask_box(self.match.action_spec),
+            "action_mask": mask_box(self.match.action_spec, self.joint),
         })
         self.observation_spaces = {a: observation for a in self.possible_agents}
-        self.action_spaces = {a: action_space(self.match.action_spec) for a in self.possible_agents}
+        self.action_spaces: dict[str, spaces.Space] = {
+            a: action_space(self.match.action_spec) if self.joint is None else MaskedDiscrete(self.joint)
+            for a in self.possible_agents}
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -51,7 +64,13 @@ class _MatchSpaces:
 
     def _observation(self, agent: str) -> dict[str, np.ndarray]:
         game = self.match.game
-        return {"observation": game.observe(agent), "action_mask": game.legal_mask(agent).astype(np.int8)}
+        mask = game.legal_mask(agent) if self.joint is None else self.joint.mask(game.legal_mask(agent))
+        return {"observation": game.observe(agent), "action_mask": mask.astype(np.int8)}
+
+    def _apply(self, agent: str, action: Any) -> list[Any]:
+        if self.joint is None:
+            return self.match.apply(agent, action)
+        return self.match.apply_index(agent, action, self.joint)
 
     def _render(self) -> str | np.ndarray | None:
         if self.render_mode == "ansi":
@@ -77,9 +96,10 @@ class NavalAECEnv(_MatchSpaces, AECEnv):
 
     def __init__(self, ruleset: str = "pantheon", config: str | Path | Any = None,
                  scenario: str | None = None, render_mode: str | None = None,
-                 illegal_action: str = "noop") -> None:
+                 illegal_action: str = "noop", action_space: str = "multidiscrete",
+                 max_joint_actions: int = DEFAULT_MAX_JOINT_ACTIONS) -> None:
         super().__init__()
-        self._init_match(ruleset, config, scenario, render_mode, illegal_action)
+        self._init_match(ruleset, config, scenario, render_mode, illegal_action, action_space, max_joint_actions)
         self.metadata = {**self.metadata, "name": f"naval_{self.match.ruleset.id}_v0"}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -117,7 +137,7 @@ class NavalAECEnv(_MatchSpaces, AECEnv):
             self._was_dead_step(action)
             return
         game = self.match.game
-        events = self.match.apply(agent, action)
+        events = self._apply(agent, action)
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: self.match.reward(a, events) for a in self.agents}
         for a in self.agents:
@@ -170,8 +190,9 @@ class NavalParallelEnv(_MatchSpaces, ParallelEnv):
 
     def __init__(self, ruleset: str = "pantheon", config: str | Path | Any = None,
                  scenario: str | None = None, render_mode: str | None = None,
-                 illegal_action: str = "noop") -> None:
-        self._init_match(ruleset, config, scenario, render_mode, illegal_action)
+                 illegal_action: str = "noop", action_space: str = "multidiscrete",
+                 max_joint_actions: int = DEFAULT_MAX_JOINT_ACTIONS) -> None:
+        self._init_match(ruleset, config, scenario, render_mode, illegal_action, action_space, max_joint_actions)
         self.metadata = {**self.metadata, "name": f"naval_{self.match.ruleset.id}_v0"}
         self.agents: list[str] = []
         self._has_reset = False
@@ -190,7 +211,7 @@ class NavalParallelEnv(_MatchSpaces, ParallelEnv):
         acting = game.current_agent
         if acting is None or acting not in actions:
             raise ValueError(f"{acting} holds the decision but no action was given for it")
-        events = self.match.apply(acting, actions[acting])
+        events = self._apply(acting, actions[acting])
         rewards = {a: self.match.reward(a, events) for a in self.agents}
         truncations = {a: game.truncated for a in self.agents}
         terminations = {a: (game.is_over and not game.truncated) or not game.is_active(a) for a in self.agents}
