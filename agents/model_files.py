@@ -65,6 +65,10 @@ def resolve_model_path(path: Path) -> Path:
         path = rllib_weights if rllib_weights.is_file() and not (path / "final_model.zip").exists() \
             else path / "final_model.zip"
     if not path.is_file():
+        best = path.parent / "best_model.zip"
+        if path.name == "final_model.zip" and best.is_file():   # a run stopped (Ctrl-C, a crash) before its end
+            raise ModelLoadError(f"{path}: no such model file: the run stopped before it finished, but it kept the "
+                                 f"best model of its evaluations: use {best}")
         raise ModelLoadError(f"{path}: no such model file")
     return path
 
