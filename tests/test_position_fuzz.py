@@ -3,7 +3,9 @@ random games, and their short forms) and changes one to three fields at random (
 to an extreme or made non-finite, a string or a boolean swapped, a key dropped or added, a list item
 copied or dropped). Every case either is refused with a :class:`PositionError` (small, printable, JSON)
 or loads to a game whose position dumps to strict JSON, loads again to the same game, and observes to
-finite numbers. Nothing else may happen: no other exception, no hang, no non-finite observation."""
+finite numbers, and is then played to its end by a seeded random captain with ``position()`` at every decision
+(every state the game reaches from a position it accepts is one its position model holds: issue 43). Nothing else
+may happen: no other exception, no hang, no non-finite observation."""
 
 from __future__ import annotations
 
@@ -122,13 +124,29 @@ def check_loaded(ruleset_id: str, game: Any, config: Any) -> None:
         np.testing.assert_array_equal(again.legal_mask(agent), game.legal_mask(agent))
 
 
+def play_to_the_end(ruleset_id: str, game: Any, config: Any, seed: int) -> int:
+    """Random legal moves to the end of the game, ``position()`` (validated by the model) at every decision and
+    a reload of the last one; returns the decisions played."""
+    rng = np.random.default_rng(seed)
+    decisions = 0
+    while not game.is_over:
+        game.position()
+        agent = game.current_agent
+        assert agent is not None
+        game.apply(agent, game.action_spec.sample(game.legal_mask(agent), rng))
+        decisions += 1
+    final = game.position()
+    assert get_ruleset(ruleset_id).load_position(final, config, seed=seed).position() == final
+    return decisions
+
+
 @pytest.mark.parametrize("ruleset_id", RULESETS)
 def test_mutated_positions_are_refused_cleanly_or_round_trip_exactly(ruleset_id: str) -> None:
     ruleset = get_ruleset(ruleset_id)
     config = ruleset.load_config()
     bases = base_positions(ruleset_id)
     rng = random.Random(f"positions:{ruleset_id}")
-    outcomes = {"refused": 0, "loaded": 0}
+    outcomes = {"refused": 0, "loaded": 0, "decisions": 0}
     for case in range(CASES):
         data = rng.choice(bases)
         for _ in range(rng.choice([1, 1, 2, 3])):
@@ -141,8 +159,10 @@ def test_mutated_positions_are_refused_cleanly_or_round_trip_exactly(ruleset_id:
             continue
         check_loaded(ruleset_id, game, config)
         outcomes["loaded"] += 1
+        outcomes["decisions"] += play_to_the_end(ruleset_id, game, config, case)
     # Both sides of the contract are exercised: many mutants load, many are refused.
     assert outcomes["loaded"] >= CASES // 20 and outcomes["refused"] >= CASES // 4, outcomes
+    assert outcomes["decisions"] >= 10 * outcomes["loaded"], outcomes  # the loaded games were played on
 
 
 @pytest.mark.parametrize("ruleset_id", RULESETS)
