@@ -150,14 +150,17 @@ def test_aec_env_copy_continues_the_same_game(copier: str):
 
 
 def onnx_opponent(env: gym.Env) -> OnnxCaptain:
+    """The ONNX captain the env's opponent plays through (a difficulty level wraps it in ``base``)."""
     (captain,) = env.unwrapped._opponent_pool
-    assert isinstance(captain, OnnxCaptain)
+    while not isinstance(captain, OnnxCaptain):
+        captain = captain.base
     return captain
 
 
+@pytest.mark.parametrize("opponent", ["zoo", "hard"])
 @pytest.mark.parametrize("copier", COPIERS)
-def test_env_with_an_onnx_opponent_copies_and_reopens_the_model_lazily(copier: str):
-    env = gym.make("naval/Pantheon-v0", opponent="zoo")
+def test_env_with_an_onnx_opponent_copies_and_reopens_the_model_lazily(copier: str, opponent: str):
+    env = gym.make("naval/Pantheon-v0", opponent=opponent)
     env.reset(seed=41)
     env.action_space.seed(42)
     play_gym(env, BEFORE)
@@ -165,7 +168,7 @@ def test_env_with_an_onnx_opponent_copies_and_reopens_the_model_lazily(copier: s
     copied = onnx_opponent(twin)
     # The copy holds no session until its captain first acts, then opens the same file.
     assert copied._open_session is None and copied.path == onnx_opponent(env).path
-    assert_same(play_gym(twin, AFTER), play_gym(env, AFTER), f"zoo {copier}")
+    assert_same(play_gym(twin, AFTER), play_gym(env, AFTER), f"{opponent} {copier}")
     assert copied._open_session is not None
 
 
