@@ -109,6 +109,28 @@ def add_serve(subparsers: Subparsers) -> None:
                         help="searches admitted at once per worker; one more answers 503 (default %(default)s)")
     parser.add_argument("--decision-timeout", type=float, default=fields["decision_timeout_s"].default, metavar="S",
                         help="longest a search request may take, waiting included; then 503 (default %(default)s)")
+    parser.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+                        help="also answer requests whose Host header names NAME (*.example.com for its subdomains, "
+                             "* for any, behind a proxy that checks it); repeat for several (default: localhost "
+                             "names and --host)")
+    parser.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDRESS",
+                        help="a reverse proxy whose X-Forwarded-For names the client (default: none; the client "
+                             "is the connection's address)")
+    parser.add_argument("--max-games-per-client", type=int, default=None, metavar="N",
+                        help="live games one client address may keep (default: --max-games)")
+    parser.add_argument("--max-requests-per-second", type=float, default=None, metavar="N",
+                        help="requests one client address may send a second, in bursts of 2N (default: no limit)")
+    parser.add_argument("--max-turns", type=int, default=fields["max_turns"].default,
+                        help="turns one game may keep (default %(default)s)")
+    parser.add_argument("--max-proposals", type=int, default=fields["max_proposals"].default,
+                        help="captains' moves one game may keep unapplied, apply=false (default %(default)s)")
+    parser.add_argument("--request-budget", type=float, default=fields["request_budget_s"].default, metavar="S",
+                        help="longest a heavy request (replays, event listings, pictures) may take; then 503 "
+                             "(default %(default)s)")
+    parser.add_argument("--read-timeout", type=float, default=fields["read_timeout_s"].default, metavar="S",
+                        help="time a request has to arrive whole; then 408 (default %(default)s)")
+    parser.add_argument("--max-captain-bytes", type=int, default=fields["max_captain_bytes"].default,
+                        help="largest file the captains folder may hold (default %(default)s)")
     parser.add_argument("--quarantine-damaged", action="store_true",
                         help="when SQLite finds the store file damaged at start, move it aside and start on a new "
                              "file with every game that still reads (default: refuse to start, saying how to recover)")
@@ -118,7 +140,9 @@ def add_serve(subparsers: Subparsers) -> None:
 
 
 #: Settings whose flag is not the field's name with dashes.
-_FLAGS = {"decision_timeout_s": "--decision-timeout", "cors_origins": "--cors-origin"}
+_FLAGS = {"decision_timeout_s": "--decision-timeout", "cors_origins": "--cors-origin",
+          "allowed_hosts": "--allowed-host", "trusted_proxies": "--trusted-proxy",
+          "request_budget_s": "--request-budget", "read_timeout_s": "--read-timeout"}
 
 
 def _flag_of(field: str) -> str:
@@ -132,6 +156,17 @@ def _store_of(flag: str | None) -> Path | str:
         return default_game_store()
     from naval_tactics.server.settings import MEMORY
     return MEMORY if flag == MEMORY else Path(flag)
+
+
+def _allowed_hosts(bound: str, added: list[str]) -> tuple[str, ...]:
+    """The Host names the server answers to: localhost names, the address it binds (unless every address),
+    and those added with --allowed-host."""
+    from naval_tactics.server.settings import ServerSettings
+
+    names = list(ServerSettings.model_fields["allowed_hosts"].default)
+    if bound not in ("0.0.0.0", "::", ""):
+        names.append(bound)
+    return tuple(dict.fromkeys([*names, *added]))
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -150,7 +185,14 @@ def run_serve(args: argparse.Namespace) -> int:
                                   store=_store_of(args.store),
                                   workers=args.workers, search_workers=args.search_workers,
                                   max_searches=args.max_searches, decision_timeout_s=args.decision_timeout,
-                                  quarantine_damaged=args.quarantine_damaged, warm_searches=True)
+                                  quarantine_damaged=args.quarantine_damaged, warm_searches=True,
+                                  allowed_hosts=_allowed_hosts(args.host, args.allowed_host),
+                                  trusted_proxies=tuple(args.trusted_proxy),
+                                  max_games_per_client=args.max_games_per_client,
+                                  max_requests_per_second=args.max_requests_per_second,
+                                  max_turns=args.max_turns, max_proposals=args.max_proposals,
+                                  request_budget_s=args.request_budget, read_timeout_s=args.read_timeout,
+                                  max_captain_bytes=args.max_captain_bytes)
     except ValidationError as exc:
         raise CommandError("; ".join(f"{_flag_of(str(e['loc'][0]))}: {e['msg']}" if e["loc"]
                                      else e["msg"].removeprefix("Value error, ") for e in exc.errors())) from None

@@ -11,9 +11,10 @@ from fastapi.middleware.cors import CORSMiddleware
 from fastapi_offline import FastAPIOffline
 
 from naval_tactics import __version__
-from naval_tactics.catalogue import Catalogue
+from naval_tactics.catalogue import Catalogue, CatalogueError
 from naval_tactics.server.crashes import AnsweredCrashes
 from naval_tactics.server.errors import install_error_handlers
+from naval_tactics.server.guard import RequestGuard
 from naval_tactics.server.heavy import HeavyPool
 from naval_tactics.server.insight import router as insight_router
 from naval_tactics.server.limits import BodySizeLimit
@@ -51,7 +52,9 @@ def create_app(settings: ServerSettings | None = None, *, clock: Clock | None = 
     """A captain server. ``clock`` (monotonic seconds) drives idle expiry; ``catalogue`` defaults to
     every ruleset with ``random``, the scripted captains and the exports in ``settings.captains_dir``."""
     settings = settings or ServerSettings()
-    catalogue = catalogue or Catalogue.load(settings.captains_dir, settings.rulesets, settings.max_expert_ms)
+    if catalogue is None:
+        check_captain_files(settings.captains_dir, settings.max_captain_bytes)
+        catalogue = Catalogue.load(settings.captains_dir, settings.rulesets, settings.max_expert_ms)
     services = Services(settings, catalogue, open_store(settings, catalogue, clock), SearchPool(settings),
                         HeavyPool(settings))
 
@@ -72,6 +75,7 @@ def create_app(settings: ServerSettings | None = None, *, clock: Clock | None = 
     app.state.settings = settings
     app.state.services = services
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(RequestGuard, settings=settings)   # Host, Origin and rate: before the body is read
     if settings.cors_origins:  # added last, so outermost: refusals (413 included) carry the CORS headers too
         app.add_middleware(CORSMiddleware, allow_origins=list(settings.cors_origins), allow_methods=["*"],
                            allow_headers=["*"], expose_headers=["Location", "Retry-After"])
@@ -88,7 +92,20 @@ def create_app(settings: ServerSettings | None = None, *, clock: Clock | None = 
 def open_store(settings: ServerSettings, catalogue: Catalogue, clock: Clock | None = None) -> Store:
     """The games' store the settings name: this process's memory, or an SQLite file."""
     if not isinstance(settings.store, Path):
-        return GameStore(settings.max_games, settings.idle_seconds, settings.remembered_ids, clock)
+        return GameStore(settings.max_games, settings.idle_seconds, settings.remembered_ids, clock,
+                         per_client=settings.max_games_per_client)
     return SqliteGameStore(settings.store, catalogue, settings.max_games, settings.idle_seconds,
-                           settings.remembered_ids, clock, quarantine_damaged=settings.quarantine_damaged)
+                           settings.remembered_ids, clock, quarantine_damaged=settings.quarantine_damaged,
+                           per_client=settings.max_games_per_client)
 
+
+def check_captain_files(folder: Path | None, max_bytes: int) -> None:
+    """Refuse a captains folder holding a file over ``max_bytes`` before any of its files is read (a file's
+    size is what ``stat`` says: a sparse file counts its whole length)."""
+    if folder is None or not folder.is_dir():
+        return   # the catalogue says what is wrong with a folder that is not one
+    for path in sorted(folder.iterdir()):
+        size = path.stat().st_size if path.is_file() else 0
+        if size > max_bytes:
+            raise CatalogueError(f"{path}: {size:,} bytes, over the {max_bytes:,} a captain file may have "
+                                 "(--max-captain-bytes); remove it from the captains folder")

@@ -37,6 +37,8 @@ def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
 CODES: dict[str, int] = {
     "invalid_json": 400,
     "invalid_http": 400,
+    "host_not_allowed": 403,
+    "origin_not_allowed": 403,
     "not_found": 404,
     "game_not_found": 404,
     "game_expired": 404,
@@ -59,6 +61,8 @@ CODES: dict[str, int] = {
     "unknown_seat": 422,
     "illegal_move": 422,
     "too_many_games": 429,
+    "too_many_client_games": 429,
+    "too_many_requests": 429,
     "internal_error": 500,
     "server_busy": 503,
     "decision_timeout": 503,

@@ -37,7 +37,7 @@ SVG = "image/svg+xml"
 JSONL = "application/x-ndjson"
 
 
-router = APIRouter(responses=error_responses(400, 413, 415, 422, 500, 503))
+router = APIRouter(responses=error_responses(400, 403, 413, 415, 422, 429, 500, 503))
 GameId = Annotated[str, Path(description="The id ``POST /v1/games`` returned.", max_length=64)]
 RulesetId = Annotated[str, Path(description="A ruleset id, as ``GET /v1/rulesets`` lists them.", max_length=64)]
 

@@ -57,7 +57,7 @@ def load_position(entry: RulesetEntry, position: Any, seed: int) -> Game:
 
 
 def new_game(catalogue: Catalogue, store: Store, ruleset_id: str, scenario: str | None,
-             position: Mapping[str, Any] | None, seed: int | None) -> GameSession:
+             position: Mapping[str, Any] | None, seed: int | None, client: str | None = None) -> GameSession:
     """A kept game from a scenario or a position; the seed is drawn (and reported) when not given."""
     entry = ruleset_entry(catalogue, ruleset_id)
     if position is None:
@@ -73,7 +73,7 @@ def new_game(catalogue: Catalogue, store: Store, ruleset_id: str, scenario: str 
         except PositionError as exc:
             raise invalid_position(exc) from None
 
-    return store.add(build)
+    return store.add(build, client)
 
 
 def session(store: Store, game_id: str, whole: bool = False) -> GameSession:

@@ -37,10 +37,11 @@ from naval_tactics.protocol import (
 )
 from naval_tactics.server import play
 from naval_tactics.server.errors import ApiError, error_responses
+from naval_tactics.server.guard import client_of
 from naval_tactics.server.heavy import HeavyPool
 from naval_tactics.server.searches import SearchPool
 from naval_tactics.server.settings import ServerSettings
-from naval_tactics.server.store import Store, StoreFullError
+from naval_tactics.server.store import ClientFullError, Store, StoreFullError
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,7 @@ ServicesDep = Annotated[Services, Depends(services)]
 GameId = Annotated[str, Path(description="The id ``POST /v1/games`` returned.", max_length=64)]
 
 
-router = APIRouter(responses=error_responses(400, 413, 415, 422, 500, 503))
+router = APIRouter(responses=error_responses(400, 403, 413, 415, 422, 429, 500, 503))
 
 
 # ------------------------------------------------------------------ catalogue
@@ -114,9 +115,13 @@ async def position_schema(ruleset_id: str, svc: ServicesDep) -> dict[str, Any]:
 # ------------------------------------------------------------------ games
 @router.post("/games", tags=["games"], status_code=status.HTTP_201_CREATED, responses=error_responses(429),
              summary="Create a game from a scenario and a seed, or from a position")
-async def create_game(body: NewGame, svc: ServicesDep, response: Response) -> GameView:
+async def create_game(body: NewGame, svc: ServicesDep, request: Request, response: Response) -> GameView:
     try:
-        created = play.new_game(svc.catalogue, svc.store, body.ruleset, body.scenario, body.position, body.seed)
+        created = play.new_game(svc.catalogue, svc.store, body.ruleset, body.scenario, body.position, body.seed,
+                                client_of(request.scope))
+    except ClientFullError as exc:
+        raise ApiError("too_many_client_games", str(exc), details={"max_games_per_client": exc.max_games},
+                       headers={"Retry-After": str(exc.retry_after)}) from None
     except StoreFullError as exc:
         raise ApiError("too_many_games", str(exc), details={"max_games": exc.max_games},
                        headers={"Retry-After": str(exc.retry_after)}) from None

@@ -71,6 +71,23 @@ class ServerSettings(BaseModel):
     waiting included; past it, 503 ``request_timeout``. Heavy requests run off the event loop."""
     max_heavy_requests: int = Field(default=2, ge=1, le=1000)
     """Heavy requests run at once per server worker; one more waits its turn within its budget."""
+    allowed_hosts: tuple[str, ...] = ("localhost", "127.0.0.1", "::1", "testserver")
+    """Names a request's ``Host`` header may give (against DNS rebinding; ``*`` for any, behind a proxy that
+    checks it). ``testserver`` is Starlette's test client's name, a single-label name no public DNS serves."""
+    max_games_per_client: int | None = Field(default=None, ge=1)
+    """Live games one client address may keep (default: ``max_games``); one more answers 429
+    ``too_many_client_games``. Every local user shares 127.0.0.1: behind a proxy, see docs/server.md."""
+    max_requests_per_second: float | None = Field(default=None, gt=0, le=1_000_000)
+    """Requests one client address may send a second on average, in bursts of twice as many (default: no
+    limit); past it, 429 ``too_many_requests`` with ``Retry-After``."""
+
+    trusted_proxies: tuple[str, ...] = ()
+    """Addresses of reverse proxies whose ``X-Forwarded-For`` names the client (uvicorn's
+    ``forwarded_allow_ips``); default none: the client is the connection's own address, which no client
+    can forge."""
+    max_captain_bytes: int = Field(default=512 * 2**20, ge=1)
+    """Largest file the captains folder may hold (checked by its size before any is read; a sparse 3 GB file
+    raised the server's memory to 3.2 GB before being refused)."""
     read_timeout_s: float = Field(default=30.0, gt=0, le=3600)
     """Time a request has to arrive whole (request line, headers and body) from the connection's start or the
     previous answer; past it, 408 ``slow_request`` and the connection closed."""

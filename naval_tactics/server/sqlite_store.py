@@ -37,6 +37,7 @@ from naval_tactics.catalogue import Catalogue
 from naval_tactics.server import history, snapshots, store_checks
 from naval_tactics.server.history import NotReplayableError
 from naval_tactics.server.store import (
+    ClientFullError,
     Clock,
     GameChangedError,
     GameGoneError,
@@ -53,7 +54,8 @@ logger = logging.getLogger("uvicorn.error")
 
 KIND = "naval-tactics game store"
 #: 2: the ``snapshots`` table (a version-1 file gains it when opened; its games are replayed until moved).
-#: 3: each turn's ``events`` (a version-2 file gains the column; /events replays a game whose turns lack them).
+#: 3: each turn's ``events`` (a version-2 file gains the column; /events replays a game whose turns lack them),
+#:    and each game's ``client`` (the address that created it, for ``max_games_per_client``).
 SCHEMA_VERSION = 3
 
 SCHEMA = """
@@ -70,7 +72,8 @@ CREATE TABLE IF NOT EXISTS games (
     last_used REAL NOT NULL,
     turns INTEGER NOT NULL DEFAULT 0,
     state TEXT NOT NULL CHECK (state IN ('live', 'deleted', 'expired')),
-    gone_at REAL
+    gone_at REAL,
+    client TEXT
 );
 CREATE INDEX IF NOT EXISTS games_by_state ON games (state, last_used);
 CREATE TABLE IF NOT EXISTS turns (
@@ -111,8 +114,9 @@ class SqliteGameStore:
 
     def __init__(self, path: Path, catalogue: Catalogue, max_games: int, idle_seconds: float,
                  remembered: int = 10_000, clock: Clock | None = None, cache_size: int | None = None,
-                 quarantine_damaged: bool = False) -> None:
+                 quarantine_damaged: bool = False, per_client: int | None = None) -> None:
         self.path, self.catalogue = Path(path), catalogue
+        self.per_client = per_client
         self.max_games, self.idle_seconds, self.remembered = max_games, idle_seconds, remembered
         self.clock: Clock = clock or time.time
         self.touch_seconds = min(1.0, idle_seconds / 100)
@@ -133,10 +137,12 @@ class SqliteGameStore:
         with self._lock, closing(self._conn.execute("SELECT COUNT(*) FROM games WHERE state = 'live'")) as cur:
             return int(cur.fetchone()[0])
 
-    def add(self, build: Callable[[str, float], GameSession]) -> GameSession:
-        """Make room (expiring idle games), build the session outside any lock, then store it."""
+    def add(self, build: Callable[[str, float], GameSession], client: str | None = None) -> GameSession:
+        """Make room (expiring idle games), build the session outside any lock, then store it (refused when
+        ``client`` keeps ``per_client`` live games already)."""
         self._make_room()
         session = build(uuid.uuid4().hex, self.clock())
+        session.client = client
         digest = history.config_digest(session.entry)
         start = json.dumps(session.start) if session.start is not None else None
         with self._transaction() as conn:
@@ -144,10 +150,17 @@ class SqliteGameStore:
                 self._expire_idle(conn, self.clock())
                 if self._live(conn) >= self.max_games:
                     raise self._full(conn)
+            if self.per_client is not None and client is not None:
+                own, soonest = conn.execute("SELECT COUNT(*), MIN(last_used) FROM games WHERE client = ? AND "
+                                            "state = 'live'", (client,)).fetchone()
+                if own >= self.per_client:
+                    wait = max(1, math.ceil(soonest + self.idle_seconds - self.clock()))
+                    raise ClientFullError(client, self.per_client, self.idle_seconds, wait)
             conn.execute("INSERT INTO games (id, ruleset, ruleset_version, config_sha256, scenario, start_position, "
-                         "seed, created_at, last_used, turns, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 'live')",
+                         "seed, created_at, last_used, turns, state, client) "
+                         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 'live', ?)",
                          (session.id, session.entry.id, session.entry.ruleset.version, digest, session.scenario,
-                          start, session.seed, session.last_used, session.last_used))
+                          start, session.seed, session.last_used, session.last_used, client))
         self._remember(session)
         return session
 
@@ -447,6 +460,9 @@ def _open(path: Path) -> sqlite3.Connection:
                 conn.execute(statement)
             if "events" not in {row[1] for row in conn.execute("PRAGMA table_info(turns)")}:   # a version-2 file
                 conn.execute("ALTER TABLE turns ADD COLUMN events TEXT")
+            if "client" not in {row[1] for row in conn.execute("PRAGMA table_info(games)")}:
+                conn.execute("ALTER TABLE games ADD COLUMN client TEXT")
+            conn.execute("CREATE INDEX IF NOT EXISTS games_by_client ON games (client, state)")
             conn.executemany("INSERT OR IGNORE INTO meta VALUES (?, ?)",
                              (("kind", KIND), ("schema_version", str(SCHEMA_VERSION))))
             _check_meta(path, dict(conn.execute("SELECT key, value FROM meta").fetchall()))

@@ -74,6 +74,8 @@ class GameSession:
     _position: tuple[int, dict[str, Any]] | None = field(default=None, repr=False)
     #: (dice, rolls recorded, packed generator state) of the last snapshot: reused while no die is rolled.
     packed_dice: tuple[Dice, int, bytes] | None = field(default=None, repr=False)
+    #: The address of the client that created it (per-client limits; None: not known).
+    client: str | None = None
     #: The events of the last turn recorded (a store keeps them with the turn, so /events replays nothing).
     last_events: list[Event] = field(default_factory=list, repr=False)
 
@@ -136,6 +138,15 @@ class StoreFullError(Exception):
             f"DELETE finished games, or retry in {retry_after} s")
 
 
+class ClientFullError(StoreFullError):
+    """The client already keeps its most games; ``retry_after`` is the seconds until one of them may expire."""
+
+    def __init__(self, client: str, max_games: int, idle_seconds: float, retry_after: int) -> None:
+        Exception.__init__(self, f"this client ({client}) already keeps {max_games} games, the most one client may "
+                           f"keep (max_games_per_client); DELETE finished games, or retry in {retry_after} s")
+        self.client, self.max_games, self.idle_seconds, self.retry_after = client, max_games, idle_seconds, retry_after
+
+
 class GameChangedError(Exception):
     """Another worker changed the game between this request's read and its write; nothing was kept."""
 
@@ -170,7 +181,7 @@ class Store(Protocol):
     idle_seconds: float
 
     def __len__(self) -> int: ...
-    def add(self, build: Callable[[str, float], GameSession]) -> GameSession: ...
+    def add(self, build: Callable[[str, float], GameSession], client: str | None = None) -> GameSession: ...
     def get(self, game_id: str, whole: bool = False) -> GameSession: ...
     def commit(self, session: GameSession) -> None: ...
     def discard(self, game_id: str) -> None: ...
@@ -184,8 +195,9 @@ class GameStore:
     looked up or when room is needed, and its id remembered (up to ``remembered``) to say why."""
 
     def __init__(self, max_games: int, idle_seconds: float, remembered: int = 10_000,
-                 clock: Clock | None = None) -> None:
+                 clock: Clock | None = None, per_client: int | None = None) -> None:
         self.max_games, self.idle_seconds, self.remembered = max_games, idle_seconds, remembered
+        self.per_client = per_client
         self.clock: Clock = clock or time.monotonic
         self._games: dict[str, GameSession] = {}
         self._gone: OrderedDict[str, GoneReason] = OrderedDict()
@@ -195,17 +207,24 @@ class GameStore:
     def __len__(self) -> int:
         return len(self._games)
 
-    def add(self, build: Callable[[str, float], GameSession]) -> GameSession:
+    def add(self, build: Callable[[str, float], GameSession], client: str | None = None) -> GameSession:
         """Make room (dropping idle games), build a session with a new id outside the lock, then keep it.
 
-        Raises :class:`StoreFullError` when every kept game is in use; the built game is then discarded.
+        Raises :class:`StoreFullError` when every kept game is in use, :class:`ClientFullError` when ``client``
+        keeps ``per_client`` games already; the built game is then discarded.
         """
         self._make_room()
         session = build(uuid.uuid4().hex, self.clock())
+        session.client = client
         with self._lock:
             self._drop_idle(self.clock(), only_if_full=True)
             if len(self._games) >= self.max_games:
                 raise self._full()
+            if self.per_client is not None and client is not None:
+                own = [s.last_used for s in self._games.values() if s.client == client]
+                if len(own) >= self.per_client:
+                    wait = max(1, math.ceil(min(own) + self.idle_seconds - self.clock()))
+                    raise ClientFullError(client, self.per_client, self.idle_seconds, wait)
             self._games[session.id] = session
         return session
 

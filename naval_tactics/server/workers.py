@@ -30,7 +30,7 @@ from typing import Any
 from fastapi import FastAPI
 
 from naval_tactics.catalogue import Catalogue
-from naval_tactics.server.app import create_app, open_store
+from naval_tactics.server.app import check_captain_files, create_app, open_store
 from naval_tactics.server.http11 import protocol
 from naval_tactics.server.searches import exit_with_parent
 from naval_tactics.server.settings import ServerSettings
@@ -56,6 +56,7 @@ def app_from_environment() -> FastAPI:
 def check(settings: ServerSettings) -> None:
     """Load the catalogue and open the store once in the parent, so a bad captains folder or store file
     is refused with its message before any worker starts (raises CatalogueError / StoreFileError)."""
+    check_captain_files(settings.captains_dir, settings.max_captain_bytes)
     catalogue = Catalogue.load(settings.captains_dir, settings.rulesets, settings.max_expert_ms)
     open_store(settings, catalogue).close()
 
@@ -79,7 +80,11 @@ def serve(settings: ServerSettings, host: str, port: int, log_level: str = "info
 
 def http_options(settings: ServerSettings) -> dict[str, Any]:
     """uvicorn's HTTP options: the JSON-error h11 protocol with its read timeout, and the keep-alive timeout."""
-    return {"http": protocol(settings.read_timeout_s), "timeout_keep_alive": settings.keep_alive_s}
+    return {"http": protocol(settings.read_timeout_s), "timeout_keep_alive": settings.keep_alive_s,
+            # uvicorn trusts X-Forwarded-For from 127.0.0.1 by default: any local client could then name itself
+            # anyone, and slip past the per-client limits
+            "proxy_headers": bool(settings.trusted_proxies),
+            "forwarded_allow_ips": ",".join(settings.trusted_proxies) or None}
 
 
 def reuse_port_socket(host: str, port: int) -> socket.socket:
