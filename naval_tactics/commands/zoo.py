@@ -13,8 +13,10 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,6 +28,8 @@ if TYPE_CHECKING:
 TARGET = 0.70   # agents.zoo.ladder.TARGET, without importing the evaluation stack for --help
 REPORT_GAMES = 200   # agents.zoo.build.REPORT_GAMES (and REPORT_POSITIONS): 400 paired games a cell
 CALIBRATED = ("hard", "normal", "easy")   # the levels below expert, in the order calibration walks down
+#: Exit status of a build stopped by Ctrl-C or SIGTERM (as ``train``'s: 128 + SIGINT).
+STOPPED = 130
 
 
 def make_parser() -> argparse.ArgumentParser:
@@ -38,9 +42,9 @@ def make_parser() -> argparse.ArgumentParser:
     build.add_argument("--ruleset", required=True, choices=ruleset_ids(), help="the ruleset whose captain to rebuild")
     build.add_argument("--seed", type=int, default=0, help="training seed (default 0)")
     build.add_argument("--config", metavar="RUN_CONFIG", default=None,
-                       help="run config to train: a shipped name (crew_phase_strong) or a YAML path; with --run, the "
-                            "config the run must have been trained by (default: the ruleset's own, "
-                            "configs/train/<ruleset>.yaml)")
+                       help="run config to train: a shipped name (crew_phase_general) or a YAML path; with --run, the "
+                            "config the run must have been trained by (default: the one the shipped captain's card "
+                            "was built with, as its rebuild command names it; else configs/train/<ruleset>.yaml)")
     build.add_argument("--run", type=Path, metavar="RUN_FOLDER",
                        help="skip training: ship this run's final model (refused unless trained by the config)")
     build.add_argument("--games", type=int, default=400,
@@ -130,17 +134,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         except MissingExtraError as exc:
             print(f"naval-tactics zoo: error: {exc}", file=sys.stderr)
             return 2
+        from agents.training.checkpoints import TrainingStopped
         from agents.zoo.build import build_entry
         from agents.zoo.catalogue import ZooError
         from naval_env.core.errors import ConfigError
 
+        config = build_config(args.ruleset, args.config)
+        again = f"naval-tactics zoo build --ruleset {args.ruleset} --config {config} --run RUN_FOLDER"
         try:
-            card = build_entry(args.ruleset, seed=args.seed, run_folder=args.run, seeds=args.games,
-                               workers=args.workers, config=args.config, report_games=args.report_games,
-                               report_positions=args.report_positions)
+            with sigterm_stops():
+                card = build_entry(args.ruleset, seed=args.seed, run_folder=args.run, seeds=args.games,
+                                   workers=args.workers, config=config, report_games=args.report_games,
+                                   report_positions=args.report_positions)
         except (ZooError, ConfigError) as exc:
             print(f"naval-tactics zoo: error: {exc}", file=sys.stderr)
             return 2
+        except TrainingStopped as stopped:   # the training wrote its checkpoint and says how to resume
+            print(f"naval-tactics zoo: {stopped}\nonce trained, ship the run with: {again}", file=sys.stderr)
+            return STOPPED
+        except KeyboardInterrupt:
+            print("naval-tactics zoo: stopped before the card was written (files exported so far stay; the card "
+                  f"still describes the previous captain); to finish from a trained run: {again}", file=sys.stderr)
+            return STOPPED
         print(f"wrote {card}")
         return 0
     return _ladder(args)
@@ -180,6 +195,32 @@ def _ladder(args: argparse.Namespace) -> int:
     print("\n".join([*to_markdown(ladders, scenario), "", *summary_lines(ladders, scenario)]))
     print(f"wrote {record_ladder(args.ruleset, scenario, args.games, evaluation, elsewhere=elsewhere)}")
     return 0
+
+
+def build_config(ruleset_id: str, given: str | None) -> str:
+    """The run config a build trains (or checks ``--run`` against): ``given``, else the one the shipped captain's
+    card was built with (its rebuild command names it: ``pantheon_general`` for pantheon), else the ruleset's
+    own ``configs/train/<ruleset>.yaml``. Rebuilding with no ``--config`` thus remakes the captain that ships."""
+    if given is not None:
+        return given
+    from agents.zoo.catalogue import recorded_rebuild_command
+
+    words = recorded_rebuild_command(ruleset_id).split()
+    return words[words.index("--config") + 1] if "--config" in words[:-1] else ruleset_id
+
+
+@contextmanager
+def sigterm_stops() -> Iterator[None]:
+    """SIGTERM stops a build as Ctrl-C does (a KeyboardInterrupt, caught by the command), not with a traceback;
+    while the training runs, its own handler takes both signals and checkpoints first."""
+    def stop(_sig: int, _frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _build_problem(args: argparse.Namespace) -> str | None:
