@@ -65,7 +65,7 @@ def test_sigterm_stops_a_build_like_train_with_a_checkpoint_and_no_traceback(tmp
             assert time.monotonic() < deadline, "no checkpoint within 300 s"
             time.sleep(0.2)
         process.send_signal(signal.SIGTERM)
-        out, err = process.communicate(timeout=120)
+        _, err = process.communicate(timeout=120)
     finally:
         if process.poll() is None:
             process.kill()
