@@ -92,9 +92,10 @@ class Settings:
     no_progress: bool = False
     """hide the progress bar (it is hidden anyway when stderr is not a terminal)"""
     demo: bool = False
-    """quick start: one rammer vs gunner pantheon duel shown decision by decision, then a round robin of
-    random, rammer and gunner (10 seeds × 2 sides = 20 games per pairing); takes only --config, --seed,
-    --workers, --backend, --address, --out, --overwrite and --no-progress"""
+    """quick start: one zoo vs gunner pantheon duel (the shipped trained captain against the scripted gunner)
+    shown decision by decision, then a round robin of zoo, gunner and the levels easy, normal, hard and expert
+    (10 seeds × 2 sides = 20 games per pairing); takes only --config, --seed, --workers, --backend, --address,
+    --out, --overwrite and --no-progress"""
 
 
 def field_docs(cls: type) -> dict[str, str]:
