@@ -118,3 +118,13 @@ def test_a_captains_folder_with_an_oversized_file_is_refused_before_it_is_read(t
     grown_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
     assert grown_kb < 200 * 1024, grown_kb   # not read into memory
     os.truncate(huge, 0)
+
+
+def test_every_error_code_is_in_the_protocol_page_with_its_status() -> None:
+    """An app branches on ``code``: each one the server can answer is listed in docs/apps.md's table."""
+    from naval_tactics.server.errors import CODES
+
+    table = (Path(__file__).resolve().parents[1] / "docs" / "apps.md").read_text(encoding="utf-8")
+    rows = [line for line in table.splitlines() if line.startswith("| 4") or line.startswith("| 5")]
+    for code, status in CODES.items():
+        assert any(line.startswith(f"| {status} |") and f"`{code}`" in line for line in rows), code
