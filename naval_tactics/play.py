@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import sys
 import time
 from collections.abc import Mapping, Sequence
@@ -38,6 +39,7 @@ from agents.registry import make_captain
 from naval_env.core.errors import IllegalActionError
 from naval_env.core.events import DamageDealt, Event
 from naval_env.core.game import Game
+from naval_env.core.grid_render import ARROWS
 from naval_env.core.moves import encode, options
 from naval_env.core.ruleset import ruleset_ids
 from naval_env.core.spaces import ActionComponent
@@ -53,6 +55,43 @@ QUIT_WORDS = ("quit", "exit")
 EXIT_UNFINISHED = 1
 EXIT_INTERRUPTED = 130
 Boards = Literal["start_end", "round", "decision"]
+#: More options than this in one part of the move: listed in groups, several to a line (a pantheon maneuver
+#: has up to 63), as the /play page groups them.
+GROUP_OVER = 12
+#: The compass points of the text boards' facing marks, in the order of ARROWS (N..NW).
+COMPASS = ("north", "north-east", "east", "south-east", "south", "south-west", "west", "north-west")
+#: A ship's mark on a square board with its facing (R0> or, for a ship of several squares, its bow square R>).
+_FACING_MARK = re.compile("[A-Z~]\\d?[" + re.escape("".join(ARROWS)) + "]")
+
+
+def board_key(board: str) -> str | None:
+    """How to read a square board's ship marks ("R7" is red's ship facing north-east, not ship 7); None when the
+    board has no facing marks (a table in inches, a sea plot)."""
+    rows = [line for line in re.sub(r"\x1b\[[0-9;]*m", "", board).splitlines() if " ." in line]   # grid rows
+    if not any(_FACING_MARK.search(row) for row in rows):
+        return None
+    facings = ", ".join(f"{arrow} {point}" for arrow, point in zip(ARROWS, COMPASS))
+    return ("Board key: a ship is its side's initial and number (R0 is red_0; ~ a sinking ship), then where its "
+            f"bow points: {facings}. A ship longer than a square shows its initial and bow mark on the bow "
+            "square (R7: red, facing north-east) and r0 on the others. Squares count from 0 at the top left, "
+            "as the log's (x, y).")
+
+
+def option_groups(labels: Sequence[str]) -> list[tuple[str, list[tuple[int, str]]]]:
+    """The options in reading groups, each option with its number from 1: labels up to their first comma
+    ("ahead 3, port after 1" -> "ahead 3"), or by their first word ("turn port1" -> "turn"); within a group an
+    option is shown without the group's name ("port after 1"; "straight" for the group's own label)."""
+    heads = {label.split(",")[0] for label in labels if "," in label}
+    groups: dict[str, list[tuple[int, str]]] = {}
+    for number, label in enumerate(labels, start=1):
+        key = label.split(",")[0] if "," in label else label if label in heads else re.split(r"[ @_]", label)[0]
+        groups.setdefault(key, []).append((number, label))
+    shown: list[tuple[str, list[tuple[int, str]]]] = []
+    for key, members in groups.items():
+        rest = [(n, label[len(key) + 1:].strip() if label.startswith(key + ",")
+                 else ("straight" if len(members) > 1 else key) if label == key else label) for n, label in members]
+        shown.append((key, rest))
+    return shown
 
 
 class PlayError(ValueError):
@@ -169,13 +208,20 @@ class _Terminal:
         self.console = console
         self.echo = not _is_tty(stream)   # a scripted answer is shown, so the log reads like a session
         self.unseen: list[tuple[str | None, list[Event]]] = [(None, list(recorder.opening))]
+        self.keyed = False   # the board key was shown
+        self.decider: str | None = None   # the ship deciding now (? shows the table again)
 
     # ---------------------------------------------------------------- showing
     def show_table(self, deciding: str | None) -> None:
         """The board, the ship cards and what happened since the person last looked."""
         console = self.console
         console.rule(Text(f"{self.game.ruleset_id}, round {self.game.round}"))
-        console.print(Text.from_ansi(self.game.render_ansi([])), soft_wrap=True)
+        board = self.game.render_ansi([])
+        console.print(Text.from_ansi(board), soft_wrap=True)
+        key = board_key(board)
+        if key is not None and not self.keyed:   # once, and again on ? (the board looks the same all game)
+            console.print(Text(key, style="dim"))
+            self.keyed = True
         console.print(ship_cards(self.game, deciding, self.side))
         lines = [Text(f"  {agent + ': ' if agent else ''}{'; '.join(e.text() for e in events)}")
                  for agent, events in self.unseen if events]
@@ -188,12 +234,34 @@ class _Terminal:
     def saw(self, agent: str | None, events: list[Event]) -> None:
         self.unseen.append((agent, events))
 
-    def show_options(self, component: ActionComponent, labels: list[str], explainer: Explainer) -> None:
-        """The component's allowed labels, numbered from 1, each with what it does (one Text: tables cost)."""
+    def show_options(self, component: ActionComponent, labels: list[str], explainer: Explainer,
+                     full: bool = False) -> None:
+        """The component's allowed labels, numbered from 1, each with what it does (one Text: tables cost); a
+        long list (over :data:`GROUP_OVER`) in groups, several numbers to a line, unless ``full``."""
         subject = explainer.subject(component)
         text = Text(component.name, style="bold")
         text.append(f" - {subject}" if subject else "")
         text.append(f": {component.description}")
+        if len(labels) > GROUP_OVER and not full:
+            groups = option_groups(labels)
+            width = max(len(key) for key, _ in groups)
+            indent, room = 2 + width + 2, max(40, self.console.width - 1)
+            for key, members in groups:   # wrapped between options, never inside one
+                text.append(f"\n  {key:<{width}}  ", style="bold")
+                used = indent
+                for k, (number, shown) in enumerate(members):
+                    item = f"{number} {shown}"
+                    if k and used + 3 + len(item) > room:
+                        text.append("\n" + " " * indent)
+                        used = indent
+                    elif k:
+                        text.append("   ")
+                        used += 3
+                    text.append(item)
+                    used += len(item)
+            text.append("\n  (? N says what option N does; ?? lists every option with what it does)", style="dim")
+            self.console.print(text)
+            return
         digits = len(str(len(labels)))
         width = max(len(label) for label in labels)
         for number, label in enumerate(labels, start=1):
@@ -225,7 +293,17 @@ class _Terminal:
             text = self.read(f"{component.name} [1-{n}]> ")
             word = " ".join(text.split()).lower()
             if word in HELP_WORDS:
+                self.keyed = False
+                self.show_table(self.decider)
                 self.show_options(component, labels, explainer)
+                continue
+            if word == "??":
+                self.show_options(component, labels, explainer, full=True)
+                continue
+            asked = re.fullmatch(r"\?\s*(\d+)", word)
+            if asked and 1 <= int(asked.group(1)) <= n:
+                named = labels[int(asked.group(1)) - 1]
+                self.console.print(Text(f"  {asked.group(1)}  {named}: {explainer.option(component, named)}"))
                 continue
             if word in QUIT_WORDS:
                 raise _Stop("quit")
@@ -249,6 +327,7 @@ class _Terminal:
         """Ask for every component with a choice, apply the move and return its events."""
         game = self.game
         spec = game.action_spec
+        self.decider = agent
         self.show_table(agent)
         while True:
             ship = game.state_dict()["ships"][agent]
