@@ -161,9 +161,9 @@ def _store_of(flag: str | None) -> Path | str:
 def _allowed_hosts(bound: str, added: list[str]) -> tuple[str, ...]:
     """The Host names the server answers to: localhost names, the address it binds (unless every address),
     and those added with --allowed-host."""
-    from naval_tactics.server.settings import ServerSettings
+    from naval_tactics.server.settings import LOCAL_HOSTS
 
-    names = list(ServerSettings.model_fields["allowed_hosts"].default)
+    names = list(LOCAL_HOSTS)
     if bound not in ("0.0.0.0", "::", ""):
         names.append(bound)
     return tuple(dict.fromkeys([*names, *added]))

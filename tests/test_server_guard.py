@@ -125,6 +125,15 @@ def test_every_error_code_is_in_the_protocol_page_with_its_status() -> None:
     from naval_tactics.server.errors import CODES
 
     table = (Path(__file__).resolve().parents[1] / "docs" / "apps.md").read_text(encoding="utf-8")
-    rows = [line for line in table.splitlines() if line.startswith("| 4") or line.startswith("| 5")]
+    rows = [line for line in table.splitlines() if line.startswith(("| 4", "| 5"))]
     for code, status in CODES.items():
         assert any(line.startswith(f"| {status} |") and f"`{code}`" in line for line in rows), code
+
+
+def test_serve_answers_localhost_names_its_address_and_added_names_only() -> None:
+    from naval_tactics.cli import _allowed_hosts
+
+    assert _allowed_hosts("127.0.0.1", []) == ("localhost", "127.0.0.1", "::1")   # not the test client's name
+    assert _allowed_hosts("192.168.1.20", ["captains.lan"]) == ("localhost", "127.0.0.1", "::1", "192.168.1.20",
+                                                                 "captains.lan")
+    assert "0.0.0.0" not in _allowed_hosts("0.0.0.0", [])   # every address: the names clients use must be added

@@ -101,8 +101,12 @@ class HeavyPool:
             self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="heavy-request")
         return self._pool
 
-    async def run(self, work: Callable[[Deadline], T]) -> T:
-        """``work(deadline)`` in a thread; 503 when the server is full of heavy requests or the budget runs out."""
+    async def run(self, work: Callable[[Deadline], T], stoppable: bool = True) -> T:
+        """``work(deadline)`` in a thread; 503 when the server is full of heavy requests or the budget runs out.
+
+        ``stoppable``: the work may be stopped from outside when its budget runs out. Pass False for work that
+        holds locks other requests need (the game store's): an exception raised at an arbitrary bytecode could
+        leave one held; such work only checks its deadline itself, and its answer is a 503 all the same."""
         if self.pending >= self.threads * (1 + QUEUE_PER_THREAD):   # each thread busy, four waiting for it
             retry = max(1, math.ceil(self.budget_s / 4))
             raise ApiError("server_busy", f"the server is already running or holding {self.pending} heavy requests "
@@ -122,7 +126,8 @@ class HeavyPool:
         try:
             return await asyncio.wait_for(asyncio.shield(future), max(0.0, deadline.left()))
         except (TimeoutError, DeadlineExceeded):
-            job.stop()
+            if stoppable:
+                job.stop()
             raise self.timeout() from None
 
     def timeout(self) -> ApiError:

@@ -195,7 +195,7 @@ async def game_events(
 ) -> EventList:
     current = play.session(svc.store, game_id)
     async with current.lock:   # read (and written out) in a thread: a long game's history is no small list
-        logged, log = await svc.heavy.run(lambda _: svc.store.event_log(current))   # kept with each turn
+        logged, log = await svc.heavy.run(lambda _: svc.store.event_log(current), stoppable=False)   # store locks
         return EventList(game_id=game_id, since=since, total=len(logged), events=logged[since:], log=log[since:])
 
 

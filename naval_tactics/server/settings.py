@@ -9,6 +9,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 MEMORY: Literal["memory"] = "memory"
+#: The names of this machine a local client's ``Host`` header gives.
+LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
 
 
 def default_search_workers() -> int:
@@ -71,9 +73,11 @@ class ServerSettings(BaseModel):
     waiting included; past it, 503 ``request_timeout``. Heavy requests run off the event loop."""
     max_heavy_requests: int = Field(default=2, ge=1, le=1000)
     """Heavy requests run at once per server worker; one more waits its turn within its budget."""
-    allowed_hosts: tuple[str, ...] = ("localhost", "127.0.0.1", "::1", "testserver")
+    allowed_hosts: tuple[str, ...] = (*LOCAL_HOSTS, "testserver")
     """Names a request's ``Host`` header may give (against DNS rebinding; ``*`` for any, behind a proxy that
-    checks it). ``testserver`` is Starlette's test client's name, a single-label name no public DNS serves."""
+    checks it). ``testserver`` is Starlette's test client's name (a single-label name no public DNS serves),
+    so an app made in a test answers it; ``serve`` answers :data:`LOCAL_HOSTS`, its address and
+    ``--allowed-host`` names only."""
     max_games_per_client: int | None = Field(default=None, ge=1)
     """Live games one client address may keep (default: ``max_games``); one more answers 429
     ``too_many_client_games``. Every local user shares 127.0.0.1: behind a proxy, see docs/server.md."""
