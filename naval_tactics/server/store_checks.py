@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from collections.abc import Callable
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
@@ -170,7 +171,7 @@ class Quarantined:
     lost: int
 
 
-def quarantine(path: Path, create: Any) -> Quarantined:
+def quarantine(path: Path, create: Callable[[Path], sqlite3.Connection]) -> Quarantined:
     """Move the damaged store aside (``<name>.damaged-<UTC time>``, with its -wal and -shm), create a new store
     at ``path`` with ``create(path)`` (a connection with the schema), and copy into it every game whose rows
     all still read; a game with any unreadable row is left behind, in the moved file."""
