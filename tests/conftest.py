@@ -57,3 +57,11 @@ class RealDataFolder:
 @pytest.fixture(scope="session")
 def real_data_folder() -> RealDataFolder:
     return RealDataFolder(REAL_DATA_HOME, REAL_DATA_STATE)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """The whole run (every test, every worker) left the user's data folder as it found it; else it fails."""
+    if folder_state(REAL_DATA_HOME) != REAL_DATA_STATE:
+        print(f"\nerror: the tests changed the user's data folder {REAL_DATA_HOME}; a test must use the "
+              "throwaway home conftest.py sets up (or a program outside the tests wrote there meanwhile)")
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

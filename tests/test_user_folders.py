@@ -44,3 +44,25 @@ def test_a_server_on_the_default_store_writes_its_games_here_and_leaves_the_user
         for made in store.parent.glob(store.name + "*"):
             made.unlink()
     assert real_data_folder.now() == real_data_folder.before, f"{real_data_folder.path} changed during the tests"
+
+
+def test_a_run_that_writes_into_the_users_data_folder_fails(tmp_path: Path) -> None:
+    """The session check of conftest.py, on a run whose "user" data folder is a temporary one."""
+    (tmp_path / "test_writes.py").write_text(
+        "def test_writes(real_data_folder):\n"
+        "    real_data_folder.path.mkdir(parents=True, exist_ok=True)\n"
+        "    (real_data_folder.path / 'games.sqlite3').write_text('x')\n"
+        "def test_reads(real_data_folder):\n"
+        "    assert real_data_folder.now() == real_data_folder.before\n")
+    env = {**os.environ, "PYTHONPATH": str(REPO), "XDG_DATA_HOME": str(tmp_path / "real")}
+
+    def run(*selection: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "pytest", "-p", "tests.conftest", "-q", "-n", "0",
+                               "-p", "no:cacheprovider", *selection], cwd=tmp_path, env=env, capture_output=True,
+                              text=True, timeout=120, check=False)
+
+    quiet = run("test_writes.py::test_reads")
+    assert quiet.returncode == 0, quiet.stdout[-2000:]
+    writes = run("test_writes.py::test_writes")
+    assert writes.returncode == 1, writes.stdout[-2000:]
+    assert f"the tests changed the user's data folder {tmp_path / 'real' / 'naval-tactics'}" in writes.stdout
