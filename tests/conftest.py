@@ -31,7 +31,9 @@ def folder_state(folder: Path) -> dict[str, tuple[int, int]] | None:
             for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-REAL_DATA_HOME = data_home()
+# A pytest-xdist worker inherits the environment its controller already pointed at the throwaway home: the user's
+# own folder comes down in this variable, set by the first test process.
+REAL_DATA_HOME = Path(os.environ.setdefault("NAVAL_TACTICS_TEST_REAL_DATA_HOME", str(data_home())))
 REAL_DATA_STATE = folder_state(REAL_DATA_HOME)
 _REAL_HOME = Path.home()
 # pip's cache stays where it was: the install tests read wheels from it (a cache, not the user's data).

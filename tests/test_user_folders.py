@@ -22,7 +22,7 @@ def test_the_data_folder_is_a_throwaway_one_in_this_process_and_its_subprocesses
     real = real_data_folder.path
     home = Path(os.environ["HOME"])
     assert data_home() != real and data_home().is_relative_to(home)
-    assert "naval-tactics-test-home-" in str(home)
+    assert "naval-tactics-test-home-" in str(home) and "naval-tactics-test-home-" not in str(real)
     for name in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME"):
         assert Path(os.environ[name]).is_relative_to(home), name
     code = "from naval_tactics.paths import data_home; print(data_home())"
@@ -55,6 +55,7 @@ def test_a_run_that_writes_into_the_users_data_folder_fails(tmp_path: Path) -> N
         "def test_reads(real_data_folder):\n"
         "    assert real_data_folder.now() == real_data_folder.before\n")
     env = {**os.environ, "PYTHONPATH": str(REPO), "XDG_DATA_HOME": str(tmp_path / "real")}
+    env.pop("NAVAL_TACTICS_TEST_REAL_DATA_HOME")   # this run's user folder is the one named just above
 
     def run(*selection: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run([sys.executable, "-m", "pytest", "-p", "tests.conftest", "-q", "-n", "0",
