@@ -518,8 +518,9 @@
     const ended = preview.events.findIndex(function (e) { return e.kind === "game_ended"; });
     if (!gone.length && ended < 0) return "";
     const you = setup.watching ? null : setup.side;
-    const end = ended < 0 ? "" : " The game ends: " + preview.log[ended] +
-      (you && preview.events[ended].winner && preview.events[ended].winner !== you ? " \u2014 you lose." : ".");
+    const winner = ended < 0 ? null : preview.events[ended].winner;
+    const end = ended < 0 ? "" : winner === null ? " The game ends in a draw." :
+      " The game ends: " + winner + " wins" + (you === null ? "." : winner === you ? " (you)." : " (you lose).");
     return "\u26a0 Warning: " + (gone.length ? gone.join("; ") + "." : "") + end + " ";
   }
 
