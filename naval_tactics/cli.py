@@ -5,6 +5,10 @@
 
 A subcommand is a function that adds its parser to :data:`SUBCOMMANDS` and sets ``run`` to a
 function of the parsed arguments returning the exit status; adding one is one function and one line.
+
+Starting is kept under a second: nothing here imports the rules, the captains or the server until a
+command runs (the rulesets' names for ``--help`` come from their folders, as the registry finds them),
+and a subcommand whose flags need a heavy import adds them only when it is the command given.
 """
 
 from __future__ import annotations
@@ -13,13 +17,13 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from naval_env.core.ruleset import ruleset_ids
 from naval_tactics import __version__
 from naval_tactics.paths import default_game_store
+from naval_tactics.ruleset_names import ruleset_ids
 
 Subparsers = Any  # argparse's _SubParsersAction is private
 
@@ -28,9 +32,16 @@ class CommandError(Exception):
     """A refusal the command prints as ``error: ...`` with exit status 2 (bad settings, a bad export)."""
 
 
+def add_parser(subparsers: Subparsers, name: str, **kwargs: Any) -> argparse.ArgumentParser:
+    """A subcommand's parser; like every parser of the toolkit it takes no abbreviated flags (``--captain``
+    is not quietly read as ``--captains``)."""
+    parser: argparse.ArgumentParser = subparsers.add_parser(name, allow_abbrev=False, **kwargs)
+    return parser
+
+
 # ------------------------------------------------------------------ list
 def add_list(subparsers: Subparsers) -> None:
-    parser = subparsers.add_parser("list", help="rulesets, their scenarios and the captains known by name",
+    parser = add_parser(subparsers, "list", help="rulesets, their scenarios and the captains known by name",
                                    description="List every ruleset with its version, scenarios and captains.")
     parser.add_argument("--ruleset", choices=ruleset_ids(), help="only this ruleset")
     parser.add_argument("--captains-dir", type=Path, metavar="DIR",
@@ -73,14 +84,19 @@ def run_list(args: argparse.Namespace) -> int:
 
 # ------------------------------------------------------------------ serve
 def add_serve(subparsers: Subparsers) -> None:
+    parser = add_parser(
+        subparsers, "serve", help="run the captain server (HTTP + JSON; OpenAPI page at /docs)",
+        description="Serve the captains to other apps over HTTP. Games are kept in an SQLite file (--store), "
+                    "so they survive a restart and every worker (--workers) serves them.")
+    # its defaults are the server's settings, and importing the server takes a second: flags when it is asked for
+    parser.set_defaults(run=run_serve, late_arguments=add_serve_arguments)
+
+
+def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     from naval_tactics.server import DEFAULT_HOST, DEFAULT_PORT
     from naval_tactics.server.settings import ServerSettings
 
     fields = ServerSettings.model_fields
-    parser = subparsers.add_parser(
-        "serve", help="run the captain server (HTTP + JSON; OpenAPI page at /docs)",
-        description="Serve the captains to other apps over HTTP. Games are kept in an SQLite file (--store), "
-                    "so they survive a restart and every worker (--workers) serves them.")
     parser.add_argument("--host", default=DEFAULT_HOST,
                         help=f"address to bind (default {DEFAULT_HOST}: this machine only; the server has no "
                              "authentication, so put it behind your own proxy before binding wider)")
@@ -136,7 +152,6 @@ def add_serve(subparsers: Subparsers) -> None:
                              "file with every game that still reads (default: refuse to start, saying how to recover)")
     parser.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"],
                         help="uvicorn's log level (default info)")
-    parser.set_defaults(run=run_serve)
 
 
 #: Settings whose flag is not the field's name with dashes.
@@ -199,6 +214,7 @@ def run_serve(args: argparse.Namespace) -> int:
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         print(f"warning: binding {args.host}: anyone who can reach it can use this server (no authentication)",
               file=sys.stderr)
+    port_is_free(args.host, args.port)   # before the URL is shown: a busy port is not a page to open
     shown = f"[{args.host}]" if ":" in args.host else args.host
     print(f"play in the browser: http://{shown}:{args.port}/play · the API: http://{shown}:{args.port}/docs",
           file=sys.stderr)
@@ -207,6 +223,28 @@ def run_serve(args: argparse.Namespace) -> int:
     except (CatalogueError, StoreFileError, ServeError) as exc:
         raise CommandError(str(exc)) from None
     return 0
+
+
+def port_is_free(host: str, port: int) -> None:
+    """:class:`CommandError` naming the port when another program already listens on it (as the server's
+    own sockets bind: with ``SO_REUSEADDR``, so a port left in TIME_WAIT by a stopped server still counts
+    as free; ``SO_REUSEPORT`` is not set, so a listening server, ours included, counts as busy)."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise CommandError(f"--host {host}: not an address of this machine ({exc.strerror})") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+            probe.listen(1)
+        except OSError as exc:
+            raise CommandError(f"--port {port}: cannot listen on {host}:{port} ({exc.strerror}); another "
+                               "program (or a naval-tactics serve) is using it: stop it or choose another --port"
+                               ) from None
 
 
 # ------------------------------------------------------------------ play, watch, replay
@@ -221,7 +259,7 @@ def _game_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def add_play(subparsers: Subparsers) -> None:
-    parser = subparsers.add_parser("play", help="play a captain yourself in the terminal (one choice per line)",
+    parser = add_parser(subparsers, "play", help="play a captain yourself in the terminal (one choice per line)",
                                    description="Play one side against a captain; options are numbered from 1 and "
                                                "taken by number or label; the game is saved as a replay.")
     _game_flags(parser)
@@ -248,7 +286,7 @@ def run_play(args: argparse.Namespace) -> int:
 
 
 def add_watch(subparsers: Subparsers) -> None:
-    parser = subparsers.add_parser("watch", help="watch captains play one game with the live log",
+    parser = add_parser(subparsers, "watch", help="watch captains play one game with the live log",
                                    description="Play one game between captains and show it decision by decision.")
     _game_flags(parser)
     parser.add_argument("--captains", nargs=2, required=True, metavar=("RED", "BLUE"),
@@ -280,7 +318,7 @@ def run_watch(args: argparse.Namespace) -> int:
 
 
 def add_replay(subparsers: Subparsers) -> None:
-    parser = subparsers.add_parser("replay", help="turn a game's replay into one self-contained HTML page",
+    parser = add_parser(subparsers, "replay", help="turn a game's replay into one self-contained HTML page",
                                    description="Re-play a JSON-lines replay and write an HTML viewer of it "
                                                "(board per decision, event log, play/step controls; no network).")
     parser.add_argument("replay", type=Path, metavar="GAME.jsonl",
@@ -305,7 +343,7 @@ def delegate(name: str, help_text: str, entry: Callable[[], Callable[[list[str]]
     """A subcommand whose flags a command of its own parses (``train``, ``evaluate``, ``export``): the rest of
     the line goes to it unchanged, ``--help`` included, so the flags are the same as the script's."""
     def add(subparsers: Subparsers) -> None:
-        parser = subparsers.add_parser(name, help=help_text, add_help=False, prefix_chars="\0")
+        parser = add_parser(subparsers, name, help=help_text, add_help=False, prefix_chars="\0")
         parser.add_argument("args", nargs=argparse.REMAINDER)
         parser.set_defaults(run=lambda args: entry()(args.args))
     return add
@@ -360,20 +398,29 @@ SUBCOMMANDS: list[Callable[[Subparsers], None]] = [
 ]
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The whole parser; given the command line ``argv``, only the command it names gets the flags that are
+    added late (``serve``'s, which import the server), so ``--help`` and ``list`` start without them."""
     parser = argparse.ArgumentParser(
         prog="naval-tactics", description="Rules engines, environments and captains for tabletop naval combat.",
+        allow_abbrev=False,
         epilog=f"rulesets: {', '.join(ruleset_ids())}. `naval-tactics list` shows their scenarios and captains; "
                "`naval-tactics COMMAND --help` the options of a command.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     subparsers = parser.add_subparsers(title="commands", dest="command", required=True, metavar="COMMAND")
     for add in SUBCOMMANDS:
         add(subparsers)
+    named = None if argv is None else next((a for a in argv if not a.startswith("-")), "")
+    for name, command in subparsers.choices.items():
+        late = command.get_default("late_arguments")
+        if late is not None and named in (None, name):
+            late(command)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    args = build_parser(argv).parse_args(argv)
     try:
         status: int = args.run(args)
     except CommandError as exc:

@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from naval_env.core.ruleset import get_ruleset, ruleset_ids
+from naval_tactics.ruleset_names import ruleset_ids
 
 if TYPE_CHECKING:
     from agents.zoo.report import Report
@@ -170,6 +170,7 @@ def _ladder(args: argparse.Namespace) -> int:
         write_levels,
     )
     from agents.zoo.monotone import scenario_ladder, summary_lines, to_markdown
+    from naval_env.core.ruleset import get_ruleset
 
     rules = get_ruleset(args.ruleset)
     config = rules.load_config()
