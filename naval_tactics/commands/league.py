@@ -27,6 +27,10 @@ PROG = "naval-tactics league"
 class _Parser(argparse.ArgumentParser):
     """Argument errors as one line and exit status 2, like every other input error here."""
 
+    def __init__(self, **kwargs: Any) -> None:
+        # no abbreviated flags: `--game 3` is refused, not quietly read as `--games 3`
+        super().__init__(**{"allow_abbrev": False, **kwargs})
+
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
 
