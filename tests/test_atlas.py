@@ -76,6 +76,25 @@ def test_tiny_atlas_plays_every_captain_in_every_scenario_with_paired_seeds(tiny
     assert mirror["chase"] == () and mirror["uneven"] == ()   # caravel against galley: no mirror
 
 
+def test_tiny_atlas_pairs_every_cell_with_the_strongest_scripted_captain(tiny: tuple[Atlas, Path]) -> None:
+    atlas, folder = tiny
+    text = (folder / "docs" / "atlas.md").read_text(encoding="utf-8")
+    for numbers in atlas.scenarios:
+        assert numbers.reference == "hunter"
+        own = numbers.games.reference_games   # the fleets differ: hunter against itself, both sides of each seed
+        if numbers.games.mirror:
+            assert own == ()
+        else:
+            assert {(r.a, r.b) for r in own} == {("hunter", "hunter")} and len(own) == 3 * 2
+        assert set(numbers.paired) == set(numbers.matrix.cells)
+        for (row, column), paired in numbers.paired.items():
+            assert paired.is_reference == (row == "hunter")
+            assert paired.is_reference or (paired.difference is not None and paired.difference.n == 6), (row, column)
+            assert paired.text() in text
+        assert f"### pursuit / {numbers.scenario}" in text
+    assert text.count("Seat-paired against `hunter`") == len(atlas.scenarios)
+
+
 # -------------------------------------------------------------------------------------- numbers, claims
 def _share(winners: list[str | None], who: str) -> tuple[float, int]:
     """``who``'s points (a draw ½) among games won by ``winners`` (None: a draw), and the number of games."""

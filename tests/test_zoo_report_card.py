@@ -89,8 +89,10 @@ def test_the_card_shows_a_row_for_every_scenario_and_scripted_captain(report: Re
     for scenario in PURSUIT_SCENARIOS:
         cells = {c.opponent: c for c in report.scenarios[scenario]}
         assert sorted(cells) == PURSUIT_RIVALS and all(c.games == 4 for c in cells.values())
-        row = " | ".join(f"{cells[name].win_rate:.2f} [{cells[name].ci_low:.2f}, {cells[name].ci_high:.2f}]"
-                         for name in PURSUIT_RIVALS)
+        # each win rate with, after "; ", the seat-paired difference against hunter (the strongest scripted)
+        assert all(c.paired is not None and c.paired.reference == "hunter" for c in cells.values())
+        row = " | ".join(f"{cells[name].win_rate:.2f} [{cells[name].ci_low:.2f}, {cells[name].ci_high:.2f}]; "
+                         f"{cells[name].paired.text()}" for name in PURSUIT_RIVALS)   # type: ignore[union-attr]
         assert f"| {scenario} | {row} |" in section
         table = next(t for t in report.midgame if t.scenario == scenario)
         for opponent in PURSUIT_RIVALS:

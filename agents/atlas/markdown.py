@@ -34,12 +34,15 @@ def _settings_section(settings: AtlasSettings, plans: Sequence[ScenarioPlan],
     pairings = sum(len(n.matrix.cells) // 2 for n in scenarios)
     games = sum(len(n.games.results) for n in scenarios)
     mirror = sum(len(n.games.mirror) for n in scenarios)
+    reference = sum(len(n.games.reference_games) for n in scenarios)
     lines = ["## How it was made", "",
              f"- command: `{settings.command()}` (`--workers` and `--backend` change only the speed, never a number)",
              (f"- seeds {first}..{last} for every pairing, each played twice with the sides swapped: "
              f"{settings.games} seeds × 2 sides = {2 * settings.games} games per pairing"),
              (f"- {len(scenarios)} scenarios, {pairings} pairings, {games} round-robin games; {mirror} mirror-match "
-             "games (each captain against itself, one game per seed, where both sides field the same ship classes)"),
+             "games (each captain against itself, one game per seed, where both sides field the same ship classes); "
+             f"{reference} games of the strongest scripted captain against itself where the fleets differ (both "
+             "sides of every seed; for the seat-paired differences, not rated)"),
              ("- win rates count a draw as ½; intervals are 95% Wilson score intervals; ratings are OpenSkill "
              "(Plackett-Luce) ordinals, mu − 3 sigma, fitted game by game in (seed, swap, pairing) order"),
              "", "Rulesets and captains:", ""]
@@ -105,7 +108,24 @@ def _scenario_section(n: ScenarioNumbers, figures: str) -> list[str]:
     return [f"### {n.ruleset} / {n.scenario}", "",
             (f"Win rate of the row captain against the column captain [95% interval], "
             f"{2 * n.games.tournament.games} games per cell. Ratings (ordinal, best first): {ratings}."), "",
-            *_table(header, rows), "", f"![{n.ruleset} {n.scenario} win rates]({figures}/{matrix_file(n)})", ""]
+            *_table(header, rows), "", *_paired_section(n),
+            f"![{n.ruleset} {n.scenario} win rates]({figures}/{matrix_file(n)})", ""]
+
+
+def _paired_section(n: ScenarioNumbers) -> list[str]:
+    """Beside the win rates: each cell's seat-paired difference against the strongest scripted captain."""
+    reference = n.reference
+    if reference is None or not n.paired:
+        return []
+    rows = [[f"**{row}**", *("—" if (row, col) not in n.paired else n.paired[(row, col)].text()
+                             for col in n.captains)] for row in n.captains]
+    return [(f"Seat-paired against `{reference}` (the strongest scripted captain): the row captain's score against "
+             f"the column captain minus `{reference}`'s against the same captain, on the same seeds and seats, with "
+             f"its 95% interval (`{reference}` against itself from "
+             f"{'the mirror matches' if n.games.mirror else 'its own games, both sides of every seed'}). Above 0, "
+             f"the row captain does better against that captain than `{reference}` does; a 0.50 win rate in a "
+             f"lopsided scenario shows here as what it is."), "",
+            *_table(["row captain vs →", *n.captains], rows), ""]
 
 
 def render(settings: AtlasSettings, plans: Sequence[ScenarioPlan], scenarios: Sequence[ScenarioNumbers]) -> str:

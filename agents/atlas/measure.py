@@ -7,13 +7,14 @@ so "significant" means one thing everywhere: the interval leaves 0.5 out.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from agents.atlas.play import ScenarioGames
 from agents.evaluation.plots import WinRateMatrix, win_rate_matrix
 from agents.evaluation.ratings import Rating, fit_ratings
+from agents.evaluation.seat_paired import SeatPaired, score_index, seat_paired
 from agents.evaluation.stats import GameResult, wilson_interval
 from agents.evaluation.tournament import rating_order
 
@@ -74,6 +75,12 @@ class ScenarioNumbers:
     first_side: Rate                # the first side's share of every round-robin game
     mirror_first_side: Rate | None  # the first side's share of the mirror matches; None: the fleets differ
     lengths: Lengths
+    #: (row, column) -> the row captain's seat-paired difference against the reference vs the column captain.
+    paired: dict[tuple[str, str], SeatPaired] = field(default_factory=dict)
+
+    @property
+    def reference(self) -> str | None:
+        return self.games.reference
 
     @property
     def ruleset(self) -> str:
@@ -118,8 +125,19 @@ def scenario_numbers(games: ScenarioGames) -> ScenarioNumbers:
     outcomes = [(r.a, r.b, r.winner) for r in rating_order(results)]
     ratings = tuple(fit_ratings(outcomes, captains=games.plan.names))
     first = games.plan.sides[0]
+    matrix = win_rate_matrix(results, [r.name for r in ratings])
     return ScenarioNumbers(
-        games=games, ratings=ratings, matrix=win_rate_matrix(results, [r.name for r in ratings]),
+        games=games, ratings=ratings, matrix=matrix,
         first_side=side_rate(results, first),
         mirror_first_side=side_rate(games.mirror, first) if games.mirror else None,
-        lengths=lengths(results))
+        lengths=lengths(results), paired=paired_cells(games, list(matrix.cells)))
+
+
+def paired_cells(games: ScenarioGames, cells: Sequence[tuple[str, str]]) -> dict[tuple[str, str], SeatPaired]:
+    """Each cell's seat-paired difference against the reference, from the round robin and the reference's
+    games against itself (a mirror scenario's mirror matches, else its own); none where it does not play."""
+    reference = games.reference
+    if reference is None:
+        return {}
+    index = score_index([*games.results, *games.mirror, *games.reference_games])
+    return {(row, column): seat_paired(row, column, reference, games.results, index) for row, column in cells}

@@ -1,4 +1,5 @@
-"""The atlas's games: one round robin per scenario, plus each captain against itself where the fleets mirror.
+"""The atlas's games: one round robin per scenario, plus each captain against itself where the fleets mirror,
+and elsewhere the seat-paired reference (the strongest scripted captain) against itself.
 
 Everything goes through the tournament machinery (``agents/evaluation/tournament.py``): paired seeds,
 each played from both sides, results sorted so that they do not depend on workers or backend.
@@ -14,6 +15,7 @@ from itertools import combinations
 
 from agents.atlas.plan import AtlasSettings, ScenarioPlan
 from agents.evaluation import tournament as tournaments
+from agents.evaluation.seat_paired import reference_name
 from agents.evaluation.stats import GameResult
 from agents.evaluation.tournament import Tournament, build_tournament
 
@@ -26,14 +28,27 @@ class ScenarioGames:
     tournament: Tournament
     results: tuple[GameResult, ...]   # every pairing of two different captains, both sides of every seed
     mirror: tuple[GameResult, ...]    # captain against itself, one game per seed (swapped would replay it)
+    #: Where the fleets differ: the reference against itself, both sides of every seed, for the seat-paired
+    #: difference against it of each captain's games against it (in a mirror scenario ``mirror`` has them).
+    reference_games: tuple[GameResult, ...] = ()
+
+    @property
+    def reference(self) -> str | None:
+        """The captain every cell's seat-paired difference is taken against (None: it does not play here)."""
+        name = reference_name(self.plan.ruleset)
+        return name if name in self.plan.names else None
 
 
 def scenario_tournament(plan: ScenarioPlan, settings: AtlasSettings) -> Tournament:
-    """Round robin of the plan's captains, then (mirror scenarios) each captain against itself."""
+    """Round robin of the plan's captains, then (mirror scenarios) each captain against itself, else the
+    seat-paired reference against itself."""
     names = plan.names
     pairs = [f"{a}:{b}" for a, b in combinations(names, 2)]
+    reference = reference_name(plan.ruleset)
     if plan.mirror:
         pairs += [f"{name}:{name}" for name in names]
+    elif reference in names:
+        pairs.append(f"{reference}:{reference}")
     return build_tournament(plan.ruleset, list(names), settings.games, scenario=plan.scenario, pairings=pairs,
                             seed=settings.seed, check_captains=False)
 
@@ -58,8 +73,11 @@ def play_scenario(plan: ScenarioPlan, settings: AtlasSettings, *, progress: bool
     tournament = scenario_tournament(plan, settings)
     results = runner(tournament, settings, progress)
     pairs = [r for r in results if r.a != r.b]
-    mirror = [r for r in results if r.a == r.b and not r.swap]
-    return ScenarioGames(plan, tournament, tuple(pairs), tuple(mirror))
+    if plan.mirror:
+        mirror, reference = [r for r in results if r.a == r.b and not r.swap], []
+    else:
+        mirror, reference = [], [r for r in results if r.a == r.b]
+    return ScenarioGames(plan, tournament, tuple(pairs), tuple(mirror), tuple(reference))
 
 
 def play_atlas(plans: list[ScenarioPlan], settings: AtlasSettings, *, progress: bool = False,

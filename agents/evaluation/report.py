@@ -3,7 +3,8 @@
 Files written to the output folder:
 
 - ``results.json``: the tournament's settings, pairing summaries, ratings and every game;
-- ``pairings.csv``: one row per pairing (the printed table, unrounded);
+- ``pairings.csv``: one row per pairing (the printed table, unrounded; with a reference, its seat-paired
+  difference in ``paired_*`` columns, empty where it has none);
 - ``ratings.csv``: one row per captain;
 - ``games.csv``: one row per game, sorted by (pairing, seed, swap);
 - ``winrate_matrix.png`` and ``ratings.png``: the pictures of those tables (``agents/evaluation/plots.py``).
@@ -26,6 +27,7 @@ from rich.table import Table
 from agents.arena import play_game
 from agents.base import Captain
 from agents.evaluation.ratings import Rating
+from agents.evaluation.seat_paired import SeatPaired
 from agents.evaluation.stats import GameResult, PairingSummary
 from agents.evaluation.tournament import Evaluation, EvaluationInputError
 from naval_env.core.events import Event
@@ -39,7 +41,10 @@ def games_phrase(seeds: int) -> str:
     return f"{seeds} seed{'' if seeds == 1 else 's'} × 2 sides = {2 * seeds} games"
 
 
-def pairing_table(summaries: Sequence[PairingSummary], title: str = "Pairings") -> Table:
+def pairing_table(summaries: Sequence[PairingSummary], title: str = "Pairings",
+                  paired: Sequence[SeatPaired] = ()) -> Table:
+    """The pairings; with ``paired`` (one per summary) a column of A's seat-paired difference against the
+    reference."""
     table = Table(title=title, title_justify="left")
     table.add_column("A vs B")
     table.add_column("games", justify="right")
@@ -48,15 +53,31 @@ def pairing_table(summaries: Sequence[PairingSummary], title: str = "Pairings") 
     table.add_column("rounds", justify="right")
     table.add_column("decisions", justify="right")
     table.add_column("dmg dealt/taken", justify="right")
-    for s in summaries:
+    if paired:
+        table.add_column(f"A - {paired[0].reference}, seat-paired [95% CI]", justify="right")
+    for i, s in enumerate(summaries):
         table.add_row(
             f"{s.a} vs {s.b}", str(s.games), f"{s.wins}/{s.draws}/{s.losses}",
             f"{s.win_rate:.2f} [{s.ci_low:.2f}, {s.ci_high:.2f}]", f"{s.mean_rounds:.1f}",
             f"{s.mean_decisions:.1f}", f"{s.mean_damage_dealt:.1f} / {s.mean_damage_taken:.1f}",
+            *([paired[i].text()] if paired else []),
         )
     table.caption = ("counts, rates and damage from A's side; a draw counts as half a win; CI: Wilson score "
                      "interval; rounds, decisions and damage are means per game")
+    if paired:
+        table.caption += "; " + paired_caption(paired)
     return table
+
+
+def paired_caption(paired: Sequence[SeatPaired]) -> str:
+    """What the seat-paired column means, and what to do where it has no number."""
+    reference = paired[0].reference
+    text = (f"seat-paired: A's score against B minus {reference}'s score against B on the same seeds and seats "
+            f"(normal 95% interval); above 0, A does better against B than {reference} does")
+    if any(p.difference is None and not p.is_reference for p in paired):
+        text += (f"; 'no {reference} games': the run lacks {reference}'s games against that opponent "
+                 f"(--play-reference plays them)")
+    return text
 
 
 def ratings_table(ratings: Sequence[Rating], title: str = "Ratings (OpenSkill Plackett-Luce)") -> Table:
@@ -85,7 +106,7 @@ def print_report(evaluation: Evaluation, console: Console | None = None) -> None
     scenario = t.scenario or "default scenario"
     title = (f"{t.ruleset} / {scenario}: {games_phrase(t.games)} per pairing (seeds {t.seed}.."
              f"{t.seed + t.games - 1}, each played once as paired and once with the sides swapped)")
-    console.print(pairing_table(evaluation.summaries, title=title))
+    console.print(pairing_table(evaluation.summaries, title=title, paired=evaluation.paired))
     console.print(ratings_table(evaluation.ratings))
 
 
@@ -99,11 +120,33 @@ def to_json(evaluation: Evaluation) -> dict[str, Any]:
             "pairings": [list(pair) for pair in t.pairings],
             "win_rate": "draws count half; interval: Wilson 95%",
             "ratings": "openskill PlackettLuce, games in order (seed, swap, pairing), draws tied",
+            "reference": evaluation.reference,
+            "seat_paired": None if evaluation.reference is None else (
+                f"A's score minus {evaluation.reference}'s against B, same seeds and seats; normal 95% interval"),
         },
-        "pairings": [s.to_dict() for s in evaluation.summaries],
+        "pairings": [{**s.to_dict(), **({"seat_paired": p.to_dict()} if p is not None else {})}
+                     for s, p in zip(evaluation.summaries, _paired_or_none(evaluation))],
         "ratings": [r.to_dict() for r in evaluation.ratings],
         "games": [r.to_dict() for r in evaluation.results],
+        "reference_games": [r.to_dict() for r in evaluation.reference_results],
     }
+
+
+def _paired_or_none(evaluation: Evaluation) -> list[SeatPaired | None]:
+    return list(evaluation.paired) if evaluation.paired else [None] * len(evaluation.summaries)
+
+
+#: pairings.csv's seat-paired columns (empty where a pairing has no difference).
+PAIRED_COLUMNS = ("reference", "paired_difference", "paired_ci_low", "paired_ci_high", "paired_games")
+
+
+def _paired_row(paired: SeatPaired | None) -> dict[str, Any]:
+    if paired is None:
+        return {}
+    d = paired.difference
+    return {"reference": paired.reference,
+            **({} if d is None else {"paired_difference": d.mean, "paired_ci_low": d.ci_low,
+                                     "paired_ci_high": d.ci_high, "paired_games": d.n})}
 
 
 def _write_csv(path: Path, header: list[str], rows: list[dict[str, Any]]) -> None:
@@ -150,7 +193,9 @@ def write_results(evaluation: Evaluation, out_dir: str | Path) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     paths = [out / name for name in RESULT_FILES]
     paths[0].write_text(json.dumps(to_json(evaluation), indent=2) + "\n", encoding="utf-8")
-    _write_csv(paths[1], [f.name for f in fields(PairingSummary)], [asdict(s) for s in evaluation.summaries])
+    pairing_header = [f.name for f in fields(PairingSummary)] + (list(PAIRED_COLUMNS) if evaluation.paired else [])
+    _write_csv(paths[1], pairing_header, [{**asdict(s), **_paired_row(p)}
+                                          for s, p in zip(evaluation.summaries, _paired_or_none(evaluation))])
     _write_csv(paths[2], [f.name for f in fields(Rating)], [asdict(r) for r in evaluation.ratings])
     _write_csv(paths[3], [*(f.name for f in fields(GameResult)), "winner"],
                [r.to_dict() for r in evaluation.results])

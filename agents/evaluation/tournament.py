@@ -40,6 +40,7 @@ from agents.evaluation.schedule import (
     round_robin,
     schedule,
 )
+from agents.evaluation.seat_paired import SeatPaired, missing_opponents, score_index, seat_paired
 from agents.evaluation.stats import GameResult, PairingSummary, summarize
 from agents.evaluation.workers import (
     _chunks,
@@ -172,20 +173,63 @@ def _check_tasks(tournament: Tournament, tasks: Sequence[GameTask]) -> Sequence[
 # ---------------------------------------------------------------------------------- evaluate
 @dataclass(frozen=True)
 class Evaluation:
-    """A played tournament with its per-pairing summaries and ratings."""
+    """A played tournament with its per-pairing summaries and ratings, and (when a reference was given) each
+    pairing's seat-paired difference against it (:mod:`agents.evaluation.seat_paired`)."""
 
     tournament: Tournament
     results: tuple[GameResult, ...]
     summaries: tuple[PairingSummary, ...]
     ratings: tuple[Rating, ...]
+    reference: str | None = None                    # the reference captain's label
+    paired: tuple[SeatPaired, ...] = ()             # one per summary, in the same order
+    reference_results: tuple[GameResult, ...] = ()  # its games played for the pairing only (not rated)
+
+
+def reference_entrant(tournament: Tournament, spec: str) -> Entrant:
+    """The entrant playing the reference: the tournament's own where one has that spec or label, else a new one
+    labelled by the spec (``reference-<label>`` if that label is taken by another captain)."""
+    for entrant in tournament.entrants:
+        if spec in (entrant.spec, entrant.label):
+            return entrant
+    entrant = parse_entrant(spec)
+    if entrant.label in {e.label for e in tournament.entrants}:
+        entrant = Entrant(f"reference-{entrant.label}", entrant.spec)
+    return entrant
+
+
+def reference_tournament(tournament: Tournament, reference: Entrant) -> Tournament | None:
+    """The games the reference lacks for a seat-paired difference on every pairing: it against each opponent it
+    is never paired with (itself included, as a mirror), on the tournament's seeds; None when none lack."""
+    opponents = missing_opponents(tournament.pairings, reference.label)
+    if not opponents:
+        return None
+    specs = {e.label: e for e in tournament.entrants}
+    entrants = [reference, *(specs[name] for name in opponents if name != reference.label)]
+    return Tournament(tournament.ruleset, tournament.scenario, tournament.config, tuple(entrants),
+                      tuple((reference.label, name) for name in opponents), tournament.games, tournament.seed)
 
 
 def evaluate(tournament: Tournament, *, workers: int = 1, replay_dir: str | Path | None = None,
-             progress: bool = True, backend: str = "local", address: str | None = None) -> Evaluation:
-    """Run the tournament, summarize each pairing and fit ratings (games in :func:`rating_order`)."""
+             progress: bool = True, backend: str = "local", address: str | None = None,
+             reference: str | None = None, play_reference: bool = False) -> Evaluation:
+    """Run the tournament, summarize each pairing and fit ratings (games in :func:`rating_order`).
+
+    ``reference``: a captain spec; each pairing ``a:b`` then also gets ``a``'s seat-paired difference against
+    it (a's score minus the reference's against ``b`` on the same seeds and seats). Its games come from the
+    tournament where it plays; ``play_reference`` plays, on the same seeds, those the tournament lacks (not
+    rated, not in the summaries); without it a pairing lacking them says so (:class:`SeatPaired`)."""
     results = run_tournament(tournament, workers=workers, replay_dir=replay_dir, progress=progress,
                              backend=backend, address=address)
     labels = list(dict.fromkeys(label for pair in tournament.pairings for label in pair))
     outcomes = [(r.a, r.b, r.winner) for r in rating_order(results)]
-    return Evaluation(tournament, tuple(results), tuple(summarize(results)),
-                      tuple(fit_ratings(outcomes, captains=labels)))
+    summaries = tuple(summarize(results))
+    ratings = tuple(fit_ratings(outcomes, captains=labels))
+    if reference is None:
+        return Evaluation(tournament, tuple(results), summaries, ratings)
+    entrant = reference_entrant(tournament, reference)
+    extra = reference_tournament(tournament, entrant) if play_reference else None
+    reference_results = () if extra is None else tuple(run_tournament(
+        extra, workers=workers, progress=progress, backend=backend, address=address))
+    index = score_index([*results, *reference_results])
+    paired = tuple(seat_paired(s.a, s.b, entrant.label, results, index) for s in summaries)
+    return Evaluation(tournament, tuple(results), summaries, ratings, entrant.label, paired, reference_results)

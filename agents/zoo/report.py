@@ -4,7 +4,10 @@ Two tables per ruleset, on seeds of their own (recorded in the output):
 
 1. **From each scenario's set-up.** The captain plays every scripted captain (``random`` left out)
    in every scenario: ``games`` seeds a pairing, each played from both sides (the tournament's
-   paired games), win rates with Wilson intervals (``agents/evaluation``).
+   paired games), win rates with Wilson intervals (``agents/evaluation``). Beside each, the seat-paired
+   difference against the ruleset's strongest scripted captain (:mod:`agents.evaluation.seat_paired`): it
+   plays every opponent on the same seeds and seats (itself as a mirror), and the cell gives the captain's
+   score minus its score, paired, with its interval, so a lopsided scenario no longer reads as "0.50, par".
 2. **From mid-game positions.** ``positions`` positions per scenario are drawn from seeded games
    between the other scripted captains (:mod:`agents.evaluation.midgame`). From each position, the
    captain plays on from either seat against each scripted opponent, and so does the reference:
@@ -26,6 +29,7 @@ from typing import Any
 
 from agents.base import Captain
 from agents.evaluation.midgame import StartPosition, play_from, sample_positions, side_score
+from agents.evaluation.seat_paired import SeatPaired, reference_name
 from agents.evaluation.stats import PairedDifference, paired_difference
 from agents.evaluation.tournament import (
     Evaluation,
@@ -53,6 +57,13 @@ class ScenarioCell:
     win_rate: float
     ci_low: float
     ci_high: float
+    paired: SeatPaired | None = None   # against the strongest scripted captain; None in reports made before it
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ScenarioCell:
+        paired = data.get("paired")
+        return cls(data["opponent"], data["games"], data["win_rate"], data["ci_low"], data["ci_high"],
+                   None if paired is None else SeatPaired.from_dict(paired))
 
 
 @dataclass(frozen=True)
@@ -104,7 +115,7 @@ class Report:
                            if item[0] in order else len(order))
         return cls(
             data["ruleset"], data["captain"], data["label"], data["games"], data["positions"], data["seed"],
-            {scenario: tuple(ScenarioCell(**cell) for cell in cells) for scenario, cells in scenarios},
+            {scenario: tuple(ScenarioCell.from_dict(cell) for cell in cells) for scenario, cells in scenarios},
             tuple(MidgameTable(
                 table["scenario"], table["reference"], dict(table["reference_scores"]), tuple(table["sources"]),
                 table["positions"],
@@ -148,7 +159,8 @@ def scenario_games(ruleset: str, captain: str, scenario: str, games: int, seed: 
     entrants = [captain, *(name for name in opponents if name != label)]
     pairings = [f"{label}:{name}" for name in opponents if name != label]
     tournament = build_tournament(ruleset, entrants, games, scenario=scenario, pairings=pairings, seed=seed)
-    return evaluate(tournament, workers=workers, progress=sys.stderr.isatty())
+    return evaluate(tournament, workers=workers, progress=sys.stderr.isatty(), reference=reference_name(ruleset),
+                    play_reference=True)
 
 
 class _Seats:
@@ -218,14 +230,20 @@ def generalization_report(ruleset: str, captain: str = "zoo", *, games: int = 10
         if on_scenario is not None:
             on_scenario(scenario)
         evaluation = scenario_games(ruleset, captain, scenario, games, seed, workers)
-        table[scenario] = tuple(ScenarioCell(s.b, s.games, s.win_rate, s.ci_low, s.ci_high)
-                                for s in evaluation.summaries)
+        table[scenario] = tuple(ScenarioCell(s.b, s.games, s.win_rate, s.ci_low, s.ci_high, paired)
+                                for s, paired in zip(evaluation.summaries, evaluation.paired))
         midgame.append(midgame_table(ruleset, captain, scenario, positions, seed))
     return Report(ruleset, captain, label, games, positions, seed, table, tuple(midgame))
 
 
 def _cell(cell: ScenarioCell) -> str:
-    return f"{cell.win_rate:.2f} [{cell.ci_low:.2f}, {cell.ci_high:.2f}]"
+    rate = f"{cell.win_rate:.2f} [{cell.ci_low:.2f}, {cell.ci_high:.2f}]"
+    return rate if cell.paired is None else f"{rate}; {cell.paired.text()}"
+
+
+def _reference(report: Report) -> str | None:
+    """The seat-paired reference of the report's cells, None for a report made before it was measured."""
+    return next((c.paired.reference for cells in report.scenarios.values() for c in cells if c.paired), None)
 
 
 def _difference(d: PairedDifference) -> str:
@@ -235,8 +253,16 @@ def _difference(d: PairedDifference) -> str:
 def scenario_lines(report: Report) -> list[str]:
     """What the set-up table measures, and the table: a row per scenario, a column per scripted captain."""
     opponents = rivals(report.ruleset)
+    reference = _reference(report)
+    paired = (f" After the `;`: the seat-paired difference, `{report.label}`'s score minus `{reference}`'s (the "
+              f"strongest scripted captain) against the same opponent on the same seeds and seats, with its 95% "
+              f"interval; above 0, `{report.label}` does better there than `{reference}` does."
+              if reference is not None else
+              " (No seat-paired difference against the strongest scripted captain: this report was made before "
+              "it was measured; rerun it.)")
     lines = [(f"Win rate of `{report.label}` (draws half) with its 95% Wilson interval; seeds {report.seed}.."
-              f"{report.seed + report.games - 1}, each played from both sides: {2 * report.games} games a cell."), "",
+              f"{report.seed + report.games - 1}, each played from both sides: {2 * report.games} games a cell."
+              + paired), "",
              "| scenario | " + " | ".join(f"vs {name}" for name in opponents) + " |",
              "|---|" + "---|" * len(opponents)]
     for scenario, cells in report.scenarios.items():

@@ -34,6 +34,7 @@ from agents.evaluation.report import (
     render_match,
     write_results,
 )
+from agents.evaluation.seat_paired import reference_name
 from agents.evaluation.tournament import (
     BACKENDS,
     EvaluationInputError,
@@ -41,10 +42,13 @@ from agents.evaluation.tournament import (
     check_backend,
     check_workers,
     evaluate,
+    load_captain,
+    parse_entrant,
 )
 from agents.extras import invoked_as
 from agents.registry import make_captain
 from naval_env.core.errors import ConfigError
+from naval_env.core.ruleset import get_ruleset
 from naval_env.envs.match import Match
 from naval_tactics.paths import data_home
 
@@ -89,6 +93,13 @@ class Settings:
     """replace the results (and replays) an earlier evaluation left in the output folder"""
     replays: bool = False
     """also write every game as a JSON-lines replay under <out>/replays"""
+    reference: str | None = None
+    """captain beside whose score each win rate is read: every pairing A vs B also shows A's score minus the
+    reference's against B on the same seeds and seats, paired, with its interval; default the ruleset's strongest
+    scripted captain (pantheon: gunner); none leaves the column out"""
+    play_reference: bool = False
+    """also play the reference against each opponent the pairings never set it against (itself too, as a
+    mirror), on the same seeds, so every pairing has its seat-paired difference; those games are not rated"""
     no_progress: bool = False
     """hide the progress bar (it is hidden anyway when stderr is not a terminal)"""
     demo: bool = False
@@ -174,12 +185,29 @@ def run(settings: Settings) -> None:
         clear_replays(out)
     evaluation = evaluate(tournament, workers=settings.workers, progress=not settings.no_progress,
                           replay_dir=f"{out}/replays" if settings.replays else None,
-                          backend=settings.backend, address=settings.address)
+                          backend=settings.backend, address=settings.address,
+                          reference=reference_spec(settings.ruleset, settings.reference, settings.config),
+                          play_reference=settings.play_reference)
     console = make_console()
     print_report(evaluation, console)
     paths = write_results(evaluation, out)
-    console.print(f"{len(evaluation.results)} games in {time.perf_counter() - started:.1f}s; wrote "
+    extra = (f" (and {len(evaluation.reference_results)} games of the reference {evaluation.reference}, not rated)"
+             if evaluation.reference_results else "")
+    console.print(f"{len(evaluation.results)} games{extra} in {time.perf_counter() - started:.1f}s; wrote "
                   + ", ".join(str(p) for p in paths) + (f" and {out}/replays/" if settings.replays else ""))
+
+
+def reference_spec(ruleset: str, given: str | None, config: str | None = None) -> str | None:
+    """The seat-paired reference: ``given``, the ruleset's strongest scripted captain when none is given, or no
+    reference for ``none``. A given one is checked like any captain before a game is played."""
+    if given is None:
+        return reference_name(ruleset)
+    if given == "none":
+        return None
+    rules = get_ruleset(ruleset)
+    loaded = rules.load_config(config)
+    load_captain(parse_entrant(given), ruleset, rules.action_spec(loaded), config=loaded)
+    return given
 
 
 def default_out(settings: Settings) -> Path:
@@ -211,7 +239,8 @@ def demo(settings: Settings) -> None:
     console.print(render_match(match, captains, settings.seed), markup=False, highlight=False)
     console.rule(f"round robin: {', '.join(DEMO_CAPTAINS)}, {games_phrase(DEMO_GAMES)} per pairing")
     evaluation = evaluate(tournament, workers=settings.workers, progress=not settings.no_progress,
-                          backend=settings.backend, address=settings.address)
+                          backend=settings.backend, address=settings.address,
+                          reference=reference_spec("pantheon", None, settings.config))
     print_report(evaluation, console)
     if settings.out:
         write_results(evaluation, settings.out)
