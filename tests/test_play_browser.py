@@ -224,7 +224,9 @@ def test_hovering_a_maneuver_lays_a_ghost_where_it_ends(browser: Any, server: st
 
     open_play(browser, server)
     wait_for(browser, "return document.querySelector('#setup-board svg') !== null")
-    browser.execute_script("document.getElementById('seed').value = '7'")   # the same picture every run
+    browser.execute_script("const seed = document.getElementById('seed'); seed.value = '7';"   # the same picture
+                           "seed.dispatchEvent(new Event('input'))")                               # every run
+    wait_for(browser, "return document.getElementById('setup-board').dataset.seed === '7'")
     SHOTS.mkdir(parents=True, exist_ok=True)
     assert browser.save_screenshot(str(SHOTS / "setup.png"))
     start_game(browser, "pantheon", "duel", "play", "gunner", 4)
