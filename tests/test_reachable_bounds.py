@@ -210,6 +210,32 @@ def test_pursuit_an_aim_order_may_hold_up_to_aim_minus_one_plus_gunners() -> Non
     assert (dumped["aim_progress"], dumped["aim_point"]) == (7, [148.0, 10.0])
 
 
+def test_pursuit_casualties_are_never_more_than_the_crew_lost() -> None:
+    """The dead are counted as they leave the crew: a ship's casualties plus its crew aboard are at most its crew at
+    the start (a position with 60 dead and the whole crew aboard played on to 61)."""
+    position = start("pursuit")
+    ship = position["ships"][0]
+    crew = ship["crew"]
+    problems = refused("pursuit", {**position, "casualties": {ship["id"]: 1}})
+    assert f"casualties.{ship['id']}" in problems
+    lost = {**crew, "aboard": crew["at_start"] - 1}
+    game = get_ruleset("pursuit").load_position({**with_ship(position, 0, crew=lost), "casualties": {ship["id"]: 1}},
+                                                seed=0)
+    assert game.position()["casualties"] == {ship["id"]: 1}
+
+
+def test_broadside_a_heading_of_exactly_360_is_held() -> None:
+    """Turning a hull a hair's breadth west of north lands on 360.0 in floating point; a position holds it."""
+    from naval_env.rulesets.broadside.geometry import compass
+
+    assert compass(-1e-15) == 360.0
+    ruleset = get_ruleset("broadside")
+    game = ruleset.load_position(with_ship(start("broadside"), 0, heading=360.0), seed=0)
+    dumped = game.position()
+    assert dumped["ships"][0]["heading"] == 360.0
+    assert ruleset.load_position(dumped, seed=0).position() == dumped
+
+
 def test_broadside_marines_are_bounded_by_their_sides_total_not_by_one_ship() -> None:
     """A side's marines move between its ships (reinforcements, boarders coming home), so one ship may hold more
     than its complement, but never more than the side's ships hold together."""

@@ -336,10 +336,10 @@ def test_a_side_with_no_ship_fighting_has_lost() -> None:
 def test_a_missing_field_and_a_bad_value_are_pydantics_with_the_path() -> None:
     data = alongside()
     del data["ships"][0]["x"]
-    data["ships"][1]["heading"] = 360
+    data["ships"][1]["heading"] = 360.5  # (exactly 360 is north, which turning can reach in floating point)
     problems = refused(data)
     assert [p for p, _ in problems] == ["ships.0.x", "ships.1.heading"]
-    assert problems[0][1] == "required field is missing" and "less than 360" in problems[1][1]
+    assert problems[0][1] == "required field is missing" and "less than or equal to 360" in problems[1][1]
 
 
 def test_every_problem_is_reported_at_once() -> None:

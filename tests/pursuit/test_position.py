@@ -126,7 +126,7 @@ def test_the_ship_to_move_past_its_command_works_what_its_crew_can():
 def test_a_dump_holds_what_was_loaded_and_loads_back_equal():
     position = duel(red(damage=41, machines=[{"kind": "cannon", "loaded": True, "aim_target": "blue_0",
                                               "aim_progress": 1, "aim_point": [60, 0]}], slowed=True),
-                    blue(status="sinking", damage=80, sinking_rounds=2, motion=[3.5, -1]),
+                    blue(status="sinking", damage=80, sinking_rounds=2, motion=[3.5, -1], crew={"aboard": 26}),
                     result={"winner": "red", "reason": "last side fighting"}, casualties={"blue_0": 4}, shots=7)
     game = load(position)
     assert game.is_over and game.winner == "red" and game.state.ships["red_0"].scuttled

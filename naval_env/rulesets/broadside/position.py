@@ -66,6 +66,10 @@ MAX_OFF_TABLE = 100.0
 Inches = Annotated[float, Field(ge=-MAX_OFF_TABLE, le=MAX_TABLE + MAX_OFF_TABLE)]
 OnTable = Annotated[float, Field(ge=0, le=MAX_TABLE)]
 Degrees = Annotated[float, Field(ge=0, lt=360)]
+#: A ship's heading: as :data:`Degrees`, and also exactly 360 (the same as 0). Turning a hull just west of north by a
+#: hair's breadth east lands there in floating point (``-1e-15 + 360.0 == 360.0`` in ``geometry.compass``), so play
+#: reaches it and a position must hold it.
+ShipHeading = Annotated[float, Field(ge=0, le=360)]
 #: People aboard: a vessel's complement is at most 60 crew, archers and marines, 10 lieutenants and 5 heroes
 #: in any config; people are only ever lost.
 MAX_HANDS, MAX_HEROES = 60, 5
@@ -127,7 +131,7 @@ class ShipPosition(PositionPart):
     """Centre of its hull, inches east of the board's west edge."""
     y: Inches
     """Centre of its hull, inches north of the board's south edge."""
-    heading: Degrees | None = None
+    heading: ShipHeading | None = None
     """Compass heading of its bow, degrees (0 north, 90 east). Default: the scenario's set-up for this ship id."""
     hull: Annotated[int | None, Field(ge=0, le=200)] = None
     """Hull points left (0: sunk). Default: the maximum."""

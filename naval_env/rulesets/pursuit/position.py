@@ -493,9 +493,14 @@ class _Builder(ShipsBuilder[Ship]):
                     enemies = [s for s in ids if ships[s].side != ship.side]
                     add(f"ships.{k}.machines.{j}.aim_target", f"{machine.aim_target!r} is not an enemy ship here; "
                                                              f"enemies: {enemies}")
-        for ship_id in self.position.casualties:
+        for ship_id, killed in self.position.casualties.items():
             if ship_id not in ships:
                 add(f"casualties.{ship_id}", f"not a ship here; ships: {ids}")
+            elif killed + ships[ship_id].crew > ships[ship_id].crew_max:
+                # The dead are counted as they leave the crew, which never grows: so casualties stay within it.
+                ship = ships[ship_id]
+                add(f"casualties.{ship_id}", f"{killed} with {ship.crew} of its {ship.crew_max} crew aboard: at most "
+                                             f"the {ship.crew_max - ship.crew} lost")
 
     def check_turn(self, ships: dict[str, Ship]) -> None:
         """The turn fields checked before the game exists (the rest in :meth:`settle`)."""
