@@ -1,33 +1,51 @@
 """What the server and the command line offer: every ruleset with its config, and the captains known by name.
 
-Captains come only from names this module lists: ``random``, each ruleset's scripted captains
-and the exported ``.onnx`` files found in a folder given at start-up. A name a client sends is
-looked up here and nowhere else: it is never opened as a path, and nothing is unpickled.
-Each source is one function in :data:`CAPTAIN_SOURCES`; adding one (the shipped zoo) is one line.
+Captains come only from names: ``random``, each ruleset's scripted captains, the shipped zoo captain
+with its levels and the exported ``.onnx`` files found in a folder given at start-up are listed; the
+parametric forms of :mod:`agents.registry`'s grammar (``search:N``, ``search:Nms``, ``expert:Nms``,
+``mixed:BASE:SHARE``, ``tempered:BASE:T``) are made on demand, within the server's limits. A name a
+client sends is parsed by that one grammar and looked up here: it is never opened as a path (model
+paths are refused), and nothing is unpickled. Descriptions are the ones the registry and the
+scripted captains declare. Each listed source is one function in :data:`CAPTAIN_SOURCES`.
 """
 
 from __future__ import annotations
 
-import importlib
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from agents.base import Captain, RandomCaptain
-from agents.registry import scripted_captains
+from agents.registry import (
+    NAME_FORMS,
+    CaptainName,
+    CaptainNameError,
+    NameLimits,
+    UnknownCaptainError,
+    build_captain,
+    describe,
+    level_play,
+    parse_captain_name,
+    scripted_captains,
+)
 from naval_env.core.ruleset import Ruleset, get_ruleset, ruleset_ids
 from naval_env.core.spaces import ActionSpec
 
-if TYPE_CHECKING:
-    from agents.zoo.levels import Level
-
-TIMED_EXPERT_FORM = "expert:Nms"
-CaptainKind = Literal["random", "scripted", "zoo", "level", "exported"]
+CaptainKind = Literal["random", "scripted", "zoo", "level", "exported", "search", "mixed", "tempered"]
 #: Names an exported file may give its captain (its stem): no separators, no dots first.
 CAPTAIN_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+#: The most simulations a decision a client may ask of ``search:N`` by default: one opening decision of
+#: ``search:1024`` took 1.5 s (pantheon) to 6.1 s (flotilla) on 2 shared cores, well inside the server's
+#: 30 s ``decision_timeout_s``.
+DEFAULT_MAX_SEARCH_SIMULATIONS = 1024
+#: Name kinds made on demand, as the listing's kinds name them (``expert:Nms`` is the top level).
+#: How a level plays, in words (declared by the registry; the old name, which tests/test_expert_level.py imports).
+_level_play = level_play
+_ON_DEMAND_KIND: dict[str, CaptainKind] = {"timed_expert": "level", "search": "search", "mixed": "mixed",
+                                        "tempered": "tempered"}
 
 
 class CatalogueError(ValueError):
@@ -85,18 +103,25 @@ class CatalogueSettings:
 
     rulesets: dict[str, RulesetEntry]
     captains_dir: Path | None = None
-    #: The longest thinking time a client may ask of ``expert:Nms``, in milliseconds.
+    #: The longest thinking time a client may ask of ``expert:Nms`` and ``search:Nms``, in milliseconds.
     max_expert_ms: float = 2_000
+    #: The most simulations a decision a client may ask of ``search:N``.
+    max_search_simulations: int = DEFAULT_MAX_SEARCH_SIMULATIONS
+
+    @property
+    def limits(self) -> NameLimits:
+        return NameLimits(self.max_expert_ms, self.max_search_simulations)
 
 
 def builtin_captains(settings: CatalogueSettings) -> Iterator[CaptainEntry]:
-    """``random`` and the scripted captains of every ruleset (``agents/scripted/<id>.py``)."""
+    """``random`` and the scripted captains of every ruleset (``agents/scripted/<id>.py``), described as the
+    registry and the captains' classes declare."""
     for ruleset_id, entry in settings.rulesets.items():
         spec = entry.action_spec
-        yield CaptainEntry("random", ruleset_id, "random", "a uniformly random legal value for every component",
+        yield CaptainEntry("random", ruleset_id, "random", describe(CaptainName("random", "random"), ruleset_id),
                            partial(_random, spec), has_probabilities=True)
         for name, factory in scripted_captains(ruleset_id).items():
-            yield CaptainEntry(name, ruleset_id, "scripted", _scripted_description(ruleset_id, name),
+            yield CaptainEntry(name, ruleset_id, "scripted", describe(CaptainName(name, "scripted"), ruleset_id),
                                partial(_scripted, factory))
 
 
@@ -110,13 +135,6 @@ def _scripted(factory: Callable[[], Captain], seed: int | None) -> Captain:
 
 def _shared(captain: Captain, seed: int | None) -> Captain:
     return captain
-
-
-def _scripted_description(ruleset_id: str, name: str) -> str:
-    """The captain's bullet in its module docstring (``- ``name``: what it does``), else a plain label."""
-    doc = importlib.import_module(f"agents.scripted.{ruleset_id}").__doc__ or ""
-    found = re.search(rf"^- ``{re.escape(name)}``: (.+?)(?=^- |^\s*$|\Z)", doc, re.MULTILINE | re.DOTALL)
-    return " ".join(found.group(1).split()) if found else f"scripted {name}"
 
 
 def exported_captains(settings: CatalogueSettings) -> Iterator[CaptainEntry]:
@@ -161,49 +179,37 @@ def zoo_captains(settings: CatalogueSettings) -> Iterator[CaptainEntry]:
     """The trained captain shipped for each ruleset (``zoo``, loaded and checked once at start-up) and the
     difficulty levels built on it (``easy``, ``normal``, ``hard``, ``expert``; see ``agents/zoo``)."""
     from agents.zoo import LEVELS, has_zoo_captain, load_zoo_captain
-    from agents.zoo.levels import levels_of
+    from agents.zoo.levels import TIMED_EXPERT_FORM, levels_of
 
     for ruleset_id, entry in settings.rulesets.items():
         if not has_zoo_captain(ruleset_id):
             continue
         zoo = load_zoo_captain(ruleset_id, entry.config)
-        yield CaptainEntry("zoo", ruleset_id, "zoo", f"the trained captain shipped with the package (model card: "
-                           f"agents/zoo/captains/{ruleset_id}.md)", partial(_shared, zoo), has_probabilities=True)
+        yield CaptainEntry("zoo", ruleset_id, "zoo", describe(CaptainName("zoo", "zoo"), ruleset_id),
+                           partial(_shared, zoo), has_probabilities=True)
         levels = levels_of(ruleset_id)
         for level in LEVELS:
             spec = getattr(levels, level)
             if spec.base != "zoo":
                 continue  # a level built on a scripted captain needs no shipped file; not served here yet
+            name = CaptainName(level, "level")
             timed = (f"; ask for {TIMED_EXPERT_FORM} (N from 1 to {settings.max_expert_ms:g}) to have it search "
                      "N milliseconds a decision instead") if level == "expert" else ""
-            yield CaptainEntry(level, ruleset_id, "level", f"difficulty {level}: {_level_play(spec)}" + timed,
-                               partial(_level, zoo, spec, entry.action_spec, level), slow=spec.search > 0)
+            yield CaptainEntry(level, ruleset_id, "level", describe(name, ruleset_id) + timed,
+                               partial(_level, zoo, spec, entry.action_spec, level), slow=name.searches(ruleset_id))
 
 
-def _level_play(level: Level) -> str:
-    """How a difficulty level plays, in words."""
-    if level.search:
-        return (f"the zoo captain's move, searched with {level.search} simulations a decision (its own rollouts); "
-                "a challenger replaces it only where the rollouts prove it better")
-    if level.random_share >= 1.0:
-        return "uniformly random legal moves"
-    tempered = (f" sampling its moves from its policy at temperature {level.temperature:g} (expert: 0; "
-                "higher: a flatter choice, further from its favourite moves)") if level.temperature \
-        else " playing its most likely moves"
-    return "the zoo captain" + tempered + (f" playing {level.random_share:.0%} of its decisions at random"
-                                           if level.random_share else "")
-
-
-def _timed_expert(zoo: Captain, milliseconds: float, ruleset_id: str, seed: int | None) -> Captain:
-    from agents.zoo.levels import make_timed_expert
-
-    return make_timed_expert(milliseconds, ruleset_id, seed=seed, guide=zoo)
-
-
-def _level(zoo: Captain, level: Level, spec: ActionSpec, name: str, seed: int | None) -> Captain:
+def _level(zoo: Captain, level: Any, spec: ActionSpec, name: str, seed: int | None) -> Captain:
     from agents.zoo.levels import level_captain
 
     return level_captain(zoo, level, spec, name=name, seed=seed)
+
+
+def _on_demand(name: CaptainName, ruleset: RulesetEntry, listed: Mapping[str, CaptainEntry],
+               seed: int | None) -> Captain:
+    """A parametric name's captain, its plain parts (``zoo``, a scripted base) the catalogue's own."""
+    return build_captain(name, ruleset.id, ruleset.action_spec, seed=seed, config=ruleset.config,
+                         plain=lambda part: listed[part.text].make(seed))
 
 
 #: Where captains come from, in order. A name may appear once per ruleset.
@@ -218,9 +224,12 @@ class Catalogue:
     """The rulesets and captains one server (or one ``naval-tactics list``) offers, looked up by name."""
 
     def __init__(self, rulesets: Iterable[RulesetEntry], captains: Iterable[CaptainEntry],
-                 max_expert_ms: float = CatalogueSettings.max_expert_ms) -> None:
+                 max_expert_ms: float = CatalogueSettings.max_expert_ms,
+                 max_search_simulations: int = DEFAULT_MAX_SEARCH_SIMULATIONS) -> None:
         self.rulesets: dict[str, RulesetEntry] = {entry.id: entry for entry in rulesets}
         self.max_expert_ms = max_expert_ms
+        self.max_search_simulations = max_search_simulations
+        self.limits = NameLimits(max_expert_ms, max_search_simulations)
         self._captains: dict[str, dict[str, CaptainEntry]] = {rid: {} for rid in self.rulesets}
         for captain in captains:
             taken = self._captains[captain.ruleset]
@@ -231,12 +240,14 @@ class Catalogue:
 
     @classmethod
     def load(cls, captains_dir: Path | None = None, ruleset_filter: Iterable[str] | None = None,
-             max_expert_ms: float = CatalogueSettings.max_expert_ms) -> Catalogue:
+             max_expert_ms: float = CatalogueSettings.max_expert_ms,
+             max_search_simulations: int = DEFAULT_MAX_SEARCH_SIMULATIONS) -> Catalogue:
         wanted = list(ruleset_filter) if ruleset_filter is not None else ruleset_ids()
         rulesets = {rid: RulesetEntry.load(rid) for rid in wanted}
         settings = CatalogueSettings(rulesets, Path(captains_dir) if captains_dir is not None else None,
-                                     max_expert_ms)
-        return cls(rulesets.values(), (c for source in CAPTAIN_SOURCES for c in source(settings)), max_expert_ms)
+                                     max_expert_ms, max_search_simulations)
+        return cls(rulesets.values(), (c for source in CAPTAIN_SOURCES for c in source(settings)), max_expert_ms,
+                   max_search_simulations)
 
     def ruleset(self, ruleset_id: str) -> RulesetEntry:
         try:
@@ -256,25 +267,36 @@ class Catalogue:
         self.ruleset(ruleset_id)
         return list(self._captains[ruleset_id].values())
 
+    def name_forms(self) -> list[str]:
+        """The parametric forms served on demand, with this server's ranges (for refusals' ``allowed``)."""
+        ranges = {"expert:Nms": f"N from 1 to {self.max_expert_ms:g}",
+                  "search:N": f"N from 1 to {self.max_search_simulations}",
+                  "search:Nms": f"N from 1 to {self.max_expert_ms:g}"}
+        return [f"{form.form} ({ranges[form.form]})" if form.form in ranges else form.form
+                for form in NAME_FORMS if form.kind in _ON_DEMAND_KIND]
+
     def captain(self, ruleset_id: str, name: str) -> CaptainEntry:
-        captains = self._captains[self.ruleset(ruleset_id).id]
+        """The captain ``name`` gives: a listed one, or a parametric name of the registry's grammar made on
+        demand from listed parts. A model path, or a name built on a captain not listed, is refused."""
+        ruleset = self.ruleset(ruleset_id)
+        listed = self._captains[ruleset.id]
+        if name in listed:
+            return listed[name]
         try:
-            return captains[name]
-        except KeyError:
-            pass
-        if name.startswith("expert:") and "zoo" in captains:
-            return self._timed_expert(ruleset_id, name, captains)
-        raise UnknownNameError("captain", name, list(captains), f" for {ruleset_id}")
-
-    def _timed_expert(self, ruleset_id: str, name: str, captains: dict[str, CaptainEntry]) -> CaptainEntry:
-        """``expert:Nms``, made on demand: the search for N ms a decision, guided by the served zoo captain."""
-        from agents.zoo.levels import parse_timed_expert
-
-        try:
-            milliseconds = parse_timed_expert(name, self.max_expert_ms)
-        except ValueError:
-            allowed = [*captains, f"{TIMED_EXPERT_FORM} (N from 1 to {self.max_expert_ms:g})"]
-            raise UnknownNameError("captain", name, allowed, f" for {ruleset_id}") from None
-        zoo = captains["zoo"].make(None)
-        return CaptainEntry(name, ruleset_id, "level", f"the expert searching {milliseconds:g} ms a decision",
-                            partial(_timed_expert, zoo, milliseconds, ruleset_id), slow=True)
+            parsed = parse_captain_name(name, ruleset.id, self.limits)
+        except CaptainNameError as exc:
+            if isinstance(exc, UnknownCaptainError) and exc.name == name:   # of no form: the listed names
+                raise UnknownNameError("captain", name, list(listed), f" for {ruleset_id}") from None
+            # a form written wrong, past this server's range, or built on an unknown name: say why, and every form
+            raise UnknownNameError("captain", name, [*listed, *self.name_forms()], f" for {ruleset_id} ({exc})") \
+                from None
+        parts = parsed.names()
+        unserved = next((part for part in parts if part.kind not in _ON_DEMAND_KIND and part.text not in listed), None)
+        if unserved is not None:   # a model path, or a captain this server does not list
+            allowed = list(listed) if unserved is parsed else [*listed, *self.name_forms()]
+            raise UnknownNameError("captain", name, allowed, f" for {ruleset_id}")
+        base = listed.get(parsed.base.text) if parsed.base is not None else None
+        return CaptainEntry(name, ruleset.id, _ON_DEMAND_KIND[parsed.kind], describe(parsed, ruleset.id),
+                            partial(_on_demand, parsed, ruleset, listed),
+                            has_probabilities=base is not None and base.has_probabilities,
+                            slow=parsed.searches(ruleset.id))

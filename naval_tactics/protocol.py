@@ -87,7 +87,9 @@ class CaptainInfo(_Model):
     name: str
     """The name to ask for (``random``, a scripted captain, ``zoo``, a difficulty level, an exported captain's
     file stem)."""
-    kind: Literal["random", "scripted", "zoo", "level", "exported"]
+    kind: Literal["random", "scripted", "zoo", "level", "exported", "search", "mixed", "tempered"]
+    """What it is; the last three are kinds of names made on demand (``search:N``, ``mixed:BASE:SHARE``,
+    ``tempered:BASE:T``), which ``docs/captains.md`` describes and the listing does not repeat."""
     description: str
     probabilities: bool
     """Whether its moves come with the policy's probabilities."""
@@ -196,8 +198,9 @@ class CaptainMoveRequest(_Request):
     ]})
 
     captain: Text
-    """A captain name the ruleset lists (``GET /v1/rulesets``), or ``expert:Nms`` where the ruleset serves
-    ``expert``: the top level searching N milliseconds a decision (up to the server's limit)."""
+    """A captain name the ruleset lists (``GET /v1/rulesets``), or a name of the forms ``search``, ``search:N``,
+    ``search:Nms``, ``expert:Nms`` (the top level searching N milliseconds a decision), ``mixed:BASE:SHARE``
+    or ``tempered:BASE:T`` built on a listed captain, within the server's limits (docs/captains.md)."""
     seat: Text | None = None
     """The seat it moves for; default: ``to_move`` (any other seat is refused: not its turn)."""
 

@@ -1,11 +1,7 @@
 """Scripted `broadside` captains with distinct tactics. They read the engine, never the dice.
 
-- ``rammer``: lines up full rams (a straight run into an enemy's broadside or stern on its
-  second or third leg), closes on the nearest enemy otherwise, boards whatever it can
-  outnumber and presses its melees.
-- ``gunner``: keeps a broadside (or its turret) on the nearest enemy at short range and out
-  of the track of enemy rams, fires every gun and arrow it can, and boards only ships it
-  clearly outnumbers.
+Captains: ``rammer``, ``gunner``; each class declares its ``description`` (how it plays), which
+``naval-tactics list`` and the server's catalogue show.
 
 Both score every legal maneuver at once with ``naval_env.rulesets.broadside.plans``.
 """
@@ -199,6 +195,10 @@ def _exposure(game: BroadsideGame, enemies: list[Ship], ex: np.ndarray, ey: np.n
 
 class RammerCaptain(ScriptedBroadsideCaptain):
     name = "rammer"
+    description = (
+        "lines up full rams (a straight run into an enemy's broadside or stern on its second or "
+        "third leg), closes on the nearest enemy otherwise, boards whatever it can outnumber and "
+        "presses its melees.")
     heroes_first = True
     boarding_ratio = 0.8
     melee_ratio = 0.4
@@ -258,6 +258,10 @@ def expected_position(game: BroadsideGame, ship: Ship, target: Ship) -> tuple[fl
 
 class GunnerCaptain(ScriptedBroadsideCaptain):
     name = "gunner"
+    description = (
+        "keeps a broadside (or its turret) on the nearest enemy at short range and out of the "
+        "track of enemy rams, fires every gun and arrow it can, and boards only ships it clearly "
+        "outnumbers.")
     boarding_ratio = 1.5
     melee_ratio = 0.8
     standoff = 6.0            # inches it likes between its battery and the target

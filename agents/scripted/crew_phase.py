@@ -1,14 +1,8 @@
 """Scripted `crew_phase` captains with distinct tactics. They read the engine, never the dice.
 
-- ``rammer``: a helmsman and every hand on the sails first, then the bow guns and harpoon,
-  then the broadsides; closes bow-on and rams whatever is directly ahead when a miss would
-  not sink it.
-- ``gunner``: crews every gun first, holds its broadside on the enemy at a few squares,
-  keeps out of the enemy's bow, never rams and cuts grappling lines.
-- ``breaker``: the gunner's crew and helm, but it silences the guns that can fire on it: each
-  shot goes at the enemy's working gun whose arc covers this ship (the most damaged first), the
-  hull when none does or once the enemy is down to half its hull; spare hands repair its own
-  broken guns; it stands a square further off than the gunner.
+Captains: ``rammer``, ``gunner``, ``breaker``;
+each class declares its ``description`` (how it plays), which ``naval-tactics list`` and the
+server's catalogue show.
 
 All of them heal the wounded, repair the hull when it is low or sinking, and keep sea room
 (a ship that cannot turn in place must not end its move against the board edge).
@@ -192,6 +186,10 @@ def ram_is_sound(ship: Ship, target: Ship) -> bool:
 
 class RammerCaptain(ScriptedCrewPhaseCaptain):
     name = "rammer"
+    description = (
+        "a helmsman and every hand on the sails first, then the bow guns and harpoon, then the "
+        "broadsides; closes bow-on and rams whatever is directly ahead when a miss would not sink "
+        "it.")
     standoff = 1.0
 
     def jobs(self, game: CrewPhaseGame, ship: Ship) -> list[Job]:
@@ -222,6 +220,9 @@ class RammerCaptain(ScriptedCrewPhaseCaptain):
 
 class GunnerCaptain(ScriptedCrewPhaseCaptain):
     name = "gunner"
+    description = (
+        "crews every gun first, holds its broadside on the enemy at a few squares, keeps out of "
+        "the enemy's bow, never rams and cuts grappling lines.")
     repair_below = 0.7
     standoff = 4.0
 
@@ -242,6 +243,11 @@ class GunnerCaptain(ScriptedCrewPhaseCaptain):
 
 class BreakerCaptain(GunnerCaptain):
     name = "breaker"
+    description = (
+        "the gunner's crew and helm, but it silences the guns that can fire on it: each shot goes "
+        "at the enemy's working gun whose arc covers this ship (the most damaged first), the hull "
+        "when none does or once the enemy is down to half its hull; spare hands repair its own "
+        "broken guns; it stands a square further off than the gunner.")
     # A square further off and a heavier weight on guns bearing than the gunner's: tuned against
     # gunner, rammer and a breaker with the gunner's settings (docs/rules/crew_phase.md, Captains).
     standoff = 5.0

@@ -1,10 +1,8 @@
 """Scripted `flotilla` captains with distinct tactics. They read the engine, never the dice.
 
-- ``gunner``: keeps its enemies abeam inside gun range and out of boarding reach, fires when the
-  exchange favours it, breaks free of grapples.
-- ``boarder``: closes in, rams whatever lies straight ahead, grapples and wins boarding fights.
-- ``tactician``: looks one reply ahead: sails, rams or boards where the exchange of fire and the
-  boarding odds are worth most after each enemy's answering move, weighed towards its worst one.
+Captains: ``gunner``, ``boarder``, ``tactician``;
+each class declares its ``description`` (how it plays), which ``naval-tactics list`` and the
+server's catalogue show.
 
 All three answer an incoming attack the same way: dodge or counter-attack, whichever the odds favour.
 """
@@ -196,6 +194,9 @@ def room_ahead(game: FlotillaGame, x: int, y: int, facing: int) -> int:
 
 class GunnerCaptain(ScriptedFlotillaCaptain):
     name = "gunner"
+    description = (
+        "keeps its enemies abeam inside gun range and out of boarding reach, fires when the "
+        "exchange favours it, breaks free of grapples.")
 
     def special_move(self, game: FlotillaGame, ship: Ship, legal: np.ndarray) -> int | None:
         if ship.grappled_with is not None:
@@ -226,6 +227,8 @@ class GunnerCaptain(ScriptedFlotillaCaptain):
 
 class BoarderCaptain(ScriptedFlotillaCaptain):
     name = "boarder"
+    description = (
+        "closes in, rams whatever lies straight ahead, grapples and wins boarding fights.")
 
     def special_move(self, game: FlotillaGame, ship: Ship, legal: np.ndarray) -> int | None:
         actions, rules = game.actions, game.rules
@@ -282,6 +285,9 @@ class TacticianCaptain(ScriptedFlotillaCaptain):
     """
 
     name = "tactician"
+    description = (
+        "looks one reply ahead: sails, rams or boards where the exchange of fire and the boarding "
+        "odds are worth most after each enemy's answering move, weighed towards its worst one.")
     grapple_rounds = 3.0   # rounds a grapple is counted to last, one boarding fight each
     adjacent_share = 0.5   # of a grapple's worth, for ending next to an enemy (either captain may board)
     worst_weight = 0.7     # the enemy's answer: this much its worst for us, the rest the mean of its answers

@@ -1,7 +1,7 @@
 """Scripted `pantheon` captains with distinct tactics. They read the engine, never the dice.
 
-- ``rammer``: closes in, rams whatever it can reach, boards and presses when it cannot ram.
-- ``gunner``: keeps at the edge of Fire! range, shoots the weakest target, cuts free of boarders.
+Captains: ``rammer``, ``gunner``; each class declares its ``description`` (how it plays), which
+``naval-tactics list`` and the server's catalogue show.
 """
 
 from __future__ import annotations
@@ -104,6 +104,8 @@ def nearest_enemy_distance(game: PantheonGame, ship: Ship, moves: ManeuverOutcom
 
 class RammerCaptain(ScriptedPantheonCaptain):
     name = "rammer"
+    description = (
+        "closes in, rams whatever it can reach, boards and presses when it cannot ram.")
     crew_preference = ("attack+ram", "damage+ram", "dodge+ram", "attack+board")
 
     def attack_order(self, ship: Ship) -> tuple[AttackKind, ...]:
@@ -127,6 +129,8 @@ class RammerCaptain(ScriptedPantheonCaptain):
 
 class GunnerCaptain(ScriptedPantheonCaptain):
     name = "gunner"
+    description = (
+        "keeps at the edge of Fire! range, shoots the weakest target, cuts free of boarders.")
     crew_preference = ("attack+fire", "damage+fire", "dodge+ram", "dodge+board")
 
     def turn_order(self, game: PantheonGame, ship: Ship, legal: np.ndarray) -> int:

@@ -1,11 +1,7 @@
 """Scripted `pursuit` captains with distinct tactics. They read the engine, never the dice.
 
-- ``hunter``: drives the ship as hard as it can (forced rowing, inspiring, the faster
-  propulsion), pursues the weakest enemy, rams when the crash would sink it and
-  spare its own ship, and fires every war machine that bears.
-- ``gunner``: keeps at the range its war machines like (most of its longest
-  range), fleeing when the enemy closes and pursuing when it drifts out, never
-  rams, and fires every war machine that bears.
+Captains: ``hunter``, ``gunner``; each class declares its ``description`` (how it plays), which
+``naval-tactics list`` and the server's catalogue show.
 
 Both run for open water when their side wins by escaping (the chase's quarry).
 """
@@ -196,6 +192,10 @@ def longest_range(game: PursuitGame, ship: Ship) -> int:
 
 class HunterCaptain(ScriptedPursuitCaptain):
     name = "hunter"
+    description = (
+        "drives the ship as hard as it can (forced rowing, inspiring, the faster propulsion), "
+        "pursues the weakest enemy, rams when the crash would sink it and spare its own ship, and "
+        "fires every war machine that bears.")
     rams = True
 
     def wants(self, game: PursuitGame, ship: Ship, target: Ship) -> ManeuverKind:
@@ -206,6 +206,10 @@ class HunterCaptain(ScriptedPursuitCaptain):
 
 class GunnerCaptain(ScriptedPursuitCaptain):
     name = "gunner"
+    description = (
+        "keeps at the range its war machines like (most of its longest range), fleeing when the "
+        "enemy closes and pursuing when it drifts out, never rams, and fires every war machine "
+        "that bears.")
     keep = 0.8  # share of its longest range it stands off at
 
     def wants(self, game: PursuitGame, ship: Ship, target: Ship) -> ManeuverKind:

@@ -54,7 +54,8 @@ def create_app(settings: ServerSettings | None = None, *, clock: Clock | None = 
     settings = settings or ServerSettings()
     if catalogue is None:
         check_captain_files(settings.captains_dir, settings.max_captain_bytes)
-        catalogue = Catalogue.load(settings.captains_dir, settings.rulesets, settings.max_expert_ms)
+        catalogue = Catalogue.load(settings.captains_dir, settings.rulesets, settings.max_expert_ms,
+                                   settings.max_search_simulations)
     services = Services(settings, catalogue, open_store(settings, catalogue, clock), SearchPool(settings),
                         HeavyPool(settings))
 

@@ -1,4 +1,9 @@
-"""Search captains (``expert:Nms``) off the event loop: a bounded pool of worker processes.
+"""Search captains off the event loop: a bounded pool of worker processes.
+
+Every name whose captain searches (:meth:`agents.registry.CaptainName.searches`: ``search``,
+``search:N``, ``search:Nms``, ``expert:Nms``, a level that searches, and ``mixed:`` / ``tempered:``
+names built on one) is answered here, its budget within the server's ``max_expert_ms`` and
+``max_search_simulations``.
 
 A search is pure Python that thinks for N ms by design. In the server's thread pool it held the
 GIL against the event loop: with 8 clients asking ``expert:2000ms``, a plain ``decide``'s p50 went
@@ -56,7 +61,7 @@ class SearchPool:
             s = self.settings
             self._executor = ProcessPoolExecutor(
                 s.search_workers, mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker,
-                initargs=(os.getpid(), s.captains_dir, s.rulesets, s.max_expert_ms))
+                initargs=(os.getpid(), s.captains_dir, s.rulesets, s.max_expert_ms, s.max_search_simulations))
         return self._executor
 
     def warm(self) -> list[Future[bool]]:
@@ -118,14 +123,14 @@ _catalogue: Catalogue | None = None
 
 
 def _start_worker(server: int, captains_dir: Path | None, rulesets: Sequence[str] | None,
-                  max_expert_ms: float) -> None:
+                  max_expert_ms: float, max_search_simulations: int) -> None:
     global _catalogue
     exit_with_parent(server)   # its pid from the server itself: it may be gone before this worker has started
     try:
         os.nice(WORKER_NICENESS)
     except OSError:  # not permitted here: the searches then compete with the server on equal terms
         pass
-    _catalogue = Catalogue.load(captains_dir, rulesets, max_expert_ms)
+    _catalogue = Catalogue.load(captains_dir, rulesets, max_expert_ms, max_search_simulations)
 
 
 def exit_with_parent(parent: int, every_s: float = 1.0) -> None:

@@ -8,6 +8,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from agents.search.names import MAX_SIMULATIONS
+from naval_tactics.catalogue import DEFAULT_MAX_SEARCH_SIMULATIONS
+
 MEMORY: Literal["memory"] = "memory"
 #: The names of this machine a local client's ``Host`` header gives.
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
@@ -39,8 +42,12 @@ class ServerSettings(BaseModel):
     """Browser origins allowed to call the server (``https://my-tabletop.example``; ``*`` for any), for
     web apps served from another origin; default none (browsers then refuse cross-origin calls)."""
     max_expert_ms: float = Field(default=2_000, ge=1, le=600_000)
-    """The longest thinking time a client may ask of the top level as ``expert:Nms`` (the search captain
-    with N milliseconds a decision, computed off the event loop); a longer one answers 404 naming the range."""
+    """The longest thinking time a client may ask as ``expert:Nms`` (the top level: the search captain with N
+    milliseconds a decision) or ``search:Nms``, computed off the event loop; a longer one answers 422
+    ``unknown_captain`` naming the range."""
+    max_search_simulations: int = Field(default=DEFAULT_MAX_SEARCH_SIMULATIONS, ge=1, le=MAX_SIMULATIONS)
+    """The most simulations a decision a client may ask as ``search:N`` (computed off the event loop); more
+    answers 422 ``unknown_captain`` naming the range."""
     remembered_ids: int = Field(default=10_000, ge=0)
     """How many dropped game ids are remembered, so a late request hears *why* its game is gone."""
     store: Path | Literal["memory"] = MEMORY
@@ -49,7 +56,8 @@ class ServerSettings(BaseModel):
     workers: int = Field(default=1, ge=1, le=64)
     """Server processes (uvicorn workers) sharing the port; more than one needs a store file."""
     search_workers: int = Field(default_factory=default_search_workers, ge=1, le=64)
-    """Processes that run search captains (``expert:Nms``), at low CPU priority, per server worker."""
+    """Processes that run search captains (``search``, ``search:N``, ``search:Nms``, ``expert:Nms``), at low CPU
+    priority, per server worker."""
     max_searches: int = Field(default=16, ge=1, le=10_000)
     """Searches admitted at once per server worker (running or waiting for a search process); one more
     answers 503 (``server_busy``) with ``Retry-After``."""

@@ -57,7 +57,8 @@ def check(settings: ServerSettings) -> None:
     """Load the catalogue and open the store once in the parent, so a bad captains folder or store file
     is refused with its message before any worker starts (raises CatalogueError / StoreFileError)."""
     check_captain_files(settings.captains_dir, settings.max_captain_bytes)
-    catalogue = Catalogue.load(settings.captains_dir, settings.rulesets, settings.max_expert_ms)
+    catalogue = Catalogue.load(settings.captains_dir, settings.rulesets, settings.max_expert_ms,
+                               settings.max_search_simulations)
     open_store(settings, catalogue).close()
 
 
