@@ -11,6 +11,7 @@ broadside ``oar_sweeps`` 1001, crew_phase ``command_successes`` 11, ...)."""
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Iterator
 from typing import Any
 
@@ -138,6 +139,54 @@ def test_boundary_positions_play_to_the_end_within_the_position_bounds(ruleset_i
     # Both ends of most ranges are positions the rules allow, and the games are played, not skipped.
     assert len(cases) >= 40 and loaded >= len(cases) // 2 and refused >= 1, (len(cases), loaded, refused)
     assert decisions >= 20 * loaded, decisions
+
+
+MIXED_CASES = 150     # positions a ruleset with several numbers at once at their bounds
+
+
+def mid_game_positions(ruleset_id: str) -> list[dict[str, Any]]:
+    """Positions along one random game in every scenario (its start included)."""
+    ruleset = get_ruleset(ruleset_id)
+    config = ruleset.load_config()
+    found = []
+    for scenario in ruleset.scenarios(config):
+        game = ruleset.new_game(config, scenario, seed=3)
+        rng = np.random.default_rng(3)
+        for step in range(300):
+            if step % 25 == 0:
+                found.append(game.position())
+            if game.is_over:
+                break
+            agent = game.current_agent
+            game.apply(agent, game.action_spec.sample(game.legal_mask(agent), rng))
+    return found
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_several_numbers_at_their_bounds_at_once_play_to_the_end(ruleset_id: str) -> None:
+    """Bounds can meet: two to four numbers of a position in any scenario, start or mid-game, each at an end of its
+    range or beside its value (how a heading of 360 and 61 pursuit casualties were found)."""
+    ruleset = get_ruleset(ruleset_id)
+    config = ruleset.load_config()
+    schema = ruleset.position_schema()
+    bases = mid_game_positions(ruleset_id)
+    rng = random.Random(f"bounds:{ruleset_id}")
+    loaded = 0
+    for case in range(MIXED_CASES):
+        data = rng.choice(bases)
+        fields = list(numbers(data))
+        for path, value in rng.sample(fields, min(len(fields), rng.choice([2, 3, 4]))):
+            ends = extremes(schema_at(schema, path))
+            if ends:
+                data = replaced(data, path, rng.choice([*ends, min(max(value + rng.choice([-1, 1]), min(ends)),
+                                                                  max(ends))]))
+        try:
+            game = ruleset.load_position(data, config, seed=case)
+        except PositionError:
+            continue
+        loaded += 1
+        play_out(ruleset_id, game, config, case)
+    assert loaded >= MIXED_CASES // 5, loaded
 
 
 # ------------------------------------------------------------------ the probes' reproductions, exactly
