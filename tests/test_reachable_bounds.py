@@ -114,6 +114,7 @@ def play_out(ruleset_id: str, game: Any, config: Any, seed: int) -> int:
         if game.is_over:
             return step
         agent = game.current_agent
+        assert agent is not None
         game.apply(agent, game.action_spec.sample(game.legal_mask(agent), rng))
         step += 1
 
@@ -158,6 +159,7 @@ def mid_game_positions(ruleset_id: str) -> list[dict[str, Any]]:
             if game.is_over:
                 break
             agent = game.current_agent
+            assert agent is not None
             game.apply(agent, game.action_spec.sample(game.legal_mask(agent), rng))
     return found
 

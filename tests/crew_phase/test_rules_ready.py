@@ -6,7 +6,13 @@ from __future__ import annotations
 import pytest
 
 from naval_env.core.errors import IllegalActionError
-from naval_env.rulesets.crew_phase.events import AttackLost, AttackRolled, GrappleStarted, Moved, StationManned
+from naval_env.rulesets.crew_phase.events import (
+    AttackLost,
+    AttackRolled,
+    GrappleStarted,
+    Moved,
+    StationManned,
+)
 from naval_env.testing import damage_list
 
 from .helpers import act, duel, of, pass_crew, where

@@ -16,7 +16,14 @@ from pydantic import Field
 
 from naval_env.core.dice import Dice
 from naval_env.core.position import PositionCodec, PositionModel, side_of
-from naval_env.core.position_checks import ShipsBuilder, check_headroom, given_or, known, rounds_left, setup_of
+from naval_env.core.position_checks import (
+    ShipsBuilder,
+    check_headroom,
+    given_or,
+    known,
+    rounds_left,
+    setup_of,
+)
 from naval_env.core.position_fields import MAX_ROUND, Key, Name, PositionPart, Round
 from naval_env.rulesets.pursuit.config import (
     Controller as ControllerSetup,
