@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
 from agents.training.rllib.settings import RLlibSettings
-from agents.training.starts import ScenarioChoice, StartsSettings, check_scenario_shape
+from agents.training.starts import (
+    MidgameSettings,
+    ScenarioChoice,
+    StartsSettings,
+    check_scenario_shape,
+    scenario_weights,
+)
 from naval_env.core.config import BUNDLED_CONFIGS, StrictModel, read_yaml, validate
 from naval_env.core.errors import ConfigError
 
@@ -215,6 +223,37 @@ class TrainConfig(StrictModel):
                 f"(ppo.n_steps {self.ppo.n_steps} x n_envs {self.n_envs} = {rollout})"
             )
         return self
+
+
+@dataclass(frozen=True)
+class TrainingScenarios:
+    """The scenarios a run trains on, worked out once from its config (``scenario``, ``starts.midgame``) and
+    handed to everything that plays its games: the SB3 envs, the RLlib path, the quick evaluation, the run's
+    manifest and the command line. A run config names its scenarios one of several ways (one, a list, a
+    mapping to weights, ``all``, unset); past this object only the resolved weights are read."""
+
+    #: Each scenario drawn with its weight, summing to 1, in the config's order; ``None``: the ruleset's default.
+    weights: Mapping[str | None, float]
+    #: Games that begin from mid-game positions of these scenarios.
+    midgame: MidgameSettings
+
+    @classmethod
+    def of(cls, config: TrainConfig) -> TrainingScenarios:
+        """Resolved against the ruleset config's scenarios; a ConfigError names the allowed ones."""
+        return cls(scenario_weights(config.ruleset, config.ruleset_config, config.scenario), config.starts.midgame)
+
+    @property
+    def names(self) -> list[str | None]:
+        return list(self.weights)
+
+    @property
+    def home(self) -> str | None:
+        """The one scenario a single-scenario part (quick evaluation, imitation checks, RLlib) plays: the first."""
+        return next(iter(self.weights))
+
+    def manifest(self) -> dict[str, float]:
+        """The weights as ``run.json`` records them (the default scenario as ``default``)."""
+        return {name or "default": weight for name, weight in self.weights.items()}
 
 
 #: Command-line overrides: flag -> dotted field.

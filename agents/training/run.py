@@ -33,14 +33,13 @@ from agents.training.checkpoints import (
     restore_snapshots,
 )
 from agents.training.checkpoints import CheckpointCallback as ResumeCheckpoints
-from agents.training.config import PPOSettings, TrainConfig
+from agents.training.config import PPOSettings, TrainConfig, TrainingScenarios
 from agents.training.expert_iteration import expert_iteration
 from agents.training.imitation import clone, collect, teachers_by_side
 from agents.training.masked_policy import SegmentedMaskablePolicy
 from agents.training.plots import plot_learning_curve
 from agents.training.slot_network import slot_layout
 from agents.training.start_draws import StartsCallback, StartsEnv, position_pool
-from agents.training.starts import home_scenario, scenario_weights
 from naval_env.core.errors import ConfigError
 from naval_env.core.ruleset import get_ruleset
 from naval_env.envs.gym_env import CaptainSpec, NavalEnv
@@ -70,20 +69,22 @@ def cpu_kernels() -> dict[str, Any]:
 
 
 def make_env(config: TrainConfig, rank: int, positions: dict[str | None, list[dict[str, Any]]] | None = None,
-             seed_offset: int = 0):
-    """Factory for one training env (picklable for SubprocVecEnv); ``positions``: the mid-game pool."""
+             seed_offset: int = 0, scenarios: TrainingScenarios | None = None):
+    """Factory for one training env (picklable for SubprocVecEnv); ``positions``: the mid-game pool;
+    ``scenarios``: the run's, worked out once (default: from ``config``, for a caller that builds one env)."""
+    scenarios = scenarios or TrainingScenarios.of(config)
 
     def build() -> StartsEnv:
         pool: list[CaptainSpec] = list(config.opponents.pool)
         if config.opponents.mode == "scripted":
             pool = pool[:1]
-        weights = scenario_weights(config.ruleset, config.ruleset_config, config.scenario)
-        env = NavalEnv(config.ruleset, config.ruleset_config, next(iter(weights)), learner=config.learner,
+        weights = dict(scenarios.weights)
+        env = NavalEnv(config.ruleset, config.ruleset_config, scenarios.home, learner=config.learner,
                        opponent=pool, command=config.learner_commands)
         share = config.opponents.self_play.snapshot_share if config.opponents.mode == "self_play" else 0.0
         anchors = config.opponents.pool[:1] if config.opponents.mode == "scripted" else config.opponents.pool
         wrapped = StartsEnv(env, anchors, share, config.opponents.self_play.max_snapshots, weights=weights,
-                            positions=positions or {}, midgame_share=config.starts.midgame.share,
+                            positions=positions or {}, midgame_share=scenarios.midgame.share,
                             prioritized=config.starts.prioritized,
                             allies_are_snapshots=config.opponents.allies == "learner")
         wrapped.reset(seed=config.seed * 1000 + rank + seed_offset)
@@ -92,11 +93,11 @@ def make_env(config: TrainConfig, rank: int, positions: dict[str | None, list[di
     return build
 
 
-def make_vec_env(config: TrainConfig, seed_offset: int = 0) -> VecEnv:
+def make_vec_env(config: TrainConfig, seed_offset: int = 0, scenarios: TrainingScenarios | None = None) -> VecEnv:
     """The training envs; ``seed_offset`` (a resumed run's step count) gives a resumed run fresh game seeds."""
-    weights = scenario_weights(config.ruleset, config.ruleset_config, config.scenario)
-    positions = position_pool(config.ruleset, config.ruleset_config, list(weights), config.starts.midgame)
-    factories = [make_env(config, rank, positions, seed_offset) for rank in range(config.n_envs)]
+    scenarios = scenarios or TrainingScenarios.of(config)
+    positions = position_pool(config.ruleset, config.ruleset_config, scenarios.names, scenarios.midgame)
+    factories = [make_env(config, rank, positions, seed_offset, scenarios) for rank in range(config.n_envs)]
     if config.vec_env == "subproc":
         vec: VecEnv = SubprocVecEnv(factories, start_method="forkserver")
     else:
@@ -116,16 +117,17 @@ def create_run_folder(config: TrainConfig) -> Path:
     return folder
 
 
-def write_manifest(folder: Path, config: TrainConfig, extra: dict[str, Any]) -> None:
+def write_manifest(folder: Path, config: TrainConfig, extra: dict[str, Any],
+                   scenarios: TrainingScenarios | None = None) -> None:
     ruleset = get_ruleset(config.ruleset)
+    scenarios = scenarios or TrainingScenarios.of(config)
     (folder / "config.yaml").write_text(yaml.safe_dump(config.model_dump(), sort_keys=False))
     manifest = {
         "name": folder.name,
         "ruleset": ruleset.id,
         "ruleset_version": ruleset.version,
-        "scenario": home_scenario(config.ruleset, config.ruleset_config, config.scenario),
-        "scenarios": {k or "default": v for k, v in scenario_weights(config.ruleset, config.ruleset_config,
-                                                             config.scenario).items()},
+        "scenario": scenarios.home,
+        "scenarios": scenarios.manifest(),
         "toolkit": "naval-tactics",
         "resume_command": f"naval-tactics train --resume {folder}",
         "seed": config.seed,
@@ -149,10 +151,9 @@ def policy_kwargs(config: TrainConfig) -> dict[str, Any]:
     return kwargs
 
 
-def check_teachers(config: TrainConfig) -> None:
+def check_teachers(config: TrainConfig, scenarios: TrainingScenarios) -> None:
     """Raise, naming what is allowed, for a teacher that is not a captain or a side the scenario lacks."""
-    match = Match(config.ruleset, config.ruleset_config,
-                  home_scenario(config.ruleset, config.ruleset_config, config.scenario))
+    match = Match(config.ruleset, config.ruleset_config, scenarios.home)
     assert config.imitation.teacher is not None
     for name in teachers_by_side(config.imitation.teacher, match.game.sides).values():
         make_captain(name, match.ruleset.id, match.action_spec)
@@ -181,11 +182,12 @@ def check_run_dir(run_dir: str | Path) -> None:
             return
 
 
-def check_run(config: TrainConfig) -> str:
+def check_run(config: TrainConfig, scenarios: TrainingScenarios | None = None) -> str:
     """Everything a run needs, checked before its folder exists; returns the device it trains on.
 
     Builds one training env (ruleset config, scenario, learner seats, opponent pool, a first
     reset) and the quick evaluation's opponent, so a refused config leaves no run folder behind.
+    ``scenarios``: the run's (default: worked out here from ``config``, which names the allowed ones).
     """
     try:
         get_ruleset(config.ruleset)
@@ -193,24 +195,23 @@ def check_run(config: TrainConfig) -> str:
         raise ConfigError(str(error.args[0])) from None
     check_run_dir(config.run_dir)
     device = resolve_device(config.device)
-    scenario_weights(config.ruleset, config.ruleset_config, config.scenario)   # names the allowed scenarios
-    make_env(config, rank=0)().close()
-    match = Match(config.ruleset, config.ruleset_config,
-                  home_scenario(config.ruleset, config.ruleset_config, config.scenario))
+    scenarios = scenarios or TrainingScenarios.of(config)   # names the allowed scenarios
+    make_env(config, rank=0, scenarios=scenarios)().close()
+    match = Match(config.ruleset, config.ruleset_config, scenarios.home)
     make_captain(config.eval.opponent, match.ruleset.id, match.action_spec, config=match.config)
     if config.imitation.teacher is not None:
-        check_teachers(config)
+        check_teachers(config, scenarios)
     return device
 
 
-def imitate(model: MaskablePPO, config: TrainConfig) -> dict[str, Any]:
+def imitate(model: MaskablePPO, config: TrainConfig, scenarios: TrainingScenarios) -> dict[str, Any]:
     """Clone ``config.imitation.teacher`` into the policy before PPO; what it measured, or {} when off."""
     settings = config.imitation
     if settings.teacher is None:
         return {}
     started = time.perf_counter()
     seed = 5_000_000 + config.seed * 100_000  # never a PPO training or evaluation seed
-    demos = collect(make_env(config, rank=0), settings.teacher, settings.decisions, config.ppo.gamma, seed)
+    demos = collect(make_env(config, rank=0, scenarios=scenarios), settings.teacher, settings.decisions, config.ppo.gamma, seed)
     fit = clone(model.policy, demos, settings.epochs, settings.batch_size, settings.learning_rate,
                 config.ppo.vf_coef, config.ppo.max_grad_norm, settings.held_out, config.seed)
     measured = {"teacher": settings.teacher, "decisions": len(demos.actions), "games": demos.games,
@@ -221,7 +222,7 @@ def imitate(model: MaskablePPO, config: TrainConfig) -> dict[str, Any]:
     return measured
 
 
-def iterate(model: MaskablePPO, config: TrainConfig) -> dict[str, Any]:
+def iterate(model: MaskablePPO, config: TrainConfig, scenarios: TrainingScenarios) -> dict[str, Any]:
     """Expert iteration on the policy after imitation, before PPO; what it measured, or {} when off."""
     seed = 7_000_000 + config.seed * 100_000  # never a PPO, evaluation or imitation seed
     rounds = config.expert_iteration.rounds
@@ -231,7 +232,7 @@ def iterate(model: MaskablePPO, config: TrainConfig) -> dict[str, Any]:
               f"{measured['games']} games, search scored {measured['search_score']:.3f}, "
               f"{measured['seconds']:.0f} s", file=sys.stderr, flush=True)
 
-    return expert_iteration(model.policy, make_env(config, rank=0), config.expert_iteration, config.ppo.gamma,
+    return expert_iteration(model.policy, make_env(config, rank=0, scenarios=scenarios), config.expert_iteration, config.ppo.gamma,
                             config.ppo.vf_coef, config.ppo.max_grad_norm, seed, on_round=report)
 
 
@@ -248,12 +249,13 @@ def train(config: TrainConfig, folder: Path | None = None) -> Path:
     ``folder``: the run folder to make (one seed of a multi-seed run); default a new
     ``<run_dir>/<name>-<time>``.
     """
-    device = _prepare(config)
+    scenarios = TrainingScenarios.of(config)
+    device = _prepare(config, scenarios)
     if folder is None:
         folder = create_run_folder(config)
     else:
         folder.mkdir(parents=True)
-    return _run_guarded(folder, config, device, None)
+    return _run_guarded(folder, config, scenarios, device, None)
 
 
 def resume(run_folder: Path, progress_bar: bool | None = None) -> Path:
@@ -270,12 +272,13 @@ def resume(run_folder: Path, progress_bar: bool | None = None) -> Path:
     if checkpoint.step >= config.total_timesteps:
         raise ConfigError(f"{run_folder}: its checkpoint is at {checkpoint.step} timesteps, already the run's "
                           f"total_timesteps {config.total_timesteps}; nothing to resume")
-    device = _prepare(config, seed_offset=checkpoint.step)
-    return _run_guarded(run_folder, config, device, checkpoint)
+    scenarios = TrainingScenarios.of(config)
+    device = _prepare(config, scenarios, seed_offset=checkpoint.step)
+    return _run_guarded(run_folder, config, scenarios, device, checkpoint)
 
 
-def _prepare(config: TrainConfig, seed_offset: int = 0) -> str:
-    device = check_run(config)
+def _prepare(config: TrainConfig, scenarios: TrainingScenarios, seed_offset: int = 0) -> str:
+    device = check_run(config, scenarios)
     torch.set_num_threads(config.torch_threads)
     # Argument checks in torch.distributions cost ~4x the policy's forward time with ten
     # MultiDiscrete components (measured); the masks we feed are valid by construction.
@@ -284,13 +287,14 @@ def _prepare(config: TrainConfig, seed_offset: int = 0) -> str:
     return device
 
 
-def _run_guarded(folder: Path, config: TrainConfig, device: str, checkpoint: Checkpoint | None) -> Path:
+def _run_guarded(folder: Path, config: TrainConfig, scenarios: TrainingScenarios, device: str,
+                 checkpoint: Checkpoint | None) -> Path:
     try:
-        return _train_in(folder, config, device, checkpoint)
+        return _train_in(folder, config, scenarios, device, checkpoint)
     except BaseException as error:
         status = "interrupted" if isinstance(error, KeyboardInterrupt) else "failed"
         write_manifest(folder, config, {"status": status, "device": device,
-                                        "error": f"{type(error).__name__}: {error}"})
+                                        "error": f"{type(error).__name__}: {error}"}, scenarios)
         _plot_what_there_is(folder, error)
         raise
 
@@ -303,11 +307,12 @@ def _plot_what_there_is(folder: Path, error: BaseException) -> None:
         error.add_note(f"learning_curve.png was not drawn: {type(plot_error).__name__}: {plot_error}")
 
 
-def _train_in(folder: Path, config: TrainConfig, device: str, checkpoint: Checkpoint | None) -> Path:
+def _train_in(folder: Path, config: TrainConfig, scenarios: TrainingScenarios, device: str,
+              checkpoint: Checkpoint | None) -> Path:
     resumed = {"resumed_from": checkpoint.step} if checkpoint is not None else {}
     previous = _previous_manifest(folder) if checkpoint is not None else {}
-    write_manifest(folder, config, {"status": "running", "device": device, **resumed})
-    vec = make_vec_env(config, seed_offset=0 if checkpoint is None else checkpoint.step)
+    write_manifest(folder, config, {"status": "running", "device": device, **resumed}, scenarios)
+    vec = make_vec_env(config, seed_offset=0 if checkpoint is None else checkpoint.step, scenarios=scenarios)
     ppo = config.ppo
     model = MaskablePPO(
         SegmentedMaskablePolicy, vec, learning_rate=learning_rate(ppo), n_steps=ppo.n_steps, batch_size=ppo.batch_size,
@@ -316,8 +321,7 @@ def _train_in(folder: Path, config: TrainConfig, device: str, checkpoint: Checkp
         policy_kwargs=policy_kwargs(config), tensorboard_log=str(folder / "tb"),
         seed=config.seed, device=device, verbose=0,
     )
-    home = home_scenario(config.ruleset, config.ruleset_config, config.scenario)
-    evaluator = QuickEvalCallback(Match(config.ruleset, config.ruleset_config, home, "raise"),
+    evaluator = QuickEvalCallback(Match(config.ruleset, config.ruleset_config, scenarios.home, "raise"),
                                   config.eval.opponent, config.eval.games, config.eval.every, folder, config.seed)
     callbacks = [
         WinRateLogger(folder),
@@ -339,13 +343,14 @@ def _train_in(folder: Path, config: TrainConfig, device: str, checkpoint: Checkp
     imitation: dict[str, Any] = {}
     expert: dict[str, Any] = {}
     if checkpoint is None:
-        imitation = imitate(model, config)
+        imitation = imitate(model, config, scenarios)
         if imitation:
-            write_manifest(folder, config, {"status": "running", "device": device, "imitation": imitation})
-        expert = iterate(model, config)
+            write_manifest(folder, config, {"status": "running", "device": device, "imitation": imitation},
+                           scenarios)
+        expert = iterate(model, config, scenarios)
         if expert:
             write_manifest(folder, config, {"status": "running", "device": device, "expert_iteration": expert,
-                                            **({"imitation": imitation} if imitation else {})})
+                                            **({"imitation": imitation} if imitation else {})}, scenarios)
     else:
         restore_model(model, checkpoint)
         restore_snapshots(vec, model, checkpoint)
@@ -378,7 +383,7 @@ def _train_in(folder: Path, config: TrainConfig, device: str, checkpoint: Checkp
         **resumed,
         **({"imitation": imitation} if imitation else {}),
         **({"expert_iteration": expert} if expert else {}),
-    })
+    }, scenarios)
     return folder
 
 

@@ -187,9 +187,9 @@ def evaluate_command(config: TrainConfig, folder: Path) -> list[str]:
     command = [*cli_command(), "evaluate", "--ruleset", config.ruleset]
     if config.ruleset_config is not None:
         command += ["--config", config.ruleset_config]
-    from agents.training.starts import home_scenario
+    from agents.training.config import TrainingScenarios
 
-    scenario = home_scenario(config.ruleset, config.ruleset_config, config.scenario)
+    scenario = TrainingScenarios.of(config).home
     if scenario is not None:   # a run over several scenarios is evaluated in its first; zoo report plays them all
         command += ["--scenario", scenario]
     return [*command, "--captains", str(folder), *(scripted_names(config.ruleset)[1:] or ["random"])]

@@ -23,7 +23,7 @@ from stable_baselines3.common.utils import set_random_seed
 from agents.distributed.ray_runtime import import_ray, ray_session
 from agents.learned import LoadedModel
 from agents.learned_rllib import BEST_WEIGHTS, FINAL_WEIGHTS, load_rllib_policy, save_policy_weights
-from agents.training.config import TrainConfig
+from agents.training.config import TrainConfig, TrainingScenarios
 from agents.training.plots import EVAL_HISTORY, TRAIN_HISTORY, plot_learning_curve
 from agents.training.run import check_run, create_run_folder, library_versions, write_manifest
 from naval_env.core.errors import ConfigError
@@ -50,7 +50,8 @@ def check_rllib(config: TrainConfig) -> None:
 def train_rllib(config: TrainConfig, address: str | None = None) -> Path:
     """Train ``config`` with RLlib on a local Ray (or the cluster at ``address``); returns the run folder."""
     check_rllib(config)
-    check_run(config)
+    scenarios = TrainingScenarios.of(config)   # worked out once, as the SB3 path does
+    check_run(config, scenarios)
     import_ray()   # a missing Ray is refused here, before a run folder exists
     torch.set_num_threads(config.torch_threads)
     torch.distributions.Distribution.set_default_validate_args(False)
@@ -60,10 +61,11 @@ def train_rllib(config: TrainConfig, address: str | None = None) -> Path:
     try:
         with ray_session(address) as ray:
             extra["ray_cluster"] = {"address": address or "local", "cpus": ray.cluster_resources().get("CPU")}
-            return _train_in(folder, config, extra)
+            return _train_in(folder, config, scenarios, extra)
     except BaseException as error:
         status = "interrupted" if isinstance(error, KeyboardInterrupt) else "failed"
-        write_manifest(folder, config, {**extra, "status": status, "error": f"{type(error).__name__}: {error}"})
+        write_manifest(folder, config, {**extra, "status": status, "error": f"{type(error).__name__}: {error}"},
+                       scenarios)
         raise
 
 
@@ -123,9 +125,9 @@ def build_algorithm(config: TrainConfig) -> Any:
 class _Recorder:
     """Weights, metrics and quick evaluations of one run folder, in the SB3 path's file formats."""
 
-    def __init__(self, folder: Path, config: TrainConfig) -> None:
+    def __init__(self, folder: Path, config: TrainConfig, scenarios: TrainingScenarios) -> None:
         self.folder, self.config = folder, config
-        match = Match(config.ruleset, config.ruleset_config, config.scenario, "raise")
+        match = Match(config.ruleset, config.ruleset_config, scenarios.home, "raise")
         self.match = match
         self.observation_size, self.flat_size = match.observation_spec.size, match.action_spec.flat_size
         self.train_history: list[dict[str, Any]] = []
@@ -226,9 +228,9 @@ def sampled_lifetime(result: dict[str, Any]) -> int | None:
     return None if value is None else int(value)
 
 
-def _train_in(folder: Path, config: TrainConfig, extra: dict[str, Any]) -> Path:
-    write_manifest(folder, config, {**extra, "status": "running"})
-    recorder = _Recorder(folder, config)
+def _train_in(folder: Path, config: TrainConfig, scenarios: TrainingScenarios, extra: dict[str, Any]) -> Path:
+    write_manifest(folder, config, {**extra, "status": "running"}, scenarios)
+    recorder = _Recorder(folder, config, scenarios)
     algo = build_algorithm(config)
     self_play = config.opponents.mode == "self_play" or config.opponents.allies == "learner"
     next_snapshot, next_eval, next_checkpoint = (config.opponents.self_play.snapshot_every, config.eval.every,
@@ -276,5 +278,5 @@ def _train_in(folder: Path, config: TrainConfig, extra: dict[str, Any]) -> Path:
         "self_play_snapshots": snapshots, "envs_given_the_last_snapshot": snapshot_envs,
         "final_quick_eval": {"opponent": config.eval.opponent, "games": 2 * config.eval.games, "win_rate": final_rate},
         "best_quick_eval": recorder.best,
-    })
+    }, scenarios)
     return folder
