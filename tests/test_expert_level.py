@@ -26,9 +26,10 @@ def test_the_time_is_read_from_the_name_and_a_bad_one_names_the_form_and_range()
         parse_timed_expert("expert:301ms", max_ms=300)
 
 
-def test_the_calibrated_expert_is_unchanged() -> None:
-    expert = levels_of("pantheon").expert
-    assert (expert.base, expert.random_share, expert.temperature) == ("zoo", 0.0, 0.0)
+def test_expert_is_the_zoo_captain_searched_in_every_ruleset() -> None:
+    for ruleset_id in ("broadside", "crew_phase", "flotilla", "pantheon", "pursuit"):
+        expert = levels_of(ruleset_id).expert
+        assert (expert.base, expert.random_share, expert.temperature, expert.search) == ("zoo", 0.0, 0.0, 32)
 
 
 def test_expert_with_a_time_is_a_search_that_tries_the_zoo_captains_move_and_thinks_that_long() -> None:

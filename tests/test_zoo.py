@@ -11,12 +11,13 @@ import pytest
 
 from agents.arena import play_game
 from agents.base import RandomCaptain
+from agents.export.conformance import check_conformance
 from agents.registry import LEVELS, captain_names, make_captain, scripted_names
+from agents.search import SearchCaptain
 from agents.zoo import ZooError, load_zoo_captain, zoo_rulesets
 from agents.zoo.card import read_facts, render_card
 from agents.zoo.catalogue import CAPTAINS_DIR, card_path
 from agents.zoo.levels import MixedCaptain, levels_of
-from agents.export.conformance import check_conformance
 from naval_env.core.ruleset import get_ruleset, ruleset_ids
 from naval_env.envs.match import Match
 
@@ -93,6 +94,9 @@ def test_every_level_is_a_captain_name(ruleset_id: str) -> None:
         "easier levels sample from a flatter policy; expert plays its most likely moves"
     for name in LEVELS:
         captain = make_captain(name, ruleset_id, spec, seed=1, config=config)
+        if name == "expert":   # the zoo captain searched (agents/zoo/levels.yaml): no temperature, no random moves
+            assert isinstance(captain, SearchCaptain) and captain.name == name and captain.simulations == 32
+            continue
         assert isinstance(captain, MixedCaptain) and captain.name == name
         assert captain.random_share == 0.0, "no shipped level plays uniformly random moves"
         level = getattr(levels, name)
@@ -150,5 +154,5 @@ def test_the_ladder_aims_for_70_percent_steps_or_three_equal_steps_of_a_narrow_r
     # Three steps of the returned size add up to the range on the logistic scale.
     import math
 
-    logit = lambda p: math.log(p / (1 - p))  # noqa: E731
+    logit = lambda p: math.log(p / (1 - p))
     assert 3 * logit(step_target(0.85)) == pytest.approx(logit(0.85))

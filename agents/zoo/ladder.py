@@ -134,7 +134,9 @@ def calibrate(ruleset_id: str, scenario: str | None = None, *, probe_seeds: int 
             chosen = _keep_monotone(ruleset_id, level, upper, chosen, high, target, rate_of, probes, checks,
                                     check_scenarios, check_seeds, workers, base, repairs)
         temperatures[level] = upper_temperature = chosen
-    levels = RulesetLevels(**{name: Level(base=base, temperature=temperatures[name]) for name in LEVELS})
+    # expert is kept as it is (the zoo captain's own moves, or searched over them: its search is not calibrated here).
+    levels = RulesetLevels(**{name: current.expert if name == "expert" else Level(base=base, temperature=temperatures[name])
+                              for name in LEVELS})
     return Calibration(levels, tuple(probes), tuple(checks))
 
 
