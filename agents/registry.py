@@ -23,7 +23,7 @@ entry point in pyproject.toml, and on import here.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -88,7 +88,8 @@ TEMPERED_PREFIX = "tempered:"
 MODEL_SUFFIXES = (".onnx", ".zip", ".pth")
 
 #: What a name makes: the kinds of :class:`CaptainName`.
-NameKind = Literal["random", "scripted", "zoo", "level", "timed_expert", "search", "mixed", "tempered", "model"]
+NameKind = Literal["random", "scripted", "zoo", "level", "timed_expert", "search", "mixed", "tempered", "model",
+                   "served"]
 
 
 class CaptainNameError(ValueError):
@@ -226,10 +227,13 @@ def _unknown(text: str, ruleset_id: str) -> UnknownCaptainError:
         "RLlib .pth inside it) or an exported .onnx file"))
 
 
-def parse_captain_name(text: str, ruleset_id: str, limits: NameLimits | None = None) -> CaptainName:
+def parse_captain_name(text: str, ruleset_id: str, limits: NameLimits | None = None,
+                       served: Collection[str] = ()) -> CaptainName:
     """The captain ``text`` names in ``ruleset_id``; :class:`CaptainNameError` says what is wrong and what is
-    allowed. ``limits``: the largest search budgets (default: the search's own). Nothing is opened: a model
-    path is recognised by its suffix (or a run folder's ``run.json``)."""
+    allowed. ``limits``: the largest search budgets (default: the search's own). ``served``: names the caller
+    serves beyond the grammar's own (a server's exported captains), kind ``served`` where no form claims them,
+    so ``mixed:`` and ``tempered:`` may build on them. Nothing is opened: a model path is recognised by its
+    suffix (or a run folder's ``run.json``)."""
     limits = limits or NameLimits()
     if text == "random":
         return CaptainName(text, "random")
@@ -247,14 +251,16 @@ def parse_captain_name(text: str, ruleset_id: str, limits: NameLimits | None = N
     if text in LEVELS:
         return CaptainName(text, "level")
     if text.startswith(MIXED_PREFIX):
-        base, share = _built_on(text, MIXED_PREFIX, 1.0, ruleset_id, limits,
+        base, share = _built_on(text, MIXED_PREFIX, 1.0, ruleset_id, limits, served,
                                 "write mixed:BASE:SHARE with SHARE from 0 to 1, e.g. mixed:zoo:0.3")
         return CaptainName(text, "mixed", base=base, share=share)
     if text.startswith(TEMPERED_PREFIX):
-        base, temperature = _built_on(text, TEMPERED_PREFIX, MAX_TEMPERATURE, ruleset_id, limits,
+        base, temperature = _built_on(text, TEMPERED_PREFIX, MAX_TEMPERATURE, ruleset_id, limits, served,
                                       f"write tempered:BASE:T with T from 0 to {MAX_TEMPERATURE:g}, "
                                       "e.g. tempered:zoo:1.5")
         return CaptainName(text, "tempered", base=base, temperature=temperature)
+    if text in served:
+        return CaptainName(text, "served")
     path = Path(text)
     if path.suffix in MODEL_SUFFIXES or (path.is_dir() and (path / "run.json").is_file()):
         return CaptainName(text, "model")
@@ -278,7 +284,7 @@ def _search_name(text: str, limits: NameLimits) -> CaptainName:
     return CaptainName(text, "search", simulations=budget.simulations, milliseconds=budget.time_budget_ms)
 
 
-def _built_on(text: str, prefix: str, most: float, ruleset_id: str, limits: NameLimits,
+def _built_on(text: str, prefix: str, most: float, ruleset_id: str, limits: NameLimits, served: Collection[str],
               how: str) -> tuple[CaptainName, float]:
     """``PREFIX BASE:X``'s base name (parsed by the same grammar) and its number X, from 0 to ``most``."""
     base, _, number = text[len(prefix):].rpartition(":")
@@ -288,7 +294,7 @@ def _built_on(text: str, prefix: str, most: float, ruleset_id: str, limits: Name
         value = -1.0
     if not base or not 0.0 <= value <= most:
         raise CaptainNameError(text, f"captain {text!r}: {how}")
-    return parse_captain_name(base, ruleset_id, limits), value
+    return parse_captain_name(base, ruleset_id, limits, served), value
 
 
 def describe(name: CaptainName, ruleset_id: str) -> str:
@@ -311,6 +317,8 @@ def describe(name: CaptainName, ruleset_id: str) -> str:
         return f"{name.base} playing {name.share:.0%} of its decisions at random"
     if name.kind == "tempered" and name.base is not None:
         return f"{name.base} sampling its moves at temperature {name.temperature:g}"
+    if name.kind == "served":
+        return f"{name.text}, a captain its caller serves"
     return next(form.description for form in NAME_FORMS if form.kind == name.kind)
 
 

@@ -283,7 +283,7 @@ class Catalogue:
         if name in listed:
             return listed[name]
         try:
-            parsed = parse_captain_name(name, ruleset.id, self.limits)
+            parsed = parse_captain_name(name, ruleset.id, self.limits, served=listed)
         except CaptainNameError as exc:
             if isinstance(exc, UnknownCaptainError) and exc.name == name:   # of no form: the listed names
                 raise UnknownNameError("captain", name, list(listed), f" for {ruleset_id}") from None

@@ -9,7 +9,9 @@ captains from names only; a budget past the server's limits is refused by the se
 from __future__ import annotations
 
 import re
+import shutil
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
@@ -35,6 +37,7 @@ from naval_tactics.server import ServerSettings, create_app
 RULESET = "pantheon"
 MAX_MS, MAX_SIMULATIONS = 300, 64
 EXAMPLES = form_examples(RULESET)
+SPEC = get_ruleset(RULESET).action_spec(get_ruleset(RULESET).load_config())
 #: Forms the server serves only by name: a model is a file, and a client's string is never opened.
 SERVER_REFUSES = {"PATH"}
 #: Names no entry point takes, each with the words of its refusal.
@@ -80,7 +83,7 @@ def _env_step(name: str) -> None:
         _, info = env.reset(seed=0)
         for _ in range(3):
             mask = info["action_mask"]
-            action = env.unwrapped.action_spec.sample(mask, np.random.default_rng(0))
+            action = SPEC.sample(mask, np.random.default_rng(0))
             _, _, terminated, truncated, info = env.step(action)
             if terminated or truncated:
                 break
@@ -145,9 +148,8 @@ def test_a_bad_name_is_refused_the_same_way_everywhere(client: TestClient, name:
         _evaluate(name)
     with pytest.raises(ValueError, match=re.escape(reason)):
         _env_step(name)
-    spec = get_ruleset(RULESET).action_spec(get_ruleset(RULESET).load_config())
     with pytest.raises(ValueError, match=re.escape(reason)):
-        make_captain(name, RULESET, spec)
+        make_captain(name, RULESET, SPEC)
     decided, moved = _decide(client, name), _captain_move(client, name)
     for answer in (decided, moved):
         error = answer.json()["error"]
@@ -169,11 +171,28 @@ def test_a_budget_past_the_servers_limits_is_refused_there_with_the_range(client
 
 
 def test_the_captains_page_lists_every_form() -> None:
-    from pathlib import Path
-
     page = (Path(__file__).parents[1] / "docs" / "captains.md").read_text(encoding="utf-8")
     table = page[page.index("## Captain names"):page.index("## Difficulty levels")]
     written = {"SCRIPTED": "| a scripted name |", "PATH": "| a model path |"}
     for form in NAME_FORMS:
         row = written.get(form.form, f"`{form.form}`")
         assert row in table, f"docs/captains.md's name table leaves out {form.form}"
+
+
+def test_an_export_the_server_serves_may_be_a_base_but_its_path_may_not(tmp_path: Path) -> None:
+    from naval_tactics.testing import export_tiny_captain
+
+    export = export_tiny_captain(tmp_path / "build", name="tiny")
+    folder = tmp_path / "captains"
+    folder.mkdir()
+    for file in (export, export.with_suffix(".json")):
+        shutil.copy(file, folder / file.name)
+    catalogue = Catalogue.load(folder, [RULESET])
+    for name in ("tempered:tiny:1.5", "mixed:tiny:0.3"):
+        entry = catalogue.captain(RULESET, name)
+        assert entry.description.startswith("tiny ") and entry.has_probabilities and not entry.slow
+        entry.make(3)
+    with pytest.raises(LookupError, match="unknown captain"):
+        catalogue.captain(RULESET, f"tempered:{folder / 'tiny.onnx'}:1.5")
+    with pytest.raises(CaptainNameError, match="unknown captain 'tiny'"):
+        parse_captain_name("mixed:tiny:0.3", RULESET)   # outside a server that serves it, tiny is no name
