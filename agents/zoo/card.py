@@ -72,11 +72,13 @@ def _level_rows(ladder: dict[str, Any]) -> list[str]:
     if "shares" in ladder:
         return ["| level | random share |", "|---|---|",
                 *[f"| `{name}` | {ladder['shares'][name]:.3f} |" for name in LEVELS if name in ladder["shares"]]]
-    rows = ["| level | temperature | random share |", "|---|---|---|"]
+    rows = ["| level | temperature | random share | search |", "|---|---|---|---|"]
     for name in LEVELS:
         level = ladder["levels"].get(name)
         if level is not None:
-            rows.append(f"| `{name}` | {level['temperature']:g} | {level.get('random_share', 0.0):g} |")
+            search = f"{level['search']} simulations" if level.get("search") else "none"
+            rows.append(f"| `{name}` | {level.get('temperature', 0.0):g} | {level.get('random_share', 0.0):g} "
+                        f"| {search} |")
     return rows
 
 

@@ -226,7 +226,10 @@ def write_levels(ruleset_id: str, levels: RulesetLevels, path: Path = LEVELS_FIL
 
 
 def level_settings(level: Level) -> dict[str, float]:
-    """How a level plays, as the levels file writes it: its temperature, and its random share where it has one."""
+    """How a level plays, as the levels file writes it: its search budget where it searches, else its temperature
+    and its random share where it has one."""
+    if level.search:
+        return {"search": level.search}
     return {"temperature": level.temperature, **({"random_share": level.random_share} if level.random_share else {})}
 
 
