@@ -98,15 +98,16 @@ def test_short_form_takes_the_scenarios_set_up_for_each_ship_id():
     ]}
     game = load(position)
     red_0, blue_0 = game.state.ships["red_0"], game.state.ships["blue_0"]
-    assert [(m.kind, m.gunners) for m in red_0.machines] == [("cannon", 2), ("swivel_gun", 1)]
+    # the chase's set-up (configs/rulesets/pursuit.yaml; rebalanced in issue 41): three gunners on each cannon
+    assert [(m.kind, m.gunners) for m in red_0.machines] == [("cannon", 3), ("swivel_gun", 1)]
     assert [(m.kind, m.gunners) for m in blue_0.machines] == [("cannon", 3), ("ballista", 1)]
     assert (red_0.propulsion, blue_0.propulsion) == (Propulsion.SAILS, Propulsion.OARS)
-    assert (blue_0.controller.profession, blue_0.controller.intellect, blue_0.controller.will) == ("pirate", 11, 13)
+    assert (blue_0.controller.profession, blue_0.controller.intellect, blue_0.controller.will) == ("pirate", 11, 18)
     # Another class under the id keeps the scenario's captain but takes the class's armament and crew.
     position["ships"][1] = {"id": "blue_0", "ship_class": "longship", "x": 10, "y": 20}
     blue_0 = load(position).state.ships["blue_0"]
     assert [(m.kind, m.gunners) for m in blue_0.machines] == [("ballista", 1), ("swivel_gun", 1)]
-    assert (blue_0.crew, blue_0.propulsion, blue_0.controller.will) == (24, Propulsion.SAILS, 13)
+    assert (blue_0.crew, blue_0.propulsion, blue_0.controller.will) == (24, Propulsion.SAILS, 18)
     # Machines, crew and the controller given in the position replace the defaults field by field.
     position["ships"][1] = {"id": "blue_0", "ship_class": "galley", "x": 10, "y": 20, "crew": {"aboard": 20},
                             "machines": [{"kind": "bombard", "ammunition": "stone", "loaded": True}]}
