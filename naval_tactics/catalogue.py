@@ -27,6 +27,7 @@ from agents.registry import (
     UnknownCaptainError,
     build_captain,
     describe,
+    form_examples,
     level_play,
     parse_captain_name,
     scripted_captains,
@@ -95,6 +96,15 @@ class CaptainEntry:
     has_probabilities: bool = False
     #: Whether a move takes long enough (a search's time budget) to be computed off the server's event loop.
     slow: bool = False
+
+
+@dataclass(frozen=True)
+class ServedForm:
+    """A form of captain name a server makes on demand, as ``GET /v1/rulesets`` lists it."""
+
+    form: str
+    example: str
+    description: str
 
 
 @dataclass(frozen=True)
@@ -267,11 +277,25 @@ class Catalogue:
         self.ruleset(ruleset_id)
         return list(self._captains[ruleset_id].values())
 
+    def served_forms(self, ruleset_id: str) -> list[ServedForm]:
+        """The forms of name made on demand for ``ruleset_id`` (``expert:Nms`` where the zoo captain is served),
+        each with an example and its description, ranges included."""
+        listed = self._captains[self.ruleset(ruleset_id).id]
+        examples = form_examples(ruleset_id)
+        ranges = self._ranges()
+        return [ServedForm(form.form, examples[form.form],
+                           form.description + (f" ({ranges[form.form]})" if form.form in ranges else ""))
+                for form in NAME_FORMS
+                if form.kind in _ON_DEMAND_KIND and (form.kind != "timed_expert" or "zoo" in listed)]
+
+    def _ranges(self) -> dict[str, str]:
+        return {"expert:Nms": f"N from 1 to {self.max_expert_ms:g}",
+                "search:N": f"N from 1 to {self.max_search_simulations}",
+                "search:Nms": f"N from 1 to {self.max_expert_ms:g}"}
+
     def name_forms(self) -> list[str]:
         """The parametric forms served on demand, with this server's ranges (for refusals' ``allowed``)."""
-        ranges = {"expert:Nms": f"N from 1 to {self.max_expert_ms:g}",
-                  "search:N": f"N from 1 to {self.max_search_simulations}",
-                  "search:Nms": f"N from 1 to {self.max_expert_ms:g}"}
+        ranges = self._ranges()
         return [f"{form.form} ({ranges[form.form]})" if form.form in ranges else form.form
                 for form in NAME_FORMS if form.kind in _ON_DEMAND_KIND]
 

@@ -95,6 +95,15 @@ class CaptainInfo(_Model):
     """Whether its moves come with the policy's probabilities."""
 
 
+class NameFormInfo(_Model):
+    form: str
+    """A form of captain name the server makes on demand (``search:N``); the client fills in N, BASE, SHARE, T."""
+    example: str
+    """One name of the form the server takes (``search:4``)."""
+    description: str
+    """What it makes, with this server's range where it has one."""
+
+
 class RulesetInfo(_Model):
     id: str
     version: str
@@ -103,6 +112,8 @@ class RulesetInfo(_Model):
     scenarios: list[str]
     default_scenario: str
     captains: list[CaptainInfo]
+    name_forms: list[NameFormInfo]
+    """Names made on demand besides ``captains``, within this server's limits (docs/captains.md)."""
     components: list[ComponentInfo]
     """The action components: a move gives at most one label for each."""
 

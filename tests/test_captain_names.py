@@ -196,3 +196,13 @@ def test_an_export_the_server_serves_may_be_a_base_but_its_path_may_not(tmp_path
         catalogue.captain(RULESET, f"tempered:{folder / 'tiny.onnx'}:1.5")
     with pytest.raises(CaptainNameError, match="unknown captain 'tiny'"):
         parse_captain_name("mixed:tiny:0.3", RULESET)   # outside a server that serves it, tiny is no name
+
+
+def test_the_server_lists_the_forms_it_makes_on_demand_with_its_ranges(client: TestClient) -> None:
+    listed = client.get(f"/v1/rulesets/{RULESET}").json()["name_forms"]
+    assert [form["form"] for form in listed] == ["expert:Nms", "search", "search:N", "search:Nms",
+                                                 "mixed:BASE:SHARE", "tempered:BASE:T"]
+    assert all(form["example"] == EXAMPLES[form["form"]] for form in listed)
+    ranges = {form["form"]: form["description"] for form in listed}
+    assert ranges["search:N"].endswith(f"(N from 1 to {MAX_SIMULATIONS})")
+    assert ranges["search:Nms"].endswith(f"(N from 1 to {MAX_MS})")

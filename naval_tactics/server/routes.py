@@ -31,6 +31,7 @@ from naval_tactics.protocol import (
     Health,
     MoveRequest,
     MoveResult,
+    NameFormInfo,
     NewGame,
     RulesetInfo,
     RulesetList,
@@ -84,6 +85,8 @@ def _ruleset_info(catalogue: Catalogue, ruleset_id: str) -> RulesetInfo:
         default_scenario=entry.default_scenario,
         captains=[CaptainInfo(name=c.name, kind=c.kind, description=c.description, probabilities=c.has_probabilities)
                   for c in catalogue.captains(ruleset_id)],
+        name_forms=[NameFormInfo(form=f.form, example=f.example, description=f.description)
+                    for f in catalogue.served_forms(ruleset_id)],
         components=[ComponentInfo(name=c.name, description=c.description, labels=list(c.labels))
                     for c in entry.action_spec.components],
     )
