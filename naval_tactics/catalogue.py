@@ -293,11 +293,11 @@ class Catalogue:
                 "search:N": f"N from 1 to {self.max_search_simulations}",
                 "search:Nms": f"N from 1 to {self.max_expert_ms:g}"}
 
-    def name_forms(self) -> list[str]:
-        """The parametric forms served on demand, with this server's ranges (for refusals' ``allowed``)."""
+    def name_forms(self, ruleset_id: str) -> list[str]:
+        """The forms served on demand, with this server's ranges (for refusals' ``allowed``)."""
         ranges = self._ranges()
         return [f"{form.form} ({ranges[form.form]})" if form.form in ranges else form.form
-                for form in NAME_FORMS if form.kind in _ON_DEMAND_KIND]
+                for form in self.served_forms(ruleset_id)]
 
     def captain(self, ruleset_id: str, name: str) -> CaptainEntry:
         """The captain ``name`` gives: a listed one, or a parametric name of the registry's grammar made on
@@ -312,12 +312,14 @@ class Catalogue:
             if isinstance(exc, UnknownCaptainError) and exc.name == name:   # of no form: the listed names
                 raise UnknownNameError("captain", name, list(listed), f" for {ruleset_id}") from None
             # a form written wrong, past this server's range, or built on an unknown name: say why, and every form
-            raise UnknownNameError("captain", name, [*listed, *self.name_forms()], f" for {ruleset_id} ({exc})") \
-                from None
+            raise UnknownNameError("captain", name, [*listed, *self.name_forms(ruleset.id)],
+                                   f" for {ruleset_id} ({exc})") from None
         parts = parsed.names()
-        unserved = next((part for part in parts if part.kind not in _ON_DEMAND_KIND and part.text not in listed), None)
-        if unserved is not None:   # a model path, or a captain this server does not list
-            allowed = list(listed) if unserved is parsed else [*listed, *self.name_forms()]
+        unserved = next((part for part in parts if (part.kind not in _ON_DEMAND_KIND and part.text not in listed)
+                         or (part.kind == "timed_expert" and "zoo" not in listed)), None)
+        if unserved is not None:   # a model path, a captain this server does not list, expert:Nms without the zoo
+            allowed = list(listed) if unserved is parsed and unserved.kind == "model" else \
+                [*listed, *self.name_forms(ruleset.id)]
             raise UnknownNameError("captain", name, allowed, f" for {ruleset_id}")
         base = listed.get(parsed.base.text) if parsed.base is not None else None
         return CaptainEntry(name, ruleset.id, _ON_DEMAND_KIND[parsed.kind], describe(parsed, ruleset.id),

@@ -206,3 +206,20 @@ def test_the_server_lists_the_forms_it_makes_on_demand_with_its_ranges(client: T
     ranges = {form["form"]: form["description"] for form in listed}
     assert ranges["search:N"].endswith(f"(N from 1 to {MAX_SIMULATIONS})")
     assert ranges["search:Nms"].endswith(f"(N from 1 to {MAX_MS})")
+
+
+def test_expert_with_a_time_needs_the_zoo_captain_served_and_the_search_does_not() -> None:
+    from naval_tactics.catalogue import (
+        CatalogueSettings,
+        RulesetEntry,
+        UnknownNameError,
+        builtin_captains,
+    )
+
+    entry = RulesetEntry.load(RULESET)
+    catalogue = Catalogue([entry], builtin_captains(CatalogueSettings({RULESET: entry})))   # no zoo captain
+    with pytest.raises(UnknownNameError) as refused:
+        catalogue.captain(RULESET, "expert:20ms")
+    assert not any(name.startswith("expert") for name in refused.value.allowed)
+    assert [form.form for form in catalogue.served_forms(RULESET)][:2] == ["search", "search:N"]
+    assert catalogue.captain(RULESET, "search:4").slow
