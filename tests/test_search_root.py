@@ -56,6 +56,8 @@ def test_a_budget_buys_screening_and_confirmation(budget: int, plan: tuple[int, 
 def test_bad_root_settings_are_refused() -> None:
     with pytest.raises(ValueError, match="min_paired >= 2"):
         RootSettings(min_paired=1)
+    with pytest.raises(ValueError, match=r"confidence in \[0.5, 1\)"):
+        RootSettings(confidence=1.0)
 
 
 # ------------------------------------------------------------------ never worse than the prior
@@ -179,3 +181,15 @@ def test_a_graph_that_is_not_an_mlp_actor_is_refused_by_name(tmp_path) -> None: 
     with pytest.raises(UnsupportedGraph, match="first node Relu"):
         NumpyActor.from_onnx(path)
     assert zoo_onnx_path("pantheon").is_file()
+
+
+def test_the_confirmation_test_uses_students_t_for_a_handful_of_pairs() -> None:
+    from agents.search.root import t_quantile
+
+    assert t_quantile(0.95, 3) == pytest.approx(2.3534, abs=1e-4)     # 4 pairs: far above the normal's 1.645
+    assert t_quantile(0.95, 1000) == pytest.approx(1.6464, abs=1e-3)
+    search = RootSearch(RootSettings(), lambda game: {}, np.random.default_rng(0))
+    # 4 pairs, mean 0.25, sd 0.289: the normal bound (0.25 - 1.645 * 0.144 = 0.013) would pass, Student's t
+    # (0.25 - 2.353 * 0.144 = -0.090) does not
+    assert not search._proven([0.0, 0.0, 0.5, 0.5])
+    assert search._proven([0.3, 0.4, 0.5, 0.6])

@@ -12,8 +12,9 @@ every move rolls the same dice and re-seeds the rollout captain the same way):
 2. **Confirmation**: the finalist and the incumbent play the same *fresh* dice samples (none the
    screening saw, so the winner's curse of picking the best of many noisy means does not carry
    over) and the finalist replaces the incumbent only if its mean paired advantage clears a
-   one-sided lower confidence bound: ``mean - z * sd / sqrt(n) > margin`` with at least
-   ``min_paired`` pairs.
+   one-sided lower confidence bound, Student's t with n - 1 degrees of freedom (a handful of pairs
+   is far from normal: with 4 pairs the 95% quantile is 2.35, not 1.645), ``mean - t * sd / sqrt(n) >
+   margin``, with at least ``min_paired`` pairs.
 
 So a budget too small to test anything plays the prior's own move, and a larger one deviates only
 where its rollouts show an improvement beyond noise: against the prior itself the search scores
@@ -29,6 +30,7 @@ will roll, and the best is played without a test.
 
 from __future__ import annotations
 
+import functools
 import heapq
 import math
 import time
@@ -55,17 +57,17 @@ class RootSettings:
     """most moves screened against the incumbent"""
     min_paired: int = 4
     """fewest confirmation pairs before a challenger may replace the incumbent"""
-    z: float = 1.645
-    """one-sided confidence of the confirmation test (1.645: 95%)"""
+    confidence: float = 0.95
+    """one-sided confidence of the confirmation test (Student's t on the paired advantages)"""
     margin: float = 0.0
     """mean paired advantage (in value units, [-2, 2]) a challenger must clear beyond the noise"""
     screening_per_challenger: int = 4
     """screening simulations each challenger costs: the budget decides how many are screened"""
 
     def __post_init__(self) -> None:
-        if self.max_challengers < 1 or self.min_paired < 2 or self.z < 0 or self.margin < 0 \
+        if self.max_challengers < 1 or self.min_paired < 2 or not 0.5 <= self.confidence < 1 or self.margin < 0 \
                 or self.screening_per_challenger < 1:
-            raise ValueError(f"bad root settings {self}: need max_challengers >= 1, min_paired >= 2, z >= 0, "
+            raise ValueError(f"bad root settings {self}: need max_challengers >= 1, min_paired >= 2, confidence in [0.5, 1), "
                              "margin >= 0 and screening_per_challenger >= 1")
 
     def plan(self, simulations: int) -> tuple[int, int]:
@@ -227,7 +229,7 @@ class RootSearch:
             return False
         mean = sum(advantages) / n
         variance = sum((a - mean) ** 2 for a in advantages) / (n - 1)
-        return mean - self.settings.z * math.sqrt(variance / n) > self.settings.margin
+        return mean - t_quantile(self.settings.confidence, n - 1) * math.sqrt(variance / n) > self.settings.margin
 
     def _clairvoyant(self, game: Game, agent: str, side: str, incumbent: JointAction,
                      proposals: Sequence[JointAction], allowed: list[list[int]], simulations: int | None,
@@ -269,6 +271,14 @@ class RootSearch:
         others = sorted((s for s in stats if s.action != action), key=lambda s: (s.visits, s.mean), reverse=True)
         return SearchResult(np.array(action, dtype=np.int64), simulations, time.perf_counter() - start,
                             tuple(chosen + others), overrode_prior)
+
+
+@functools.cache
+def t_quantile(confidence: float, degrees_of_freedom: int) -> float:
+    """Student's t quantile (scipy's), cached: a decision asks for one or two."""
+    from scipy.stats import t
+
+    return float(t.ppf(confidence, degrees_of_freedom))
 
 
 def _stats(candidate: _Candidate) -> ChildStats:
