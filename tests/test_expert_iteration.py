@@ -49,7 +49,7 @@ def _policy(config, seed=0):
 def search_games():
     torch.set_num_threads(1)
     config = load_train_config(CONFIG)
-    settings = ExpertIterationSettings(rounds=1, search="search:6", decisions_per_round=60, proposer="scripted")
+    settings = ExpertIterationSettings(rounds=1, search="search:12", decisions_per_round=60, proposer="scripted")
     teacher = make_teacher(settings, _policy(config), seed=3)
     return config, play(make_env(config, rank=0), teacher, 60, 0.99, seed=3)
 
@@ -65,14 +65,14 @@ def test_the_search_plays_whole_games_of_legal_actions_with_a_distribution_per_c
     assert not (targets[~demos.masks] > 0).any()          # no visit mass on an illegal value
     for part in spec.split(targets.T):                     # each component's distribution sums to 1
         assert np.allclose(part.sum(axis=0), 1.0)
-    # The action played is the most visited root child: each of its values carries visit mass.
-    assert (targets[np.arange(n)[:, None], offsets[None, :] + demos.actions] > 0).all()
-    assert 0 < games.simulations <= 6
+    # The root search's target is the move it played, one-hot.
+    assert (targets[np.arange(n)[:, None], offsets[None, :] + demos.actions] == 1.0).all()
+    assert 0 < games.simulations <= 12
 
 
 def test_the_search_games_are_the_same_for_the_same_seed(search_games):
     config, games = search_games
-    settings = ExpertIterationSettings(rounds=1, search="search:6", decisions_per_round=60, proposer="scripted")
+    settings = ExpertIterationSettings(rounds=1, search="search:12", decisions_per_round=60, proposer="scripted")
     again = play(make_env(config, rank=0), make_teacher(settings, _policy(config), seed=3), 60, 0.99, seed=3)
     assert np.array_equal(again.demos.actions, games.demos.actions)
     assert np.array_equal(again.targets, games.targets)

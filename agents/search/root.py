@@ -270,7 +270,7 @@ class RootSearch:
         chosen = [s for s in stats if s.action == action]
         others = sorted((s for s in stats if s.action != action), key=lambda s: (s.visits, s.mean), reverse=True)
         return SearchResult(np.array(action, dtype=np.int64), simulations, time.perf_counter() - start,
-                            tuple(chosen + others), overrode_prior)
+                            tuple(chosen + others), "root", overrode_prior)
 
 
 @functools.cache

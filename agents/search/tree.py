@@ -127,6 +127,8 @@ class SearchResult:
     simulations: int
     seconds: float
     children: tuple[ChildStats, ...] = field(default=())
+    method: str = "tree"
+    """which search made it: ``tree`` or ``root``"""
     overrode_prior: bool = False
     """the root search played a challenger, not its prior's move (always False for the tree search)"""
 

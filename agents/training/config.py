@@ -125,6 +125,10 @@ class ExpertIterationSettings(StrictModel):
     proposer: Literal["policy", "scripted"] = Field(
         default="policy", description="what a wide search node tries first: the network's most likely action "
                                       "(the search refines the network) or the rollout captain's")
+    method: Literal["root", "tree"] = Field(
+        default="root", description="the search: root (keeps the network's move unless its rollouts prove a better "
+                                    "one; the target is the move played) or tree (MCTS; the target is the root's "
+                                    "visit shares, as the runs before the root search were made)")
     rollout: Literal["scripted", "policy"] = Field(
         default="scripted", description="who plays both sides in the search's rollouts: the ruleset's strongest "
                                         "scripted captain, or the network itself (its most likely actions)")

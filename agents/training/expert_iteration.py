@@ -53,12 +53,14 @@ class SearchGames:
 
 
 def visit_targets(spec: ActionSpec, result: SearchResult) -> np.ndarray:
-    """Each component's share of the root's visits by value, concatenated (flat, like a mask).
+    """Each component's share of the root's visits by value, concatenated (flat, like a mask); for the root
+    search, the move it played, one-hot.
 
     A decision searched with no simulation (one legal action) gives the chosen action, one-hot.
     """
     target = np.zeros(int(sum(spec.nvec)), dtype=np.float32)
-    if result.children and sum(c.visits for c in result.children) > 0:
+    # The root search's visits are its tests of challengers, not a policy: its target is the move it played.
+    if result.method == "tree" and result.children and sum(c.visits for c in result.children) > 0:
         weighted = [(c.action, c.visits) for c in result.children]
     else:
         weighted = [(tuple(int(v) for v in result.action), 1)]
@@ -106,7 +108,7 @@ def make_teacher(settings: ExpertIterationSettings, policy: Any, seed: int) -> S
     if settings.leaf == "policy":
         value: Evaluator = PolicyValue(copy)
         leaf = {"leaf": value, "rollout_depth": 0}
-    return SearchCaptain(budget.simulations, budget.time_budget_ms, seed=seed, name=settings.search,
+    return SearchCaptain(budget.simulations, budget.time_budget_ms, seed=seed, name=settings.search, method=settings.method,
                          proposer=network if settings.proposer == "policy" else None,
                          rollout=network if settings.rollout == "policy" else None, **leaf)
 
