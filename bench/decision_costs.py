@@ -112,7 +112,9 @@ def search_rates(ruleset_id: str, positions: int, simulations: int) -> dict[str,
                                 "numpy policy": NumpyPolicyCaptain(policy, name="network")}
     rates = {}
     for label, rollout in rollouts.items():
-        captain = SearchCaptain(simulations, seed=0, rollout=rollout, proposer=rollout)
+        # The tree method spends every simulation it is given (the root method plays its prior unsearched below
+        # 9), so the rate measures the rollout captains at any budget.
+        captain = SearchCaptain(simulations, seed=0, rollout=rollout, proposer=rollout, method="tree")
         done = seconds = 0.0
         for game in games:
             agent = game.current_agent

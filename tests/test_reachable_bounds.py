@@ -21,6 +21,7 @@ import pytest
 from naval_env.core.position import PositionError
 from naval_env.core.ruleset import get_ruleset, ruleset_ids
 from naval_env.testing import label_index
+from tests.test_position_limits import replaced
 
 RULESETS = ruleset_ids()
 SEEDS = (0, 1)        # games played from each boundary position that loads (random captain and dice)
@@ -75,17 +76,6 @@ def numbers(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any,
             yield from numbers(item, (*path, i))
     elif isinstance(value, (int, float)) and not isinstance(value, bool):
         yield path, value
-
-
-def replaced(value: Any, path: tuple[Any, ...], new: Any) -> Any:
-    if not path:
-        return new
-    head, rest = path[0], path[1:]
-    if isinstance(value, dict):
-        return {**value, head: replaced(value[head], rest, new)}
-    copy = list(value)
-    copy[head] = replaced(copy[head], rest, new)
-    return copy
 
 
 def boundary_positions(ruleset_id: str) -> list[tuple[str, dict[str, Any]]]:

@@ -79,7 +79,8 @@ def is_sqlite_file(path: Path) -> bool:
 
 
 def damaged(path: Path, reason: str) -> StoreDamagedError:
-    return StoreDamagedError(path, reason)
+    # SQLite's own messages may span lines (quick_check's page reports do); the refusal is one line.
+    return StoreDamagedError(path, " ".join(reason.split()))
 
 
 def check_file(conn: sqlite3.Connection, path: Path) -> None:
