@@ -54,3 +54,21 @@ def test_the_table_keeps_a_cached_cell_of_a_budget_not_asked_for(tmp_path):
     table = (tmp_path / "table.md").read_text()
     assert "| pantheon | duel | `search:2` | `gunner` | 0 of 2 (not run) |" in table
     assert "| pantheon | duel | `search:3` | `gunner` | 2 |" in table
+
+
+def test_the_docs_tables_are_filled_between_their_markers(tmp_path):
+    from agents.search.table import END, START, write_docs
+
+    (tmp_path / "rules").mkdir()
+    page = f"# Pantheon\n\n## Search headroom\n\n{START}\nold rows\n{END}\n\n## Speed\n"
+    (tmp_path / "rules" / "pantheon.md").write_text(page)
+    (tmp_path / "search.md").write_text(f"intro\n{START}\nold\n{END}\nafter\n")
+    rows = [{"ruleset": r, "scenario": "duel", "budget": 16, "opponent": "gunner", "games": 400, "of": 400,
+             "wins": 200, "draws": 0, "losses": 200, "score": 0.5, "ci": [0.45, 0.55], "ms_per_decision": 8.0}
+            for r in ("pantheon", "pursuit")]
+    written = write_docs(rows, tmp_path)
+    assert sorted(p.name for p in written) == ["pantheon.md", "search.md"]   # no captains.md, no pursuit page
+    rules = (tmp_path / "rules" / "pantheon.md").read_text()
+    assert "old rows" not in rules and rules.endswith(f"{END}\n\n## Speed\n")
+    assert "| pantheon | duel | `search:16` | `gunner` | 400 | 200/0/200 | 0.50 [0.45, 0.55] | 8 |" in rules
+    assert "| pursuit |" not in rules and "| pursuit |" in (tmp_path / "search.md").read_text()

@@ -197,6 +197,38 @@ def write_table(out: Path, rulesets: Sequence[str], budgets: Sequence[int], seed
     return rows
 
 
+#: What the docs say above the table (the rules pages and docs/captains.md; docs/search.md has its own).
+DOCS_INTRO = (
+    "`search:N` (the root search, `agents/search/root.py`) against the ruleset's strongest scripted captain, its "
+    "prior and rollout captain, default scenario, seeds 0..199 from both sides; `python -m agents.search.table` "
+    "(resumable; cells in [docs/search_table/]({up}search_table/)). Below 9 simulations the search plays its "
+    "prior's move unsearched, so `search:4` is the prior itself (0.50 by construction). A cell marked partial "
+    "is being filled. Milliseconds on 2 shared cores under load. What it means: [docs/search.md]({up}search.md)."
+)
+START, END = "<!-- search-table:start -->", "<!-- search-table:end -->"
+
+
+def write_docs(rows: Sequence[dict[str, Any]], docs: Path = Path("docs")) -> list[Path]:
+    """Fill the marked table of docs/search.md (every ruleset), docs/captains.md (every ruleset) and each
+    rules page (its ruleset's rows); a page without the markers is left alone."""
+    pages = [(docs / "search.md", rows, "The table as it stands (`docs/search_table/table.md`):"),
+             (docs / "captains.md", rows, DOCS_INTRO.format(up=""))]
+    pages += [(docs / "rules" / f"{r}.md", [row for row in rows if row["ruleset"] == r], DOCS_INTRO.format(up="../"))
+              for r in sorted({row["ruleset"] for row in rows})]
+    written = []
+    for page, page_rows, intro in pages:
+        if not page.is_file():
+            continue
+        text = page.read_text(encoding="utf-8")
+        if START not in text or END not in text:
+            continue
+        head, rest = text.split(START, 1)
+        _, tail = rest.split(END, 1)
+        page.write_text(f"{head}{START}\n{intro}\n\n{markdown(page_rows)}{END}{tail}", encoding="utf-8")
+        written.append(page)
+    return written
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m agents.search.table", description=__doc__.split("\n\n")[0])
     parser.add_argument("--rulesets", nargs="+", default=ruleset_ids(), choices=ruleset_ids())
@@ -208,6 +240,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--max-minutes", type=float, default=None,
                         help="stop starting new seeds after this long (rerun to go on)")
     parser.add_argument("--table-only", action="store_true", help="only rewrite the table from the cached cells")
+    parser.add_argument("--write-docs", action="store_true",
+                        help="also fill the marked tables of docs/search.md, docs/captains.md and docs/rules/*.md")
     return parser
 
 
@@ -231,6 +265,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             if not finished:
                 break
     rows = write_table(args.out, args.rulesets, sorted(args.budgets), args.seeds)
+    if args.write_docs:
+        write_docs(rows)
     sys.stdout.write(markdown(rows))
     return 0 if finished else 3
 
