@@ -206,8 +206,7 @@ class SearchCaptain(Captain):
     def _proposer(captain: Captain) -> Proposer:
         def propose(game: Game, agent: str, mask: np.ndarray) -> JointAction:
             observation = game.observe(agent) if captain.needs_observation else np.zeros(0, dtype=np.float32)
-            action = captain.act(Decision(agent, observation, mask, game))
-            return tuple(int(v) for v in np.asarray(action).reshape(-1))
+            return _joint(captain.act(Decision(agent, observation, mask, game)))
 
         return propose
 
