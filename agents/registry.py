@@ -369,7 +369,7 @@ def _plain_captain(name: CaptainName, ruleset_id: str, action_spec: ActionSpec, 
         return load_zoo_captain(ruleset_id, config)
     if name.kind == "level":
         base_captain = partial(make_captain, ruleset_id=ruleset_id, action_spec=action_spec, seed=seed, config=config)
-        return make_level_captain(name.text, ruleset_id, action_spec, base_captain, seed=seed)
+        return make_level_captain(name.text, ruleset_id, action_spec, base_captain, seed=seed, config=config)
     if name.kind == "model":
         from agents.loading import load_model_captain
 

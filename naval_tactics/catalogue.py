@@ -189,12 +189,14 @@ def zoo_captains(settings: CatalogueSettings) -> Iterator[CaptainEntry]:
     """The trained captain shipped for each ruleset (``zoo``, loaded and checked once at start-up) and the
     difficulty levels built on it (``easy``, ``normal``, ``hard``, ``expert``; see ``agents/zoo``)."""
     from agents.zoo import LEVELS, has_zoo_captain, load_zoo_captain
+    from agents.zoo.catalogue import load_zoo_value_leaf
     from agents.zoo.levels import TIMED_EXPERT_FORM, levels_of
 
     for ruleset_id, entry in settings.rulesets.items():
         if not has_zoo_captain(ruleset_id):
             continue
         zoo = load_zoo_captain(ruleset_id, entry.config)
+        value = load_zoo_value_leaf(ruleset_id, entry.config)
         yield CaptainEntry("zoo", ruleset_id, "zoo", describe(CaptainName("zoo", "zoo"), ruleset_id),
                            partial(_shared, zoo), has_probabilities=True)
         levels = levels_of(ruleset_id)
@@ -206,13 +208,13 @@ def zoo_captains(settings: CatalogueSettings) -> Iterator[CaptainEntry]:
             timed = (f"; ask for {TIMED_EXPERT_FORM} (N from 1 to {settings.max_expert_ms:g}) to have it search "
                      "N milliseconds a decision instead") if level == "expert" else ""
             yield CaptainEntry(level, ruleset_id, "level", describe(name, ruleset_id) + timed,
-                               partial(_level, zoo, spec, entry.action_spec, level), slow=name.searches(ruleset_id))
+                               partial(_level, zoo, spec, entry.action_spec, level, value if spec.search else None), slow=name.searches(ruleset_id))
 
 
-def _level(zoo: Captain, level: Any, spec: ActionSpec, name: str, seed: int | None) -> Captain:
+def _level(zoo: Captain, level: Any, spec: ActionSpec, name: str, value: Any, seed: int | None) -> Captain:
     from agents.zoo.levels import level_captain
 
-    return level_captain(zoo, level, spec, name=name, seed=seed)
+    return level_captain(zoo, level, spec, name=name, seed=seed, value=value)
 
 
 def _on_demand(name: CaptainName, ruleset: RulesetEntry, listed: Mapping[str, CaptainEntry],

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 from agents.base import Captain
+from agents.search.value_net import ValueFileError, ValueLeaf, ValueNet
 from naval_env.core.errors import NavalError
 
 #: The captain name that loads a ruleset's shipped captain.
@@ -23,6 +25,35 @@ class ZooError(NavalError):
 
 def zoo_onnx_path(ruleset_id: str, directory: Path = CAPTAINS_DIR) -> Path:
     return directory / f"{ruleset_id}.onnx"
+
+
+def zoo_value_path(ruleset_id: str, directory: Path = CAPTAINS_DIR) -> Path:
+    """The ruleset's value network (``agents/zoo/value_build.py`` writes it; the search's leaf reads it)."""
+    return directory / f"{ruleset_id}.value.npz"
+
+
+def load_zoo_value_leaf(ruleset_id: str, config: Any = None, directory: Path = CAPTAINS_DIR) -> ValueLeaf | None:
+    """The search leaf from the ruleset's shipped value network; None where none ships.
+
+    One made for another version of the ruleset or another observation layout fails with what to rerun.
+    """
+    from naval_env.core.ruleset import get_ruleset
+
+    path = zoo_value_path(ruleset_id, directory)
+    if not path.is_file():
+        return None
+    ruleset = get_ruleset(ruleset_id)
+    size = ruleset.observation_spec(config if config is not None else ruleset.load_config()).size
+    try:
+        return ValueLeaf(_value_net(path, ruleset_id, ruleset.version, size))
+    except ValueFileError as exc:
+        raise ZooError(f"the value network of {ruleset_id} does not fit: {exc}") from None
+
+
+@lru_cache(maxsize=16)
+def _value_net(path: Path, ruleset_id: str, version: str, size: int) -> ValueNet:
+    """Read once a process: a server's every expert decision would otherwise reopen it."""
+    return ValueNet.load(path, ruleset_id, version, size)
 
 
 def card_path(ruleset_id: str, directory: Path = CAPTAINS_DIR) -> Path:

@@ -24,6 +24,7 @@ import numpy as np
 from pydantic import Field, model_validator
 
 from agents.base import Captain, Decision
+from agents.search.evaluators import Evaluator
 from naval_env.core.config import StrictModel, read_yaml, validate
 from naval_env.core.errors import ConfigError
 from naval_env.core.spaces import ActionSpec
@@ -96,23 +97,29 @@ def make_timed_expert(milliseconds: float, ruleset_id: str, seed: int | None = N
                       guide: Captain | None = None) -> Captain:
     """``expert:Nms``: search for ``milliseconds`` a decision, trying ``guide``'s move first (default: the
     shipped zoo captain where there is one, else the search's rollout captain)."""
-    from agents.zoo.catalogue import has_zoo_captain, load_zoo_captain
+    from agents.zoo.catalogue import has_zoo_captain, load_zoo_captain, load_zoo_value_leaf
 
     if guide is None and has_zoo_captain(ruleset_id):
         guide = load_zoo_captain(ruleset_id, config)
-    return searching_captain(guide, None, milliseconds, seed, f"expert:{milliseconds:g}ms")
+    return searching_captain(guide, None, milliseconds, seed, f"expert:{milliseconds:g}ms",
+                             load_zoo_value_leaf(ruleset_id, config))
 
 
 def searching_captain(base: Captain | None, simulations: int | None, milliseconds: float | None,
-                      seed: int | None, name: str) -> Captain:
+                      seed: int | None, name: str, value: Evaluator | None = None) -> Captain:
     """The root search over ``base``: its prior and its rollout captain (a numpy copy of an ONNX policy, the
-    same moves faster); without a base, the search's own default rollout captain."""
+    same moves faster); without a base, the search's own default rollout captain. With ``value`` (the ruleset's
+    value network) rollouts stop after a few decisions and it judges the position; else hull fractions after
+    more decisions do."""
     from agents.search import SearchCaptain
+    from agents.search.captain import DEFAULT_ROLLOUT_DEPTH, VALUE_ROLLOUT_DEPTH
+    from agents.search.evaluators import hull_values
     from agents.search.fast_policy import fast_copy
 
     player = None if base is None else fast_copy(base)
+    depth = DEFAULT_ROLLOUT_DEPTH if value is None else VALUE_ROLLOUT_DEPTH
     return SearchCaptain(simulations, milliseconds, seed=0 if seed is None else seed, proposer=player,
-                         rollout=player, name=name)
+                         rollout=player, name=name, leaf=value or hull_values, rollout_depth=depth)
 
 
 @cache
@@ -196,17 +203,17 @@ class TemperatureCaptain(Captain):
 
 
 def level_captain(base: Captain, level: Level, action_spec: ActionSpec, name: str,
-                  seed: int | None = None) -> Captain:
-    """``base`` as ``level`` plays it: searching over it (if the level searches), else at its temperature (if
-    any), then with its share of random moves."""
+                  seed: int | None = None, value: Evaluator | None = None) -> Captain:
+    """``base`` as ``level`` plays it: searching over it (if the level searches; ``value``: the ruleset's value
+    leaf, see :func:`searching_captain`), else at its temperature (if any), then with its share of random moves."""
     if level.search:
-        return searching_captain(base, level.search, None, seed, name)
+        return searching_captain(base, level.search, None, seed, name, value)
     played = TemperatureCaptain(base, level.temperature, name, seed) if level.temperature > 0 else base
     return MixedCaptain(played, level.random_share, action_spec, name=name, seed=seed)
 
 
 def make_level_captain(level: str, ruleset_id: str, action_spec: ActionSpec, base_captain: Callable[[str], Captain],
-                       seed: int | None = None, levels: RulesetLevels | None = None) -> Captain:
+                       seed: int | None = None, levels: RulesetLevels | None = None, config: Any = None) -> Captain:
     """The captain of difficulty ``level`` in ``ruleset_id`` (``levels``: override the shipped table).
 
     ``base_captain`` makes the level's base captain from its name (``zoo`` or a scripted captain's):
@@ -218,4 +225,9 @@ def make_level_captain(level: str, ruleset_id: str, action_spec: ActionSpec, bas
     if spec.base in LEVELS:
         raise ConfigError(f"difficulty level {level!r} of {ruleset_id} is built on another level ({spec.base!r})")
     base = base_captain(spec.base)
-    return level_captain(base, spec, action_spec, name=level, seed=seed)
+    value = None
+    if spec.search:
+        from agents.zoo.catalogue import load_zoo_value_leaf
+
+        value = load_zoo_value_leaf(ruleset_id, config)
+    return level_captain(base, spec, action_spec, name=level, seed=seed, value=value)
