@@ -12,7 +12,7 @@ WORKERS ?= auto
 SYSTEM_PACKAGES := chromium chromium-driver nodejs fonts-dejavu-core
 SYSTEM_COMMANDS := chromium chromedriver node
 
-.PHONY: setup system-packages demo test test-min test-sb3-stock bench clean
+.PHONY: setup system-packages demo test test-min test-sb3-stock bench screenshots clean
 
 setup: $(STAMP)
 
@@ -38,6 +38,10 @@ demo: setup
 
 test: setup system-packages
 	$(PY) -m pytest -n $(WORKERS)
+
+# The browser tests' screenshots into docs/play (docs/play.md shows them); a plain test run keeps them in a temp folder.
+screenshots: setup system-packages
+	NAVAL_SCREENSHOTS=$(CURDIR)/docs/play $(PY) -m pytest -n 0 -q tests/test_play_browser.py tests/test_play_newcomer_browser.py
 
 bench: setup
 	$(PY) bench/env_speed.py

@@ -4,13 +4,16 @@ unreachable: a page that needs another host fails here.
 
 Per ruleset a whole game is played by clicking options (one ruleset by keyboard only) against a server
 captain; the result banner must match the server's game, no request may fail, the console must stay clean
-and every resource must come from the server itself. A screenshot per ruleset goes to ``docs/play/``.
+and every resource must come from the server itself. A screenshot per ruleset goes to a temporary folder
+(``make screenshots``: to ``docs/play/``, the pictures docs/play.md shows).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import random
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,7 +27,9 @@ from naval_tactics.server import ServerSettings, create_app
 from naval_tactics.testing import serve_in_thread
 from tests.chromium import headless_chromium
 
-SHOTS = Path(__file__).resolve().parents[1] / "docs" / "play"
+#: Where the browser tests save their screenshots: a temporary folder, so a test run leaves the tree as it was;
+#: `make screenshots` points it at docs/play to refresh the pictures docs/play.md shows.
+SHOTS = Path(os.environ.get("NAVAL_SCREENSHOTS") or Path(tempfile.gettempdir()) / "naval-tactics-screenshots")
 #: ruleset -> (scenario, opponent, seed): short games, so the whole file stays quick.
 GAMES = {
     "pantheon": ("duel", "gunner", 4),
