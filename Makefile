@@ -12,7 +12,7 @@ WORKERS ?= auto
 SYSTEM_PACKAGES := chromium chromium-driver nodejs fonts-dejavu-core
 SYSTEM_COMMANDS := chromium chromedriver node
 
-.PHONY: setup system-packages demo test test-min test-sb3-stock bench screenshots clean
+.PHONY: setup system-packages demo test lint typecheck test-min test-sb3-stock bench screenshots clean
 
 setup: $(STAMP)
 
@@ -36,8 +36,16 @@ $(STAMP): pyproject.toml constraints.txt
 demo: setup
 	$(PY) evaluate.py --demo
 
-test: setup system-packages
+# Lint and types first: a style or type error fails the run before the suite's minutes.
+test: setup system-packages lint typecheck
 	$(PY) -m pytest -n $(WORKERS)
+
+lint: setup
+	$(PY) -m ruff check .
+
+# The three packages a user imports; mypy's settings are in pyproject.toml.
+typecheck: setup
+	$(PY) -m mypy naval_env agents naval_tactics
 
 # The browser tests' screenshots into docs/play (docs/play.md shows them); a plain test run keeps them in a temp folder.
 screenshots: setup system-packages

@@ -5,7 +5,7 @@ The command lives in :mod:`naval_tactics.commands.evaluate` so an installed pack
 
 import sys
 
-from naval_tactics.commands.evaluate import *  # noqa: F403 - the script's names, as before the move
+from naval_tactics.commands.evaluate import *  # the script's names, as before the move
 from naval_tactics.commands.evaluate import main
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@ The command lives in :mod:`naval_tactics.commands.train` so an installed package
 
 import sys
 
-from naval_tactics.commands.train import *  # noqa: F403 - the script's names, as before the move
+from naval_tactics.commands.train import *  # the script's names, as before the move
 from naval_tactics.commands.train import main
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from naval_tactics import __version__
 from naval_tactics.paths import default_game_store
@@ -164,7 +164,7 @@ def _flag_of(field: str) -> str:
     return _FLAGS.get(field, "--" + field.replace("_", "-"))
 
 
-def _store_of(flag: str | None) -> Path | str:
+def _store_of(flag: str | None) -> Path | Literal["memory"]:
     """--store as the settings take it; the default file's folder is made here, a named file's must exist."""
     if flag is None:
         default_game_store().parent.mkdir(parents=True, exist_ok=True)

@@ -21,7 +21,7 @@ def test_ctrl_c_stops_every_worker_with_one_message_and_writes_no_partial_result
     argv = [sys.executable, "evaluate.py", "--ruleset", "pantheon", "--captains", "gunner", "rammer",
             "--games", "5000", "--workers", "2", "--replays", "--no-progress", "--out", str(out)]
     process = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               start_new_session=True, preexec_fn=_default_ctrl_c)   # a terminal's job
+                               start_new_session=True, preexec_fn=_default_ctrl_c)  # noqa: PLW1509 - a terminal's job; the test starts no thread before it
     deadline = time.monotonic() + 120
     while not any((out / "replays").glob("*")):      # the workers are playing
         assert process.poll() is None, process.communicate()

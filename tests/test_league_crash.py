@@ -51,7 +51,7 @@ def _start(path: Path, *extra: str, session: bool = False) -> subprocess.Popen[s
     argv = [sys.executable, "-m", "naval_tactics", "league", "--db", str(path), "play", "--games", str(SEEDS),
             "--no-progress", *extra]
     return subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=session, preexec_fn=_default_ctrl_c)
+                            start_new_session=session, preexec_fn=_default_ctrl_c)  # noqa: PLW1509 - no thread runs before the fork
 
 
 def _default_ctrl_c() -> None:

@@ -47,7 +47,7 @@ def generated(server: TestClient, tmp_path_factory: pytest.TempPathFactory) -> A
     # Nothing dropped: the only warnings allowed are for responses that are not JSON (a picture, a replay
     # file, a page), whose bytes the generated client hands over unparsed.
     said = done.stdout + done.stderr
-    warned = re.findall(r"^WARNING parsing .*$", said, flags=re.M)
+    warned = re.findall(r"^WARNING parsing .*$", said, flags=re.MULTILINE)
     reasons = re.findall(r"\(Unsupported content_type ([^)]+)\)", said)
     assert len(reasons) == len(warned), said
     assert set(reasons) <= {"image/svg+xml", "application/x-ndjson", "text/html"}, said

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -70,7 +71,7 @@ class ValueNet:
 
     def save(self, path: Path, card: dict[str, object]) -> None:
         """Write ``path`` (.npz) and its card beside it (``.json``): ``card`` plus the shapes."""
-        arrays = {f"weight_{i}": w.astype(np.float32) for i, w in enumerate(self.weights)}
+        arrays: dict[str, Any] = {f"weight_{i}": w.astype(np.float32) for i, w in enumerate(self.weights)}
         arrays |= {f"bias_{i}": b.astype(np.float32) for i, b in enumerate(self.biases)}
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("wb") as handle:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import re
 from itertools import pairwise
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import torch
@@ -118,6 +118,12 @@ class AttentionBlock(nn.Module):
 class SlotAttentionExtractor(BaseFeaturesExtractor):
     """Own block and every slot to ``width``-wide tokens, ``layers`` attention blocks, tokens concatenated."""
 
+    # Declared for the type checker: nn.Module's __getattr__ types buffers and sub-modules as Tensor | Module.
+    own_index: torch.Tensor
+    own: nn.Sequential
+    encoders: nn.ModuleDict
+    blocks: nn.ModuleList
+
     def __init__(self, observation_space: spaces.Box, layout: dict[str, Any], width: int = 64, heads: int = 4,
                  layers: int = 1) -> None:
         check_layout(layout, int(np.prod(observation_space.shape)))
@@ -166,10 +172,10 @@ class NumpySlotFeatures:
 
     def __init__(self, extractor: SlotAttentionExtractor) -> None:
         self.own_index = extractor.own_index.cpu().numpy()
-        self.own = _linear(extractor.own[0])
-        self.kinds = [(getattr(extractor, f"slot_index_{kind}").cpu().numpy(), _linear(extractor.encoders[kind][0]))
+        self.own = _linear(cast(nn.Linear, extractor.own[0]))
+        self.kinds = [(getattr(extractor, f"slot_index_{kind}").cpu().numpy(), _linear(cast(nn.Linear, cast(nn.Sequential, extractor.encoders[kind])[0])))
                       for kind in extractor.kinds]
-        self.blocks = [self._block(block) for block in extractor.blocks]
+        self.blocks = [self._block(cast(AttentionBlock, block)) for block in extractor.blocks]
 
     @staticmethod
     def _block(block: AttentionBlock) -> dict[str, Any]:
@@ -177,8 +183,8 @@ class NumpySlotFeatures:
             return (layer.weight.detach().cpu().numpy().astype(np.float32),
                     layer.bias.detach().cpu().numpy().astype(np.float32), float(layer.eps))
         return {"heads": block.heads, "norm_attention": norm(block.norm_attention), "qkv": _linear(block.qkv),
-                "out": _linear(block.out), "norm_ffn": norm(block.norm_ffn), "ffn_in": _linear(block.ffn[0]),
-                "ffn_out": _linear(block.ffn[2])}
+                "out": _linear(block.out), "norm_ffn": norm(block.norm_ffn), "ffn_in": _linear(cast(nn.Linear, block.ffn[0])),
+                "ffn_out": _linear(cast(nn.Linear, block.ffn[2]))}
 
     def __call__(self, observations: np.ndarray) -> np.ndarray:
         x = np.atleast_2d(np.asarray(observations, dtype=np.float32))

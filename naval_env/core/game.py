@@ -34,6 +34,7 @@ class Game(ABC):
     """One battle under one ruleset. Subclasses hold their state in plain dataclasses."""
 
     ruleset_id: str
+    scenario_name: str
     dice: Dice
     action_spec: ActionSpec
     observation_spec: ObservationSpec

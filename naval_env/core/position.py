@@ -185,8 +185,9 @@ class PositionsOwner(Protocol):
 
     id: str
     version: str
-    #: ``specs(config)``: the config's action tables and observation spec (built once per config).
-    specs: Callable[[Any], tuple[Any, Any]]
+    @property
+    def specs(self) -> Callable[[Any], tuple[Any, Any]]:
+        """``specs(config)``: the config's action tables and observation spec (built once per config)."""
 
     def game_from_state(self, config: Any, scenario_name: str, dice: Dice, state: Any) -> Any:
         """The ruleset's game already in ``state`` (checked by the codec), with the config's action tables."""
