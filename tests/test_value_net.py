@@ -137,3 +137,23 @@ def test_the_shipped_leaf_loads_for_its_ruleset_and_refuses_another_version(tmp_
     _net(size).save(zoo_value_path("pursuit", tmp_path), {"ruleset": "pursuit", "ruleset_version": "0.1"})
     with pytest.raises(ZooError, match="value network of pursuit does not fit"):
         load_zoo_value_leaf("pursuit", config, tmp_path)
+
+
+def test_the_command_builds_a_value_network_that_the_search_loads(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                                                    ) -> None:
+    from naval_tactics.commands.zoo import main
+
+    assert main(["value", "--ruleset", "pursuit", "--games", "8", "--epochs", "2", "--out", str(tmp_path)]) == 0
+    said = capsys.readouterr().out
+    assert "value network of pursuit" in said and "from 8 games" in said
+    card = json.loads((tmp_path / "pursuit.value.json").read_text())
+    assert card["command"] == "naval-tactics zoo value --ruleset pursuit --games 8 --first-seed 31000000 --epochs 2"
+    leaf = load_zoo_value_leaf("pursuit", None, tmp_path)
+    assert leaf is not None and leaf.net.observation_size == card["observation_size"]
+
+
+def test_the_command_refuses_a_bad_count_before_playing(capsys: pytest.CaptureFixture[str]) -> None:
+    from naval_tactics.commands.zoo import main
+
+    assert main(["value", "--ruleset", "pursuit", "--games", "0"]) == 2
+    assert "--games must be 1 to 100000" in capsys.readouterr().err

@@ -88,7 +88,7 @@ class ValueNet:
         if found != (ruleset_id, ruleset_version, observation_size):
             raise ValueFileError(f"{path}: made for ruleset {found[0]!r} version {found[1]!r} reading {found[2]} "
                                  f"values; this game is {ruleset_id!r} version {ruleset_version!r} with "
-                                 f"{observation_size}: rebuild it (python -m agents.zoo.value_build --ruleset "
+                                 f"{observation_size}: rebuild it (naval-tactics zoo value --ruleset "
                                  f"{ruleset_id})")
         layers = card.get("layers")
         if not isinstance(layers, int) or not 1 <= layers <= 8:

@@ -20,7 +20,6 @@ seeded, the same network. Runs on one core in minutes (the card records how many
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import time
 from collections.abc import Sequence
@@ -186,23 +185,8 @@ def build(ruleset_id: str, games: int, first_seed: int = DEFAULT_FIRST_SEED, dir
         "holdout_mse": report.holdout_mse, "constant_mse": report.constant_mse, "hull_mse": report.hull_mse,
         "train_positions": report.train_positions, "holdout_positions": report.holdout_positions,
         "epochs": report.epochs, "seconds_playing": round(played), "seconds": round(time.time() - started),
-        "command": f"python -m agents.zoo.value_build --ruleset {ruleset_id} --games {games} "
-                   f"--first-seed {first_seed}",
+        "command": f"naval-tactics zoo value --ruleset {ruleset_id} --games {games} --first-seed {first_seed} "
+                   f"--epochs {epochs}",
     }
     net.save(zoo_value_path(ruleset_id, directory), card)
     return card
-
-
-def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m agents.zoo.value_build", description=__doc__.split("\n")[0])
-    parser.add_argument("--ruleset", required=True)
-    parser.add_argument("--games", type=int, default=2000)
-    parser.add_argument("--first-seed", type=int, default=DEFAULT_FIRST_SEED)
-    parser.add_argument("--epochs", type=int, default=30)
-    args = parser.parse_args(argv)
-    card = build(args.ruleset, args.games, args.first_seed, epochs=args.epochs)
-    print({k: card[k] for k in ("positions", "holdout_mse", "constant_mse", "hull_mse", "seconds")})
-
-
-if __name__ == "__main__":
-    main()

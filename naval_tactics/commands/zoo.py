@@ -7,6 +7,7 @@
                              [--games 400] [--other-games N] [--workers 2]
     naval-tactics zoo report --ruleset R [--captain zoo] [--games 100] [--positions N] [--seed S] [--out FILE]
                              [--card] [--workers 2]
+    naval-tactics zoo value --ruleset R [--games 3000] [--first-seed SEED] [--epochs 30] [--out FOLDER]
     naval-tactics zoo list
 """
 
@@ -28,6 +29,8 @@ if TYPE_CHECKING:
 TARGET = 0.70   # agents.zoo.ladder.TARGET, without importing the evaluation stack for --help
 REPORT_GAMES = 200   # agents.zoo.build.REPORT_GAMES (and REPORT_POSITIONS): 400 paired games a cell
 CALIBRATED = ("hard", "normal", "easy")   # the levels below expert, in the order calibration walks down
+VALUE_GAMES = 3000   # agents.zoo.value_build: what the shipped value networks were built from
+MAX_VALUE_GAMES = 100_000
 #: Exit status of a build stopped by Ctrl-C or SIGTERM (as ``train``'s: 128 + SIGINT).
 STOPPED = 130
 
@@ -98,6 +101,16 @@ def make_parser() -> argparse.ArgumentParser:
                         help="write the report onto the zoo captain's model card and its rules page "
                              "(only for --captain zoo)")
     report.add_argument("--workers", type=int, default=2, help="processes playing the games (default 2)")
+    value = commands.add_parser("value", allow_abbrev=False, help="play games and fit the ruleset's value network, "
+                                                 "the leaf of expert's search (agents/zoo/value_build.py)")
+    value.add_argument("--ruleset", required=True, choices=ruleset_ids(), help="the ruleset whose value network to build")
+    value.add_argument("--games", type=int, default=VALUE_GAMES,
+                       help=f"games played over the ruleset's scenarios (default {VALUE_GAMES})")
+    value.add_argument("--first-seed", type=int, default=None, metavar="SEED",
+                       help="the first game's seed (default: the build's own range, which no evaluation uses)")
+    value.add_argument("--epochs", type=int, default=30, help="passes over the positions (default 30)")
+    value.add_argument("--out", type=Path, metavar="FOLDER", default=None,
+                       help="write <ruleset>.value.npz and its card here (default: the shipped captains' folder)")
     commands.add_parser("list", allow_abbrev=False, help="the shipped captains and their cards")
     return parser
 
@@ -110,6 +123,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for ruleset_id in zoo_rulesets():
             print(f"{ruleset_id:<12} {card_path(ruleset_id)}")
         return 0
+    if args.action == "value":
+        return _value(args)
     if args.action == "report" and args.games is None:
         args.games = REPORT_GAMES if args.card else 100
     if args.games < 1 or args.workers < 1:
@@ -159,6 +174,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"wrote {card}")
         return 0
     return _ladder(args)
+
+
+def _value(args: argparse.Namespace) -> int:
+    if not 1 <= args.games <= MAX_VALUE_GAMES or not 1 <= args.epochs <= 1000:
+        print(f"naval-tactics zoo: error: --games must be 1 to {MAX_VALUE_GAMES} and --epochs 1 to 1000",
+              file=sys.stderr)
+        return 2
+    from agents.extras import MissingExtraError, require_training
+
+    try:
+        require_training("naval-tactics zoo value")
+    except MissingExtraError as exc:
+        print(f"naval-tactics zoo: error: {exc}", file=sys.stderr)
+        return 2
+    from agents.zoo.catalogue import CAPTAINS_DIR
+    from agents.zoo.value_build import DEFAULT_FIRST_SEED, build
+
+    first = DEFAULT_FIRST_SEED if args.first_seed is None else args.first_seed
+    card = build(args.ruleset, args.games, first, directory=args.out or CAPTAINS_DIR, epochs=args.epochs)
+    print(f"value network of {args.ruleset}: {card['positions']} positions from {args.games} games; held-out "
+          f"squared error {card['holdout_mse']} (hull fractions {card['hull_mse']}, a constant {card['constant_mse']}); "
+          f"{card['seconds']} s")
+    return 0
 
 
 def _ladder(args: argparse.Namespace) -> int:
