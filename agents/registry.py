@@ -325,8 +325,9 @@ def describe(name: CaptainName, ruleset_id: str) -> str:
 def level_play(level: Level) -> str:
     """How a difficulty level plays, in words."""
     if level.search:
-        return (f"the zoo captain's move, searched with {level.search} simulations a decision (its own rollouts); "
-                "a challenger replaces it only where the rollouts prove it better")
+        return (f"the zoo captain's move, searched with {level.search} simulations a decision (its own rollouts, "
+                "judged by the ruleset's value network where one ships); a challenger replaces it only where the "
+                "rollouts prove it better")
     if level.random_share >= 1.0:
         return "uniformly random legal moves"
     tempered = (f" sampling its moves from its policy at temperature {level.temperature:g} (expert: 0; "

@@ -29,7 +29,7 @@ def test_the_time_is_read_from_the_name_and_a_bad_one_names_the_form_and_range()
 def test_expert_is_the_zoo_captain_searched_in_every_ruleset() -> None:
     for ruleset_id in ("broadside", "crew_phase", "flotilla", "pantheon", "pursuit"):
         expert = levels_of(ruleset_id).expert
-        assert (expert.base, expert.random_share, expert.temperature, expert.search) == ("zoo", 0.0, 0.0, 32)
+        assert (expert.base, expert.random_share, expert.temperature, expert.search) == ("zoo", 0.0, 0.0, 256)
 
 
 def test_expert_with_a_time_is_a_search_that_tries_the_zoo_captains_move_and_thinks_that_long() -> None:
@@ -113,3 +113,20 @@ def test_a_searching_level_is_the_root_search_over_the_zoo_network_and_the_serve
     again = searching_captain(zoo, 24, None, 3, "expert").act(decision)
     assert np.array_equal(first, again)      # a budget in simulations: the same seed, the same move
     assert "searched with 24 simulations" in _level_play(level)
+
+
+def test_the_shipped_expert_judges_short_rollouts_with_the_rulesets_value_network() -> None:
+    from agents.search.captain import DEFAULT_ROLLOUT_DEPTH, VALUE_ROLLOUT_DEPTH
+    from agents.search.evaluators import hull_values
+    from agents.search.value_net import ValueLeaf
+
+    for ruleset_id in ("pantheon", "crew_phase"):
+        game = get_ruleset(ruleset_id).new_game(get_ruleset(ruleset_id).load_config(), None, seed=1)
+        for name in ("expert", "expert:50ms"):
+            captain = make_captain(name, ruleset_id, game.action_spec, seed=0)
+            assert isinstance(captain, SearchCaptain)
+            assert isinstance(captain.leaf, ValueLeaf) and captain.rollout_depth == VALUE_ROLLOUT_DEPTH
+            assert captain.leaf.net.observation_size == game.observation_spec.size
+    plain = make_captain("search:8", "pantheon", game.action_spec, seed=0)   # search:N keeps its own leaf
+    assert isinstance(plain, SearchCaptain) and plain.leaf is hull_values
+    assert plain.rollout_depth == DEFAULT_ROLLOUT_DEPTH

@@ -121,7 +121,7 @@ def test_level_descriptions_say_how_each_level_plays_and_only_searches_are_compu
             f"difficulty {level}: the zoo captain sampling its moves from its policy at temperature "
             f"{temperature:g} (expert: 0; higher: a flatter choice, further from its favourite moves)")
     assert catalogue.captain("pantheon", "expert").description.startswith(
-        "difficulty expert: the zoo captain's move, searched with 32 simulations a decision")
+        "difficulty expert: the zoo captain's move, searched with 256 simulations a decision")
     assert not any(catalogue.captain("pantheon", level).slow for level in ("easy", "normal", "hard"))
     assert catalogue.captain("pantheon", "expert").slow     # a search: the server runs it in its search pool
     assert catalogue.captain("pantheon", "expert:50ms").slow
