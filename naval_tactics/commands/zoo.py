@@ -2,7 +2,7 @@
 
     naval-tactics zoo build --ruleset R [--config RUN_CONFIG] [--seed 0] [--run RUN_FOLDER] [--games 400]
                             [--report-games 200] [--report-positions 200] [--workers 2]
-    naval-tactics zoo ladder --ruleset R [--calibrate [--target 0.7] [--probe-games 100] [--check-games N]
+    naval-tactics zoo ladder --ruleset R [--calibrate [--anchored] [--target 0.7] [--probe-games 100] [--check-games N]
                                           [--levels hard normal easy]]
                              [--games 400] [--other-games N] [--workers 2]
     naval-tactics zoo report --ruleset R [--captain zoo] [--games 100] [--positions N] [--seed S] [--out FILE]
@@ -64,6 +64,10 @@ def make_parser() -> argparse.ArgumentParser:
     ladder.add_argument("--ruleset", required=True, choices=ruleset_ids(), help="the ruleset whose ladder to measure")
     ladder.add_argument("--calibrate", action="store_true",
                         help="first bisect each level's sampling temperature toward --target (writes agents/zoo/levels.yaml)")
+    ladder.add_argument("--anchored", action="store_true",
+                        help="with --calibrate: anchor each level to a reference captain instead of the level above "
+                             "(hard level with the strongest scripted captain, normal with the weakest, easy 0.70 "
+                             "against random; agents/zoo/anchors.py)")
     ladder.add_argument("--target", type=float, default=TARGET,
                         help=f"with --calibrate: the win rate each level aims for against the one below it, "
                              f"0.6 to 0.8 (default {TARGET})")
@@ -214,7 +218,14 @@ def _ladder(args: argparse.Namespace) -> int:
     config = rules.load_config()
     scenario = config.default_scenario
     others = [name for name in rules.scenarios(config) if name != scenario]
-    if args.calibrate:
+    if args.calibrate and args.anchored:
+        from agents.zoo.anchors import calibrate_anchored, describe
+
+        anchored = calibrate_anchored(args.ruleset, scenario, probe_seeds=args.probe_games, workers=args.workers)
+        write_levels(args.ruleset, anchored.levels)
+        for line in describe(anchored):
+            print(line, file=sys.stderr)
+    elif args.calibrate:
         check_games = args.probe_games if args.check_games is None else args.check_games
         calibration = calibrate(args.ruleset, scenario, workers=args.workers, target=args.target,
                                 probe_seeds=args.probe_games, check_scenarios=others if check_games else (),
@@ -277,9 +288,14 @@ def _ladder_problem(args: argparse.Namespace) -> str | None:
     given = [flag for flag, value, default in (("--target", args.target, TARGET),
                                                 ("--probe-games", args.probe_games, 100),
                                                 ("--check-games", args.check_games, None),
-                                                ("--levels", args.levels, list(CALIBRATED))) if value != default]
+                                                ("--levels", args.levels, list(CALIBRATED)),
+                                                ("--anchored", args.anchored, False)) if value != default]
     if given and not args.calibrate:
         return f"{', '.join(given)}: needs --calibrate"
+    step_only = [flag for flag in given if flag in ("--target", "--check-games", "--levels")]
+    if args.anchored and step_only:
+        return (f"{', '.join(step_only)}: calibrates the steps between levels; --anchored aims each level at its "
+                "reference captain and takes only --probe-games")
     if not 0.6 <= args.target <= 0.8:
         return f"--target {args.target}: aim for a win rate from 0.6 to 0.8"
     if args.probe_games < 1:
