@@ -24,8 +24,21 @@ from naval_env.envs.match import Match
 SHIPPED = zoo_rulesets()
 
 
-def test_every_ruleset_ships_a_zoo_captain() -> None:
-    assert set(SHIPPED) == set(ruleset_ids())
+def test_every_built_in_ruleset_ships_a_zoo_captain_and_its_value_network() -> None:
+    import naval_env.rulesets
+
+    folder = Path(naval_env.rulesets.__file__).parent
+    built_in = {p.name for p in folder.iterdir() if (p / "__init__.py").is_file()}
+    assert built_in and built_in <= set(ruleset_ids())
+    assert set(SHIPPED) == built_in
+    assert all((CAPTAINS_DIR / f"{ruleset_id}.value.npz").is_file() for ruleset_id in built_in)
+
+
+def test_a_ruleset_without_a_shipped_captain_plays_and_is_told_how_to_build_one(tmp_path: Path) -> None:
+    """A new ruleset need not ship a trained captain (docs/contract.md): ``zoo`` is refused with the command."""
+    with pytest.raises(ZooError, match=r"no zoo captain ships for ruleset 'pursuit' \(have: none\); build one with: "
+                                       r"naval-tactics zoo build --ruleset pursuit"):
+        load_zoo_captain("pursuit", directory=tmp_path)
 
 
 @pytest.mark.parametrize("ruleset_id", SHIPPED)
