@@ -57,6 +57,21 @@ def hull_values(game: Game) -> dict[str, float]:
     return values
 
 
+def netted_side_values(game: Game, agents: list[str], estimates: np.ndarray) -> dict[str, float]:
+    """Side values from per-ship estimates in [-1, 1] (``estimates[i]`` for ``agents[i]``, from its side's view):
+    each side's mean, netted against the mean of the others' and halved, so both sides' estimates count and the
+    values stay in [-1, 1]. A side with no ship among ``agents`` counts as -1."""
+    own: dict[str, list[float]] = {side: [] for side in game.sides}
+    for agent, value in zip(agents, estimates):
+        own[game.side_of(agent)].append(float(value))
+    means = {side: sum(v) / len(v) if v else -1.0 for side, v in own.items()}
+    values: dict[str, float] = {}
+    for side, mean in means.items():
+        others = [v for s, v in means.items() if s != side]
+        values[side] = (mean - (sum(others) / len(others) if others else 0.0)) / 2
+    return values
+
+
 def play_decision(game: Game, captain: Captain) -> None:
     """Let ``captain`` make the current decision of ``game``."""
     agent = game.current_agent

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.search.evaluators import Values, result_values
+from agents.search.evaluators import Values, netted_side_values, result_values
 from naval_env.core.game import Game
 
 #: Hidden activations a value file may name (``activation`` in its card).
@@ -139,15 +139,6 @@ class ValueLeaf:
         if game.is_over:
             return result_values(game)
         agents = [agent for agent in game.agents if game.is_active(agent)]
-        estimates = dict.fromkeys(game.sides, -1.0)
-        if agents:
-            values = self.net(np.stack([game.observe(agent) for agent in agents]))
-            for side in game.sides:
-                own = [float(v) for agent, v in zip(agents, values) if game.side_of(agent) == side]
-                if own:
-                    estimates[side] = sum(own) / len(own)
-        result: dict[str, float] = {}
-        for side, own_value in estimates.items():
-            others = [v for s, v in estimates.items() if s != side]
-            result[side] = (own_value - (sum(others) / len(others) if others else 0.0)) / 2
-        return result
+        if not agents:
+            return netted_side_values(game, [], np.zeros(0, np.float32))
+        return netted_side_values(game, agents, self.net(np.stack([game.observe(agent) for agent in agents])))

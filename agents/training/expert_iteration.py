@@ -35,7 +35,7 @@ import torch
 from agents.base import Captain
 from agents.numpy_policy import NumpyPolicy, NumpyPolicyCaptain
 from agents.search import SearchCaptain, SearchResult, parse_search_name
-from agents.search.evaluators import Evaluator, result_values
+from agents.search.evaluators import Evaluator, netted_side_values, result_values
 from agents.training.config import ExpertIterationSettings
 from agents.training.imitation import Demonstrations, agreement, fit_in_batches, record_games
 from naval_env.core.game import Game
@@ -86,15 +86,7 @@ class PolicyValue:
             return result_values(game)
         agents = [a for a in game.agents if game.health(a)[0] > 0] or list(game.agents)
         values = np.clip(self.network.values(np.stack([game.observe(a) for a in agents])), -1.0, 1.0)
-        raw: dict[str, list[float]] = {side: [] for side in game.sides}
-        for agent, value in zip(agents, values):
-            raw[game.side_of(agent)].append(float(value))
-        means = {side: float(np.mean(v)) if v else -1.0 for side, v in raw.items()}
-        out = {}
-        for side, own in means.items():
-            others = [v for s, v in means.items() if s != side]
-            out[side] = (own - (sum(others) / len(others) if others else 0.0)) / 2
-        return out
+        return netted_side_values(game, agents, values)
 
 
 def make_teacher(settings: ExpertIterationSettings, policy: Any, seed: int) -> SearchCaptain:
