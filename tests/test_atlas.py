@@ -9,6 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+pytest.importorskip("sb3_contrib")  # the [train] extra: without it this module is skipped
+
 import agents.atlas.plan as plan_module
 from agents.atlas import play as play_module
 from agents.atlas.build import Atlas, make_atlas
@@ -28,6 +30,8 @@ from agents.registry import scripted_names
 from naval_tactics.cli import main as cli_main
 from naval_tactics.commands.atlas import main as atlas_main
 from tests.test_plots import assert_png
+
+pytestmark = pytest.mark.train
 
 #: The tiny atlas: pursuit has a shipped zoo captain and a mirror scenario (duel), and plays fast.
 TINY = AtlasSettings(rulesets=("pursuit",), games=3, seed=5, workers=1, out="docs/atlas.md")
@@ -266,6 +270,7 @@ def test_mirror_scenarios_are_those_with_the_same_ship_classes_on_both_sides() -
 
 
 # ---------------------------------------------------------------------------------------------- backend
+@pytest.mark.ray
 def test_the_tiny_atlas_on_ray_plays_the_same_games_as_locally(
         tiny: tuple[Atlas, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     atlas, folder = tiny

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[1]
 TRAINING = ("torch", "stable-baselines3", "sb3-contrib", "tensorboard")
 #: Names not copied into the build's source tree (what .gitignore keeps out of a clone).

@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+
+pytest.importorskip("sb3_contrib")  # the [train] extra: without it this module is skipped
 import torch
 
 from agents.arena import play_game
@@ -34,6 +36,8 @@ from agents.training.config import TrainConfig, load_train_config
 from agents.training.run import train
 from naval_env.core.errors import ConfigError
 from naval_env.envs.match import Match
+
+pytestmark = pytest.mark.train
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT = "configs/train/pantheon.yaml"
@@ -216,6 +220,7 @@ def test_demo_refuses_flags_it_does_not_take(evaluate_script: ModuleType, capsys
                    "--no-progress, --out, --overwrite, --seed, --workers)\n")
 
 
+@pytest.mark.slow
 def test_demo_runs_with_the_flags_it_takes(evaluate_script: ModuleType, tmp_path: Path,
                                            capsys: pytest.CaptureFixture[str]) -> None:
     assert evaluate_script.main(["--demo", "--workers", "1", "--no-progress", "--seed", "2",

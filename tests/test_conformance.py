@@ -54,6 +54,7 @@ def test_gymnasium_checker_passes(ruleset_id, scenario):
     check_env(gym.make(get_ruleset(ruleset_id).gym_id, scenario=scenario).unwrapped, skip_render_check=False)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("ruleset_id", "scenario"), DEFAULT_AND_LARGEST)
 def test_pettingzoo_aec_api_and_seed(ruleset_id, scenario):
     module = ruleset_module(ruleset_id)
@@ -94,6 +95,7 @@ def play_random(env: gym.Env, seed: int, steps: int = 300) -> np.ndarray:
     return np.concatenate(trace)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset_id", ruleset_ids())
 def test_same_seed_same_game_bit_for_bit(ruleset_id):
     def make() -> gym.Env:
@@ -116,6 +118,7 @@ def random_game(ruleset_id: str, scenario: str, game_seed: int, action_seed: int
     return game, events
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset_id", ruleset_ids())
 def test_engine_state_and_dice_same_seed_same_actions(ruleset_id):
     ruleset = get_ruleset(ruleset_id)
@@ -181,6 +184,7 @@ def test_bad_env_arguments_are_refused_clearly(ruleset_id):
         gym.make(gym_id, illegal_action="ignore")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset_id", ruleset_ids())
 def test_every_masked_out_value_is_refused_and_every_allowed_value_accepted(ruleset_id):
     """The mask is the engine's legality, value by value; refusals leave the game untouched."""

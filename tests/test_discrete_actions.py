@@ -15,6 +15,8 @@ from pathlib import Path
 import gymnasium as gym
 import numpy as np
 import pytest
+
+pytest.importorskip("stable_baselines3")  # the [train] extra: without it this module is skipped
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, parallel_api_test
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
@@ -25,6 +27,8 @@ from naval_env.core.errors import IllegalActionError
 from naval_env.envs.joint import JointActions, JointActionsOverflow
 from naval_env.envs.match import Match
 from naval_env.envs.pettingzoo_env import NavalParallelEnv, aec_env
+
+pytestmark = pytest.mark.train
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Rulesets whose decisions stay under the default Discrete size (largest counts seen: 196, 72 and 25).
@@ -50,6 +54,7 @@ def decisions(ruleset: str, games: int, seed: int):
                 game.apply(agent, captain.act(scenario_match.decision(agent, captain)))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", naval_env.ruleset_ids())
 def test_indices_enumerate_every_legal_joint_action_in_order_and_round_trip(ruleset: str):
     spec = Match(ruleset).action_spec
@@ -73,6 +78,7 @@ def test_indices_enumerate_every_legal_joint_action_in_order_and_round_trip(rule
     assert checked > 20
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", SMALL)
 def test_the_discrete_mask_is_the_engines_legality(ruleset: str):
     env = gym.make(gym_id(ruleset), action_space="discrete", illegal_action="raise")

@@ -9,6 +9,7 @@ import pkgutil
 import sys
 
 import numpy as np
+import pytest
 
 import naval_env
 from naval_env.core.ruleset import get_ruleset
@@ -48,6 +49,7 @@ def test_action_sampling_tables_stay_bounded_and_draw_legal_values() -> None:
         assert len(spec._sample_tables) <= SAMPLE_TABLES_LIMIT
 
 
+@pytest.mark.slow
 def test_flotilla_route_table_stays_bounded() -> None:
     ruleset = get_ruleset("flotilla")
     routes = ruleset.new_game(ruleset.load_config(), "duel", seed=0).actions.routes

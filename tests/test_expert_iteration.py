@@ -4,6 +4,8 @@ import json
 
 import numpy as np
 import pytest
+
+pytest.importorskip("sb3_contrib")  # the [train] extra: without it this module is skipped
 import torch
 from sb3_contrib import MaskablePPO
 
@@ -20,6 +22,8 @@ from agents.training.expert_iteration import (
 from agents.training.imitation import agreement
 from agents.training.run import make_env, train
 from naval_env.core.spaces import ActionComponent, ActionSpec
+
+pytestmark = pytest.mark.train
 
 CONFIG = "configs/train/pantheon.yaml"   # pantheon: the cheapest search per decision
 

@@ -12,6 +12,8 @@ from typing import Any
 import gymnasium as gym
 import pytest
 
+pytest.importorskip("torch")  # the [train] extra: without it this module is skipped
+
 import naval_env  # noqa: F401 - registers naval/Pantheon-v0
 from agents.arena import play_game
 from agents.export.onnx_captain import OnnxCaptain
@@ -23,6 +25,8 @@ from agents.registry import make_captain
 from naval_env.core.ruleset import get_ruleset
 from naval_env.core.spaces import ActionSpec, ObservationSpec
 from naval_env.envs.match import Match
+
+pytestmark = pytest.mark.train
 
 REPO = Path(__file__).resolve().parents[1]
 

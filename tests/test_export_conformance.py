@@ -19,6 +19,8 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
+pytest.importorskip("torch")  # the [train] extra: without it this module is skipped
+
 import naval_env  # noqa: F401 - registers the Gymnasium ids
 from agents.base import Decision
 from agents.export.conformance import (
@@ -38,6 +40,8 @@ from agents.export.vectors import has_positions, make_vectors
 from agents.learned import ModelLoadError
 from naval_env.core.moves import options
 from naval_env.core.ruleset import get_ruleset, ruleset_ids
+
+pytestmark = pytest.mark.train
 
 REPO = Path(__file__).resolve().parents[1]
 WITH_POSITIONS = [r for r in ruleset_ids() if has_positions(get_ruleset(r))]

@@ -20,6 +20,8 @@ from pathlib import Path
 import gymnasium as gym
 import numpy as np
 import pytest
+
+pytest.importorskip("sb3_contrib")  # the [train] extra: without it this module is skipped
 from sb3_contrib import MaskablePPO
 
 import naval_env  # noqa: F401 - registers the gym ids
@@ -31,6 +33,8 @@ from agents.learned import LoadedModel, MaskablePPOCaptain, load_policy
 from agents.training.masked_policy import SegmentedMaskablePolicy
 from agents.training.slot_network import slot_layout
 from naval_env.core.ruleset import get_ruleset
+
+pytestmark = pytest.mark.train
 
 #: The python that loads the zip: a venv with only sb3-contrib (make test-sb3-stock), else this one, blocked.
 # abspath, not resolve(): a venv's python is a symlink to the base interpreter, which would leave the venv.

@@ -4,12 +4,16 @@ import json
 
 import numpy as np
 import pytest
+
+pytest.importorskip("sb3_contrib")  # the [train] extra: without it this module is skipped
 from sb3_contrib import MaskablePPO
 
 from agents.base import Captain
 from agents.training.config import load_train_config
 from agents.training.imitation import agreement, clone, collect, discounted, teachers_by_side
 from agents.training.run import make_env, train
+
+pytestmark = pytest.mark.train
 
 CONFIG = "configs/train/pursuit.yaml"
 

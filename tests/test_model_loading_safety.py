@@ -20,6 +20,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
+pytest.importorskip("sb3_contrib")  # the [train] extra: without it this module is skipped
 import torch
 import yaml
 
@@ -34,6 +36,8 @@ from agents.training.run import train
 from naval_env.core.ruleset import get_ruleset
 from naval_env.envs.gym_env import NavalEnv
 from naval_env.envs.match import Match
+
+pytestmark = pytest.mark.train
 
 REPO = Path(__file__).resolve().parents[1]
 NET_ARCH = [32, 32]

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+pytest.importorskip("sb3_contrib")  # the [train] extra: without it this module is skipped
+
 from agents.arena import play_game
 from agents.evaluation.tournament import build_tournament, evaluate
 from agents.export.__main__ import main as export_main
@@ -17,6 +19,8 @@ from agents.training.config import TrainConfig, load_train_config
 from agents.training.run import train
 from naval_env.core.ruleset import get_ruleset, ruleset_ids
 from naval_env.envs.match import Match
+
+pytestmark = pytest.mark.train
 
 
 def default_config(ruleset_id: str, overrides: dict | None = None) -> TrainConfig:

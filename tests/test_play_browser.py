@@ -27,6 +27,8 @@ from naval_tactics.server import ServerSettings, create_app
 from naval_tactics.testing import serve_in_thread
 from tests.chromium import headless_chromium
 
+pytestmark = pytest.mark.browser
+
 #: Where the browser tests save their screenshots: a temporary folder, so a test run leaves the tree as it was;
 #: `make screenshots` points it at docs/play to refresh the pictures docs/play.md shows.
 SHOTS = Path(os.environ.get("NAVAL_SCREENSHOTS") or Path(tempfile.gettempdir()) / "naval-tactics-screenshots")

@@ -17,6 +17,8 @@ from naval_tactics.testing import serve_in_thread
 from tests.chromium import headless_chromium
 from tests.test_play_browser import SHOTS, click, errors, open_play, start_game, wait_for
 
+pytestmark = pytest.mark.browser
+
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:

@@ -11,6 +11,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+
+pytest.importorskip("sb3_contrib")  # the [train] extra: without it this module is skipped
 from PIL import Image
 from stable_baselines3.common.callbacks import BaseCallback
 
@@ -31,6 +33,8 @@ from agents.training.plots import (
     reward_points,
 )
 from agents.training.run import train
+
+pytestmark = pytest.mark.train
 
 ROOT = Path(__file__).resolve().parents[1]
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"

@@ -27,12 +27,15 @@ from agents.evaluation.tournament import (
 from naval_env.core.errors import ConfigError
 from naval_tactics.commands import evaluate as command
 
+pytestmark = pytest.mark.ray
+
 #: The shipped ONNX captain against two scripted ones: 3 pairings x 3 seeds x 2 sides = 18 games.
 CAPTAINS = ("zoo", "gunner", "rammer")
 
 
 @pytest.fixture(scope="module")
 def ray() -> Iterator[ModuleType]:
+    pytest.importorskip("ray")  # the [ray] extra: without it the tests on Ray are skipped
     with ray_session(num_cpus=2) as ray:
         yield ray
 

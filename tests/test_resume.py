@@ -11,9 +11,13 @@ import time
 from pathlib import Path
 
 import pytest
+
+pytest.importorskip("stable_baselines3")  # the [train] extra: without it this module is skipped
 import yaml
 
 from agents.training.checkpoints import ResumeError, complete_checkpoints, latest_checkpoint
+
+pytestmark = pytest.mark.train
 
 TOTAL = 2048
 EVERY = 512

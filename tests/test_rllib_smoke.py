@@ -10,12 +10,17 @@ import json
 from pathlib import Path
 
 import pytest
+
+pytest.importorskip("sb3_contrib")  # the [train] extra: without it this module is skipped
+pytest.importorskip("ray")  # and the [ray] extra
 import yaml
 
 from agents.export.__main__ import main as export_main
 from agents.learned import load_run_captain
 from naval_tactics.commands.evaluate import main as evaluate_main
 from naval_tactics.commands.train import main as train_main
+
+pytestmark = [pytest.mark.train, pytest.mark.ray]
 
 TIMESTEPS, BATCH = 2000, 1000
 

@@ -9,6 +9,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
+pytest.importorskip("sb3_contrib")  # the [train] extra: without it this module is skipped
+pytest.importorskip("ray")  # and the [ray] extra
 import torch
 import yaml
 from gymnasium import spaces
@@ -26,6 +29,8 @@ from naval_env.core.errors import ConfigError
 from naval_env.envs.match import Match
 from naval_env.envs.spaces import mask_box, observation_box
 from naval_tactics.commands.train import main as train_main
+
+pytestmark = [pytest.mark.train, pytest.mark.ray]
 
 RULESET = "pantheon"
 

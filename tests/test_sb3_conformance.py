@@ -10,10 +10,14 @@ import warnings
 
 import gymnasium as gym
 import pytest
+
+pytest.importorskip("stable_baselines3")  # the [train] extra: without it this module is skipped
 from stable_baselines3.common.env_checker import check_env
 
 import naval_env  # noqa: F401 - registers the gym ids
 from naval_env.core.ruleset import get_ruleset, ruleset_ids
+
+pytestmark = pytest.mark.train
 
 
 @pytest.mark.parametrize("ruleset_id", ruleset_ids())

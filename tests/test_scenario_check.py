@@ -36,6 +36,7 @@ SCRIPTED = CheckCaptains.of("gunner", ["rammer"])
 @pytest.fixture(scope="module")
 def ray() -> Iterator[ModuleType]:
     """One local Ray for this file's Ray tests (a command joins a running one instead of starting its own)."""
+    pytest.importorskip("ray")  # the [ray] extra: without it the tests on Ray are skipped
     with ray_session(num_cpus=2) as ray:
         yield ray
 
@@ -164,6 +165,7 @@ def test_command_refuses_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
     assert "--games must be at least 1" in capsys.readouterr().err
 
 
+@pytest.mark.ray
 def test_check_on_ray_is_the_local_check(ray: ModuleType) -> None:
     # --backend ray plays the block through the tournament's Ray backend: the same games, so the same check.
     local = check_scenario("pantheon", "duel", captains=SCRIPTED, seeds=6, seed=11, luck=False)
@@ -189,6 +191,7 @@ def test_luck_bound_a_clairvoyant_search_beats_the_captain_it_starts_from() -> N
     assert bound.score >= 0.7    # it sees the dice gunner cannot: 0.88 to 1.00 on four seed ranges in development
 
 
+@pytest.mark.ray
 def test_luck_bound_on_ray_is_the_local_one(ray: ModuleType) -> None:
     local = luck_bound("pantheon", "duel", None, "gunner", seeds=3, seed=3, simulations=4)
     on_ray = luck_bound("pantheon", "duel", None, "gunner", seeds=3, seed=3, simulations=4, workers=2,

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import pytest
+
+pytest.importorskip("sb3_contrib")  # the [train] extra: without it this module is skipped
+
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
 from agents.scripted.pantheon import GunnerCaptain
 from agents.training.selfplay import SelfPlayEnv, SnapshotCaptain
 from naval_env.envs.gym_env import NavalEnv
+
+pytestmark = pytest.mark.train
 
 
 def add_snapshot(env: SelfPlayEnv, name: str) -> None:

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
+pytest.importorskip("sb3_contrib")  # the [train] extra: without it this module is skipped
 import torch
 
 from agents.arena import play_game
@@ -24,6 +26,8 @@ from naval_env.core.ruleset import get_ruleset
 from naval_env.envs.match import Match
 from naval_env.envs.spaces import observation_box
 from naval_env.rulesets.flotilla.observer import OTHER_FIELDS
+
+pytestmark = pytest.mark.train
 
 RULESETS = ["pantheon", "pursuit", "crew_phase", "flotilla", "broadside"]
 SETTINGS = {"width": 16, "heads": 4, "layers": 1}

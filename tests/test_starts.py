@@ -7,6 +7,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
+pytest.importorskip("sb3_contrib")  # the [train] extra: without it this module is skipped
+
 from agents.evaluation.midgame import play_from, sample_positions, source_pairings
 from agents.registry import make_captain
 from agents.training.config import load_train_config
@@ -17,6 +19,8 @@ from naval_env.core.errors import ConfigError
 from naval_env.core.events import DamageDealt, GameEnded
 from naval_env.envs.gym_env import NavalEnv
 from naval_env.envs.match import Match
+
+pytestmark = pytest.mark.train
 
 BASE = {"name": "starts", "ruleset": "pantheon", "total_timesteps": 256, "n_envs": 1,
         "ppo": {"n_steps": 64, "batch_size": 64}}

@@ -15,6 +15,8 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+pytest.importorskip("sb3_contrib")  # the [train] extra: without it this module is skipped
 import torch
 
 import agents.training.run as run_module
@@ -24,6 +26,8 @@ from agents.training.config import TrainConfig, load_train_config
 from agents.training.seeds import SUMMARY, SeedsSummary, train_seeds
 from naval_env.core.errors import ConfigError
 from naval_tactics.commands import train as command
+
+pytestmark = pytest.mark.train
 
 TINY = {"total_timesteps": 64, "n_envs": 1, "n_steps": 32, "batch_size": 32, "name": "tiny",
         "progress_bar": False}
@@ -48,6 +52,7 @@ def same_weights(a: dict[str, torch.Tensor], b: dict[str, torch.Tensor]) -> bool
 
 @pytest.fixture(scope="module")
 def ray() -> Iterator[ModuleType]:
+    pytest.importorskip("ray")  # the [ray] extra: without it the tests on Ray are skipped
     with ray_session(num_cpus=2) as ray:
         yield ray
 
@@ -79,6 +84,7 @@ def test_two_seeds_write_grouped_run_folders_and_the_spread(local_seeds: SeedsSu
     assert summary["opponent"] == "rammer" and summary["games_per_seed"] == 6 and summary["backend"] == "local"
 
 
+@pytest.mark.ray
 def test_ray_backend_trains_each_seed_exactly_as_local(ray: ModuleType, local_seeds: SeedsSummary,
                                                        tmp_path: Path) -> None:
     on_ray = train_seeds(tiny_config(tmp_path), [0, 1], backend="ray", workers=2)
@@ -89,6 +95,7 @@ def test_ray_backend_trains_each_seed_exactly_as_local(ray: ModuleType, local_se
         assert same_weights(policy_weights(mine.folder), policy_weights(theirs.folder)), mine.seed
 
 
+@pytest.mark.ray
 def test_one_run_on_ray_is_the_local_run(ray: ModuleType, local_seeds: SeedsSummary, tmp_path: Path) -> None:
     """train.py --backend ray without --seeds: the SB3 run as one Ray task, the same run as here."""
     config = tiny_config(tmp_path).model_copy(update={"backend": "ray", "seed": 1, "progress_bar": False})

@@ -3,6 +3,8 @@
 import json
 
 import pytest
+
+pytest.importorskip("sb3_contrib")  # the [train] extra: without it this module is skipped
 import torch
 
 from agents.arena import play_game
@@ -13,6 +15,8 @@ from agents.training.run import learning_rate, train, write_manifest
 from agents.training.starts import scenario_weights
 from naval_env.core.errors import ConfigError
 from naval_env.envs.match import Match
+
+pytestmark = pytest.mark.train
 
 DEFAULT = "configs/train/pantheon.yaml"
 

@@ -9,11 +9,15 @@ from typing import Any
 
 import pytest
 
+pytest.importorskip("sb3_contrib")  # the [train] extra: without it this module is skipped
+
 import agents.training.config as training_config
 from agents.training.config import TrainingScenarios, load_train_config
 from agents.training.run import train
 from naval_env.core.errors import ConfigError
 from naval_tactics.commands.train import evaluate_command
+
+pytestmark = pytest.mark.train
 
 DEFAULT = "configs/train/pantheon.yaml"
 

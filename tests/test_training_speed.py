@@ -9,6 +9,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
+pytest.importorskip("sb3_contrib")  # the [train] extra: without it this module is skipped
 import torch
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.distributions import MaskableMultiCategoricalDistribution
@@ -23,6 +25,8 @@ from agents.training.config import load_train_config
 from agents.training.masked_policy import SegmentedMaskablePolicy, SegmentedMaskedMultiCategorical
 from agents.training.run import make_vec_env
 from naval_env.envs.match import Match
+
+pytestmark = pytest.mark.train
 
 DIMS = [3, 5, 7, 2, 9, 1, 4]
 ROOT = Path(__file__).resolve().parents[1]

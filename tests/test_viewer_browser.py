@@ -23,6 +23,8 @@ from naval_env.envs.match import Match
 from naval_tactics.viewer import replay_to_html
 from tests.chromium import headless_chromium
 
+pytestmark = pytest.mark.browser
+
 RULESETS = ["pantheon", "crew_phase", "flotilla", "broadside", "pursuit"]
 
 

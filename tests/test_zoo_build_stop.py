@@ -12,6 +12,8 @@ import time
 from pathlib import Path
 
 import pytest
+
+pytest.importorskip("stable_baselines3")  # the [train] extra: without it this module is skipped
 import yaml
 
 from agents.training.checkpoints import complete_checkpoints
@@ -19,6 +21,8 @@ from agents.zoo import zoo_rulesets
 from agents.zoo.build import load_build_config
 from agents.zoo.catalogue import CAPTAINS_DIR, read_facts
 from naval_tactics.commands.zoo import build_config, main
+
+pytestmark = pytest.mark.train
 
 REPO = Path(__file__).resolve().parents[1]
 
