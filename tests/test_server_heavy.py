@@ -108,7 +108,9 @@ def test_a_heavy_request_past_its_budget_answers_503_and_its_work_stops(apps: li
     error = answer.json()["error"]
     assert error["code"] == "request_timeout" and error["details"] == {"request_budget_s": 0.25}
     assert answer.headers["retry-after"] == "1"
-    assert took < 0.25 + 0.5   # answered when the budget ran out, not when the work would have ended
+    # answered when the budget ran out, not when the work would have ended (2 s): the slack is for a loaded
+    # 2-core machine under pytest-xdist, where 0.5 s of it was once not enough (0.98 s)
+    assert took < 0.25 + 1.0
     assert heavy.pending == 0 and stopping < 0.5   # the drawing was stopped, not left to run its 2 s
     # the same request with a budget that fits it succeeds
     http = TestClient(make(apps))
