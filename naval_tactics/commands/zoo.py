@@ -146,12 +146,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if problem:
             print(f"naval-tactics zoo: error: {problem}", file=sys.stderr)
             return 2
-        from agents.extras import MissingExtraError, require_training
-
-        try:
-            require_training("naval-tactics zoo build")
-        except MissingExtraError as exc:
-            print(f"naval-tactics zoo: error: {exc}", file=sys.stderr)
+        if not _has_training("naval-tactics zoo build"):
             return 2
         from agents.training.checkpoints import TrainingStopped
         from agents.zoo.build import build_entry
@@ -180,17 +175,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     return _ladder(args)
 
 
+def _has_training(command: str) -> bool:
+    """Whether the [train] extra is installed; if not, says what to install for ``command``."""
+    from agents.extras import MissingExtraError, require_training
+
+    try:
+        require_training(command)
+    except MissingExtraError as exc:
+        print(f"naval-tactics zoo: error: {exc}", file=sys.stderr)
+        return False
+    return True
+
+
 def _value(args: argparse.Namespace) -> int:
     if not 1 <= args.games <= MAX_VALUE_GAMES or not 1 <= args.epochs <= 1000:
         print(f"naval-tactics zoo: error: --games must be 1 to {MAX_VALUE_GAMES} and --epochs 1 to 1000",
               file=sys.stderr)
         return 2
-    from agents.extras import MissingExtraError, require_training
-
-    try:
-        require_training("naval-tactics zoo value")
-    except MissingExtraError as exc:
-        print(f"naval-tactics zoo: error: {exc}", file=sys.stderr)
+    if not _has_training("naval-tactics zoo value"):
         return 2
     from agents.zoo.catalogue import CAPTAINS_DIR
     from agents.zoo.value_build import DEFAULT_FIRST_SEED, build
