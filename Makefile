@@ -52,7 +52,7 @@ lint: setup
 
 # The three packages a user imports; mypy's settings are in pyproject.toml.
 typecheck: setup
-	$(PY) -m mypy naval_env agents naval_tactics
+	$(PY) -m mypy naval_env naval_agents naval_tactics
 
 # The browser tests' screenshots into docs/play (docs/play.md shows them); a plain test run keeps them in a temp folder.
 screenshots: setup system-packages

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Captain
+from naval_agents.base import Captain
 from naval_env.core.events import DamageDealt, Event
 from naval_env.envs.match import Match
 

@@ -41,7 +41,7 @@ def require_training(what: str) -> None:
 def invoked_as(command: str, module: str | None = None) -> str:
     """How the user typed ``command``, for usage lines and error prefixes: ``naval-tactics train``, or
     ``train.py`` through the repository's thin wrapper, ``python -m naval_tactics train``, or ``python -m
-    MODULE`` for a command that is also a module of its own (``module="agents.export"``)."""
+    MODULE`` for a command that is also a module of its own (``module="naval_agents.export"``)."""
     script = Path(sys.argv[0]) if sys.argv and sys.argv[0] else Path()
     if script.name == f"{command}.py":
         return script.name

@@ -8,7 +8,7 @@ the ruleset's spaces, and only its weights are read, ``policy.pth`` through
 The same loader serves run folders, their checkpoints and ``best_model.zip``
 (self-play snapshots never touch the disk: they travel between processes as state
 dicts). Share captains as ONNX exports (``agents/export``). The run files are read by
-:mod:`agents.model_files`, which RLlib's loader (:mod:`agents.learned_rllib`) shares.
+:mod:`naval_agents.model_files`, which RLlib's loader (:mod:`naval_agents.learned_rllib`) shares.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from agents.base import Captain, Decision
-from agents.model_files import (
+from naval_agents.base import Captain, Decision
+from naval_agents.model_files import (
     RUN_CONFIG,
     RUN_MANIFEST,
     ModelLoadError,
@@ -33,9 +33,9 @@ from agents.model_files import (
 )
 
 if TYPE_CHECKING:   # numpy_policy imports torch, which the base install (ONNX play) does not have
-    from agents.numpy_policy import NumpyPolicy
+    from naval_agents.numpy_policy import NumpyPolicy
 
-# The run-file readers live in agents.model_files (below this module and agents.learned_rllib); named here too.
+# The run-file readers live in naval_agents.model_files (below this module and naval_agents.learned_rllib); named here too.
 __all__ = [
     "RUN_CONFIG",
     "RUN_MANIFEST",
@@ -61,7 +61,7 @@ def load_policy(model_path: Path, ruleset_id: str, config: Any = None) -> tuple[
     """
     model_path = resolve_model_path(Path(model_path))
     if model_path.suffix == ".pth":  # weights an RLlib run saved itself (agents/learned_rllib.py)
-        from agents.learned_rllib import load_rllib_policy
+        from naval_agents.learned_rllib import load_rllib_policy
 
         return load_rllib_policy(model_path, ruleset_id, config)
     run, manifest = trained_run(model_path, ruleset_id)
@@ -122,7 +122,7 @@ def load_run_captain(path: str | Path, ruleset_id: str, deterministic: bool = Tr
     ``numpy_copy``: play the most likely action through the policy's numpy copy (the same action, several
     times sooner); False where torch itself is what is measured (an export's reference, the latency bench).
     """
-    from agents.extras import MissingExtraError, require_training
+    from naval_agents.extras import MissingExtraError, require_training
 
     try:
         require_training(f"the run captain {path}")
@@ -133,7 +133,7 @@ def load_run_captain(path: str | Path, ruleset_id: str, deterministic: bool = Tr
     # torch.distributions argument checks cost more than the policy itself here; masks are valid by
     # construction (as in train.py).
     torch.distributions.Distribution.set_default_validate_args(False)
-    from agents.numpy_policy import NumpyPolicy
+    from naval_agents.numpy_policy import NumpyPolicy
 
     policy, run = load_policy(Path(path), ruleset_id, config)
     try:   # a loaded policy's weights are fixed: play its most likely action through the numpy copy

@@ -4,7 +4,7 @@ The RLlib backend saves its module's weights itself, under sb3-contrib ``Maskabl
 names (``agents/training/rllib/module.py``), as ``<stem>.pth`` (a tensor state dict read with
 ``torch.load(weights_only=True)``) beside ``<stem>.json`` (format, ``net_arch``, sizes, timesteps).
 Loading rebuilds the policy from the run's validated ``config.yaml`` and the ruleset's spaces, as
-:mod:`agents.learned` does for SB3 runs, so the same captain, export and parity code serves both.
+:mod:`naval_agents.learned` does for SB3 runs, so the same captain, export and parity code serves both.
 RLlib's own checkpoints (``rllib_checkpoint/``, written only when asked for) are never read here.
 """
 
@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from agents.model_files import (
+from naval_agents.model_files import (
     MAX_ENTRY_BYTES,
     ModelLoadError,
     policy_with_weights,

@@ -1,7 +1,7 @@
 """Load a model captain from a path: an ONNX export (``.onnx``) or a training run's ``.zip``.
 
 Neither kind runs code from the file: ONNX loads with onnxruntime and a JSON sidecar, a
-run's zip with its weights only (see :mod:`agents.learned`).
+run's zip with its weights only (see :mod:`naval_agents.learned`).
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from agents.base import Captain
+from naval_agents.base import Captain
 
 
 def load_model_captain(path: str | Path, ruleset_id: str, config: Any = None) -> Captain:
@@ -17,9 +17,9 @@ def load_model_captain(path: str | Path, ruleset_id: str, config: Any = None) ->
     action layouts must fit; default: the ruleset's default for an export, the run's own for a zip."""
     path = Path(path)
     if path.suffix == ".onnx":
-        from agents.export.onnx_captain import OnnxCaptain
+        from naval_agents.export.onnx_captain import OnnxCaptain
 
         return OnnxCaptain(path, expected_ruleset=ruleset_id, config=config)
-    from agents.learned import load_run_captain
+    from naval_agents.learned import load_run_captain
 
     return load_run_captain(path, ruleset_id, config=config)

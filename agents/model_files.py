@@ -4,7 +4,7 @@ stable-baselines3's ``MaskablePPO.load`` would unpickle every ``:serialized:`` e
 ``data`` (a crafted file runs code), so it is not used: the policy is rebuilt from the run's validated
 ``config.yaml`` and the ruleset's spaces, and only its weights are read, ``policy.pth`` through
 ``torch.load(weights_only=True)``, plus the plain-JSON ``policy_kwargs`` of ``data``. The SB3 zips
-(:mod:`agents.learned`) and RLlib's own weights (:mod:`agents.learned_rllib`) both load through here.
+(:mod:`naval_agents.learned`) and RLlib's own weights (:mod:`naval_agents.learned_rllib`) both load through here.
 """
 
 from __future__ import annotations
@@ -126,7 +126,7 @@ def _is_int(value: Any) -> bool:
 def _slots_of(slots: Any, where: Path) -> dict[str, Any]:
     """The slot network's settings, each number inside the run config's bounds (``SLOT_BOUNDS``; the layout is
     checked against the ruleset when the policy is built)."""
-    from agents.training.config import SLOT_BOUNDS
+    from naval_agents.training.config import SLOT_BOUNDS
 
     if not isinstance(slots, dict) or set(slots) != {"layout", *SLOT_BOUNDS}:
         raise ModelLoadError(f"{where}: policy_kwargs.slots {str(slots)[:200]} must have exactly the keys "
@@ -174,7 +174,7 @@ def read_tensor_state(source: Any, what: str) -> dict[str, Any]:
 def run_settings(run: Path, manifest: dict[str, Any]) -> tuple[list[int] | None, str | None]:
     """``(ppo.net_arch, ruleset_config)`` of the run's validated config.yaml; without one (a folder made
     by hand), ``(None, run.json's train_config.ruleset_config)``."""
-    from agents.training.config import load_train_config
+    from naval_agents.training.config import load_train_config
 
     path = run / RUN_CONFIG
     if path.is_file():
@@ -208,7 +208,7 @@ def build_policy(observation_spec: Any, action_spec: Any, net_arch: list[int] | 
                  slots: dict[str, Any] | None = None) -> Any:
     """The policy train.py trains (``MlpPolicy``, SB3 defaults but ``net_arch``, and the slot network when
     ``slots`` is given), on the ruleset's spaces, for its weights to be loaded into."""
-    from agents.training.masked_policy import SegmentedMaskablePolicy
+    from naval_agents.training.masked_policy import SegmentedMaskablePolicy
     from naval_env.envs.spaces import action_space, observation_box
 
     # ortho_init off: the loaded state dict overwrites every weight, and orthogonal init's QR
@@ -220,7 +220,7 @@ def build_policy(observation_spec: Any, action_spec: Any, net_arch: list[int] | 
 
 
 def _check_layout(slots: dict[str, Any], observation_spec: Any, where: Path, ruleset: str) -> None:
-    from agents.training.slot_network import slot_layout
+    from naval_agents.training.slot_network import slot_layout
 
     if slots["layout"] != slot_layout(observation_spec):
         raise ModelLoadError(f"{where}: the model's slot layout is not ruleset {ruleset}'s observation layout "

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 from torch import nn
 
-from agents.base import Captain, Decision
+from naval_agents.base import Captain, Decision
 
 ACTIVATIONS = {nn.Tanh: np.tanh, nn.ReLU: lambda x: np.maximum(x, 0.0)}
 
@@ -51,7 +51,7 @@ class NumpyPolicy:
     def __init__(self, policy: Any) -> None:
         from stable_baselines3.common.torch_layers import FlattenExtractor
 
-        from agents.training.slot_network import NumpySlotFeatures, SlotAttentionExtractor
+        from naval_agents.training.slot_network import NumpySlotFeatures, SlotAttentionExtractor
 
         features = policy.features_extractor
         if not isinstance(features, (FlattenExtractor, SlotAttentionExtractor)) \

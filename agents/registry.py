@@ -29,19 +29,24 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Literal
 
-from agents.base import Captain
-from agents.scripted import (
+from naval_agents.base import Captain
+from naval_agents.scripted import (
     ScriptedFactory,
     default_opponent,
     make_scripted_captain,
     scripted_captains,
     scripted_names,
 )
-from agents.search import NAME_FORMS as SEARCH_FORMS
-from agents.search import SearchNameError, is_search_name, make_search_captain, parse_search_name
-from agents.search.names import DEFAULT_SIMULATIONS, MAX_SIMULATIONS, MAX_TIME_BUDGET_MS
-from agents.zoo.catalogue import ZOO_CAPTAIN, has_zoo_captain, load_zoo_captain
-from agents.zoo.levels import (
+from naval_agents.search import NAME_FORMS as SEARCH_FORMS
+from naval_agents.search import (
+    SearchNameError,
+    is_search_name,
+    make_search_captain,
+    parse_search_name,
+)
+from naval_agents.search.names import DEFAULT_SIMULATIONS, MAX_SIMULATIONS, MAX_TIME_BUDGET_MS
+from naval_agents.zoo.catalogue import ZOO_CAPTAIN, has_zoo_captain, load_zoo_captain
+from naval_agents.zoo.levels import (
     LEVELS,
     MAX_TEMPERATURE,
     TIMED_EXPERT_FORM,
@@ -210,7 +215,7 @@ def captain_names(ruleset_id: str) -> list[str]:
 
 def form_examples(ruleset_id: str) -> dict[str, str]:
     """One concrete name for every form in :data:`NAME_FORMS` (the model path: the ruleset's shipped export)."""
-    from agents.zoo.catalogue import zoo_onnx_path
+    from naval_agents.zoo.catalogue import zoo_onnx_path
 
     scripted = default_opponent(ruleset_id)
     examples = {"random": "random", "SCRIPTED": scripted, ZOO_CAPTAIN: ZOO_CAPTAIN,
@@ -372,7 +377,7 @@ def _plain_captain(name: CaptainName, ruleset_id: str, action_spec: ActionSpec, 
         base_captain = partial(make_captain, ruleset_id=ruleset_id, action_spec=action_spec, seed=seed, config=config)
         return make_level_captain(name.text, ruleset_id, action_spec, base_captain, seed=seed, config=config)
     if name.kind == "model":
-        from agents.loading import load_model_captain
+        from naval_agents.loading import load_model_captain
 
         return load_model_captain(Path(name.text), ruleset_id, config)
     raise ValueError(f"captain {name.text!r} ({name.kind}) is not a plain name")
@@ -390,4 +395,4 @@ def make_captain(spec: str | Captain, ruleset_id: str, action_spec: ActionSpec,
 
 
 # The environments resolve captain names through this module (the entry point names it too).
-register_resolver("agents", sys.modules[__name__])  # type: ignore[arg-type]
+register_resolver("naval_agents", sys.modules[__name__])  # type: ignore[arg-type]

@@ -16,7 +16,7 @@ however loaded the machine is; the target is at most 3. ``--deepcopy`` adds the 
     python bench/decision_costs.py --search                     # the search captain's simulations/s
 
 ``--search`` times the search captain instead (``search:64`` at decisions with a choice, as
-``python -m agents.search.bench`` picks them) and prints simulations per second with three rollout
+``python -m naval_agents.search.bench`` picks them) and prints simulations per second with three rollout
 and proposal captains side by side: the ruleset's scripted rollout captain (the default), and an
 untrained ``[128, 128]`` policy played through ``policy.predict`` (how expert iteration's search
 rolled out before) and through its numpy copy (``agents/numpy_policy.py``, how it rolls out now).
@@ -92,11 +92,11 @@ def search_rates(ruleset_id: str, positions: int, simulations: int) -> dict[str,
     import torch
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-    from agents.base import Decision
-    from agents.learned import LoadedModel, MaskablePPOCaptain
-    from agents.numpy_policy import NumpyPolicyCaptain
-    from agents.search.bench import NO_OBSERVATION, choice_positions
-    from agents.search.captain import SearchCaptain
+    from naval_agents.base import Decision
+    from naval_agents.learned import LoadedModel, MaskablePPOCaptain
+    from naval_agents.numpy_policy import NumpyPolicyCaptain
+    from naval_agents.search.bench import NO_OBSERVATION, choice_positions
+    from naval_agents.search.captain import SearchCaptain
     from naval_env.envs.spaces import action_space, observation_box
 
     torch.set_num_threads(1)

@@ -23,8 +23,8 @@ import torch
 from torch import nn
 from torch.distributions import Categorical
 
-from agents.training.config import TrainConfig, load_train_config
-from agents.training.run import make_env
+from naval_agents.training.config import TrainConfig, load_train_config
+from naval_agents.training.run import make_env
 
 
 @dataclass

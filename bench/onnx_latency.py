@@ -2,7 +2,7 @@
 
 Both captains answer the same recorded decisions from real games through the
 ``Captain.act`` call a game uses (torch: ``model.predict`` with the mask; ONNX:
-onnxruntime with the graph from ``python -m agents.export``). torch runs with one
+onnxruntime with the graph from ``python -m naval_agents.export``). torch runs with one
 thread and onnxruntime with one intra-op thread, a fair single-decision comparison, and torch's
 distribution argument checks are off (as in training; they cost several forward passes).
 Target: ONNX p50 at most 0.5x torch p50.
@@ -24,11 +24,11 @@ from typing import Any
 import numpy as np
 import torch
 
-from agents.base import Captain, Decision
-from agents.export.onnx_captain import OnnxCaptain
-from agents.export.onnx_export import export_run
-from agents.export.parity import collect_decisions
-from agents.learned import load_run_captain, read_manifest, resolve_model_path, run_folder_of
+from naval_agents.base import Captain, Decision
+from naval_agents.export.onnx_captain import OnnxCaptain
+from naval_agents.export.onnx_export import export_run
+from naval_agents.export.parity import collect_decisions
+from naval_agents.learned import load_run_captain, read_manifest, resolve_model_path, run_folder_of
 from naval_env.core.ruleset import get_ruleset
 
 TARGET_RATIO = 0.5

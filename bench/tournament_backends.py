@@ -18,9 +18,9 @@ import os
 import time
 from collections.abc import Callable
 
-from agents.distributed.ray_runtime import ray_session
-from agents.evaluation.stats import GameResult
-from agents.evaluation.tournament import Tournament, build_tournament, run_tournament
+from naval_agents.distributed.ray_runtime import ray_session
+from naval_agents.evaluation.stats import GameResult
+from naval_agents.evaluation.tournament import Tournament, build_tournament, run_tournament
 
 
 def timed(play: Callable[[], list[GameResult]]) -> tuple[float, list[GameResult]]:

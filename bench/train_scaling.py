@@ -20,8 +20,8 @@ from collections.abc import Callable
 
 import torch
 
-from agents.distributed.ray_runtime import add_ray_arguments, ray_session
-from agents.training.config import TrainConfig, load_train_config
+from naval_agents.distributed.ray_runtime import add_ray_arguments, ray_session
+from naval_agents.training.config import TrainConfig, load_train_config
 
 
 def timed(update: Callable[[], int], timesteps: int) -> tuple[float, int]:
@@ -37,7 +37,7 @@ def timed(update: Callable[[], int], timesteps: int) -> tuple[float, int]:
 def sb3_rate(config: TrainConfig, envs: int, timesteps: int) -> tuple[float, int]:
     from sb3_contrib import MaskablePPO
 
-    from agents.training.run import make_vec_env
+    from naval_agents.training.run import make_vec_env
 
     rollout = config.rllib.train_batch_size // envs
     config = config.model_copy(update={"backend": "local", "n_envs": envs,
@@ -56,7 +56,7 @@ def sb3_rate(config: TrainConfig, envs: int, timesteps: int) -> tuple[float, int
 
 
 def rllib_rate(config: TrainConfig, runners: int, envs_per_runner: int, timesteps: int) -> tuple[float, int]:
-    from agents.training.rllib.train import build_algorithm
+    from naval_agents.training.rllib.train import build_algorithm
 
     config = config.model_copy(update={"rllib": config.rllib.model_copy(update={
         "num_env_runners": runners, "num_envs_per_env_runner": envs_per_runner})})

@@ -14,8 +14,8 @@ import time
 import torch
 from sb3_contrib import MaskablePPO
 
-from agents.training.config import load_train_config
-from agents.training.run import make_vec_env
+from naval_agents.training.config import load_train_config
+from naval_agents.training.run import make_vec_env
 
 SETTINGS = [("dummy", 1, 1), ("dummy", 2, 1), ("dummy", 4, 1), ("dummy", 8, 1), ("dummy", 4, 2),
             ("subproc", 2, 1), ("subproc", 4, 1)]

@@ -48,7 +48,7 @@ RESULT_PREFIX = "RESULT "
 def bench_config(ruleset: str, n_steps: int | None) -> Any:
     """The ruleset's default run config without imitation (and with ``n_steps`` when given, the minibatch
     cut to one rollout where it was larger)."""
-    from agents.training.config import load_train_config
+    from naval_agents.training.config import load_train_config
 
     config = load_train_config(ruleset, {"progress_bar": False})
     if n_steps is not None:
@@ -72,7 +72,7 @@ def measure_env(config: Any, steps: int) -> float:
     """Env steps per second, random legal learner moves (one game after another)."""
     import numpy as np
 
-    from agents.training.run import make_env
+    from naval_agents.training.run import make_env
 
     env = make_env(config, rank=0)()
     spec = env.unwrapped.action_spec
@@ -86,7 +86,7 @@ def measure_env(config: Any, steps: int) -> float:
 
 
 def _timed_run(config: Any, timesteps: int) -> float:
-    from agents.training.backends import train_on_backend
+    from naval_agents.training.backends import train_on_backend
 
     with tempfile.TemporaryDirectory(prefix="train_throughput-") as run_dir:
         started = clock()

@@ -2,7 +2,7 @@
 
 Captains come only from names: ``random``, each ruleset's scripted captains, the shipped zoo captain
 with its levels and the exported ``.onnx`` files found in a folder given at start-up are listed; the
-parametric forms of :mod:`agents.registry`'s grammar (``search:N``, ``search:Nms``, ``expert:Nms``,
+parametric forms of :mod:`naval_agents.registry`'s grammar (``search:N``, ``search:Nms``, ``expert:Nms``,
 ``mixed:BASE:SHARE``, ``tempered:BASE:T``) are made on demand, within the server's limits. A name a
 client sends is parsed by that one grammar and looked up here: it is never opened as a path (model
 paths are refused), and nothing is unpickled. Descriptions are the ones the registry and the
@@ -18,8 +18,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Literal
 
-from agents.base import Captain, RandomCaptain
-from agents.registry import (
+from naval_agents.base import Captain, RandomCaptain
+from naval_agents.registry import (
     NAME_FORMS,
     CaptainName,
     CaptainNameError,
@@ -152,8 +152,8 @@ def exported_captains(settings: CatalogueSettings) -> Iterator[CaptainEntry]:
     (one onnxruntime session serves every game: the graph keeps no state between decisions)."""
     if settings.captains_dir is None:
         return
-    from agents.export.onnx_captain import OnnxCaptain
-    from agents.learned import ModelLoadError
+    from naval_agents.export.onnx_captain import OnnxCaptain
+    from naval_agents.learned import ModelLoadError
 
     folder = settings.captains_dir
     if not folder.is_dir():
@@ -177,7 +177,7 @@ def exported_captains(settings: CatalogueSettings) -> Iterator[CaptainEntry]:
 def _refuse_links_out(folder: Path, *paths: Path) -> None:
     """Every file an export is loaded from lies in the captains folder, symbolic links followed (a link
     to a model elsewhere would serve a file nobody put in the folder). External-data files are held to
-    the same by :class:`~agents.export.onnx_captain.OnnxCaptain`."""
+    the same by :class:`~naval_agents.export.onnx_captain.OnnxCaptain`."""
     inside = folder.resolve()
     for path in paths:
         if not path.resolve().is_relative_to(inside):
@@ -188,9 +188,9 @@ def _refuse_links_out(folder: Path, *paths: Path) -> None:
 def zoo_captains(settings: CatalogueSettings) -> Iterator[CaptainEntry]:
     """The trained captain shipped for each ruleset (``zoo``, loaded and checked once at start-up) and the
     difficulty levels built on it (``easy``, ``normal``, ``hard``, ``expert``; see ``agents/zoo``)."""
-    from agents.zoo import LEVELS, has_zoo_captain, load_zoo_captain
-    from agents.zoo.catalogue import load_zoo_value_leaf
-    from agents.zoo.levels import TIMED_EXPERT_FORM, levels_of
+    from naval_agents.zoo import LEVELS, has_zoo_captain, load_zoo_captain
+    from naval_agents.zoo.catalogue import load_zoo_value_leaf
+    from naval_agents.zoo.levels import TIMED_EXPERT_FORM, levels_of
 
     for ruleset_id, entry in settings.rulesets.items():
         if not has_zoo_captain(ruleset_id):
@@ -212,7 +212,7 @@ def zoo_captains(settings: CatalogueSettings) -> Iterator[CaptainEntry]:
 
 
 def _level(zoo: Captain, level: Any, spec: ActionSpec, name: str, value: Any, seed: int | None) -> Captain:
-    from agents.zoo.levels import level_captain
+    from naval_agents.zoo.levels import level_captain
 
     return level_captain(zoo, level, spec, name=name, seed=seed, value=value)
 

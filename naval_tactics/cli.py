@@ -272,8 +272,8 @@ def add_play(subparsers: Subparsers) -> None:
 
 
 def run_play(args: argparse.Namespace) -> int:
-    from agents.registry import default_opponent
-    from agents.zoo import has_zoo_captain
+    from naval_agents.registry import default_opponent
+    from naval_agents.zoo import has_zoo_captain
     from naval_tactics.play import play
 
     captain = args.captain or ("zoo" if has_zoo_captain(args.ruleset) else default_opponent(args.ruleset))
@@ -362,7 +362,7 @@ def _evaluate() -> Callable[[list[str]], int]:
 
 
 def _export() -> Callable[[list[str]], int]:
-    from agents.export.__main__ import main as export_main
+    from naval_agents.export.__main__ import main as export_main
 
     return export_main
 

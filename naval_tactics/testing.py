@@ -51,7 +51,7 @@ def export_tiny_captain(folder: Path, ruleset_id: str = "pantheon", name: str = 
     from sb3_contrib import MaskablePPO
 
     import naval_env  # noqa: F401 - registers the Gymnasium ids
-    from agents.export.onnx_export import export_run
+    from naval_agents.export.onnx_export import export_run
 
     ruleset = get_ruleset(ruleset_id)
     run = Path(folder) / "runs" / name

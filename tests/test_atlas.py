@@ -11,22 +11,22 @@ import pytest
 
 pytest.importorskip("sb3_contrib")  # the [train] extra: without it this module is skipped
 
-import agents.atlas.plan as plan_module
-from agents.atlas import play as play_module
-from agents.atlas.build import Atlas, make_atlas
-from agents.atlas.figures import GAME_LENGTHS, SIDE_ADVANTAGE, matrix_file
-from agents.atlas.measure import Rate, ScenarioNumbers, scenario_numbers
-from agents.atlas.plan import (
+import naval_agents.atlas.plan as plan_module
+from naval_agents.atlas import play as play_module
+from naval_agents.atlas.build import Atlas, make_atlas
+from naval_agents.atlas.figures import GAME_LENGTHS, SIDE_ADVANTAGE, matrix_file
+from naval_agents.atlas.measure import Rate, ScenarioNumbers, scenario_numbers
+from naval_agents.atlas.plan import (
     AtlasSettings,
     ScenarioPlan,
     captains_of,
     check_settings,
     plan_atlas,
 )
-from agents.atlas.play import ScenarioGames, scenario_tournament
-from agents.atlas.reading import ClaimKind, scenario_claims
-from agents.evaluation.stats import GameResult, wilson_interval
-from agents.registry import scripted_names
+from naval_agents.atlas.play import ScenarioGames, scenario_tournament
+from naval_agents.atlas.reading import ClaimKind, scenario_claims
+from naval_agents.evaluation.stats import GameResult, wilson_interval
+from naval_agents.registry import scripted_names
 from naval_tactics.cli import main as cli_main
 from naval_tactics.commands.atlas import main as atlas_main
 from tests.test_plots import assert_png

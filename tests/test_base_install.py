@@ -14,6 +14,7 @@ import subprocess
 import sys
 import tarfile
 import venv
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -74,8 +75,12 @@ def source(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return _source_copy(tmp_path_factory.mktemp("base_install"))
 
 
-def test_the_wheel_without_extras_plays_evaluates_and_serves_without_torch(source: Path, tmp_path: Path) -> None:
-    wheel = _build(source, "wheel", tmp_path / "dist")
+@pytest.fixture(scope="module")
+def wheel(source: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _build(source, "wheel", tmp_path_factory.mktemp("wheel") / "dist")
+
+
+def test_the_wheel_without_extras_plays_evaluates_and_serves_without_torch(wheel: Path, tmp_path: Path) -> None:
     env_dir = tmp_path / "venv"
     venv.create(env_dir, with_pip=True)
     python, script = env_dir / "bin" / "python", env_dir / "bin" / "naval-tactics"
@@ -104,6 +109,39 @@ def test_the_wheel_without_extras_plays_evaluates_and_serves_without_torch(sourc
     refused = _run([str(script), "train", "--config", "pantheon"], tmp_path)
     assert refused.returncode == 2
     assert 'pip install "naval-tactics[train]"' in refused.stderr and "Traceback" not in refused.stderr
+
+
+BESIDE_OPENAI_AGENTS = """
+import json
+from agents import Agent, Runner            # openai-agents' own top-level package
+import naval_agents.registry, naval_env
+from naval_env.core.ruleset import get_ruleset
+ruleset = get_ruleset("pantheon")
+captain = naval_agents.registry.make_captain("zoo", "pantheon", ruleset.action_spec(ruleset.load_config()))
+print(json.dumps({"agent": Agent.__module__, "captain": captain.name,
+                  "agents_from": __import__("agents").__file__}))
+"""
+
+
+def test_the_wheel_installs_nothing_named_agents_and_sits_beside_openai_agents(wheel: Path, tmp_path: Path) -> None:
+    """The wheel's top-level names are this project's own; ``openai-agents`` (whose import name is ``agents``)
+    installs beside it, ``pip check`` agrees, and both import in one process."""
+    with zipfile.ZipFile(wheel) as archive:
+        top = {name.split("/")[0] for name in archive.namelist() if not name.split("/")[0].endswith(".dist-info")}
+    assert top == {"naval_env", "naval_agents", "naval_tactics"}
+    env_dir = tmp_path / "venv"
+    venv.create(env_dir, with_pip=True)
+    python = env_dir / "bin" / "python"
+    done = _run([str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+                 "-c", str(ROOT / "constraints.txt"), str(wheel), "openai-agents"], tmp_path, timeout=1500)
+    assert done.returncode == 0, done.stderr[-3000:]
+    checked = _run([str(python), "-m", "pip", "check"], tmp_path)
+    assert checked.returncode == 0, checked.stdout
+    both = _run([str(python), "-c", BESIDE_OPENAI_AGENTS], tmp_path)
+    assert both.returncode == 0, both.stderr[-3000:]
+    found = json.loads(both.stdout.strip().splitlines()[-1])
+    assert found["agent"].startswith("agents.") and found["captain"].startswith("zoo")
+    assert "site-packages" in found["agents_from"]
 
 
 def test_the_sdist_carries_the_examples_docs_and_configs(source: Path, tmp_path: Path) -> None:

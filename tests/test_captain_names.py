@@ -19,8 +19,8 @@ import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
-from agents.evaluation.tournament import EvaluationInputError, build_tournament
-from agents.registry import (
+from naval_agents.evaluation.tournament import EvaluationInputError, build_tournament
+from naval_agents.registry import (
     NAME_FORMS,
     CaptainNameError,
     NameLimits,
@@ -29,7 +29,7 @@ from agents.registry import (
     make_captain,
     parse_captain_name,
 )
-from agents.zoo.levels import levels_of
+from naval_agents.zoo.levels import levels_of
 from naval_env.core.ruleset import get_ruleset
 from naval_tactics.catalogue import Catalogue
 from naval_tactics.server import ServerSettings, create_app

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from agents.arena import play_game
-from agents.evaluation.replay import write_replay
-from agents.registry import make_captain
+from naval_agents.arena import play_game
+from naval_agents.evaluation.replay import write_replay
+from naval_agents.registry import make_captain
 from naval_env.envs.match import Match
 from naval_tactics.cli import main
 
@@ -70,7 +70,7 @@ def test_watch_plays_a_game_and_saves_it(tmp_path: Path, capsys: pytest.CaptureF
 
 
 def test_a_captain_name_with_a_colon_is_labelled_with_a_dash() -> None:
-    from agents.evaluation.tournament import parse_entrant
+    from naval_agents.evaluation.tournament import parse_entrant
 
     assert parse_entrant("search:64").label == "search-64"
     assert parse_entrant("mixed:zoo:0.3").spec == "mixed:zoo:0.3"

@@ -20,20 +20,20 @@ import pytest
 pytest.importorskip("sb3_contrib")  # the [train] extra: without it this module is skipped
 import torch
 
-from agents.arena import play_game
-from agents.evaluation import tournament as tournament_module
-from agents.evaluation.replay import ReplayMismatchError, replay_game, write_replay
-from agents.evaluation.tournament import (
+from naval_agents.arena import play_game
+from naval_agents.evaluation import tournament as tournament_module
+from naval_agents.evaluation.replay import ReplayMismatchError, replay_game, write_replay
+from naval_agents.evaluation.tournament import (
     GameTask,
     _chunks,
     build_tournament,
     run_tournament,
     schedule,
 )
-from agents.registry import make_captain
-from agents.training import run as run_module
-from agents.training.config import TrainConfig, load_train_config
-from agents.training.run import train
+from naval_agents.registry import make_captain
+from naval_agents.training import run as run_module
+from naval_agents.training.config import TrainConfig, load_train_config
+from naval_agents.training.run import train
 from naval_env.core.errors import ConfigError
 from naval_env.envs.match import Match
 

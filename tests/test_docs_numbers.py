@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.zoo import zoo_rulesets
+from naval_agents.zoo import zoo_rulesets
 from naval_tactics.commands.evaluate import DEMO_CAPTAINS, DEMO_MATCH, make_parser
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -12,18 +12,18 @@ from pathlib import Path
 
 import pytest
 
-from agents.arena import play_game
-from agents.evaluation.ratings import fit_ratings
-from agents.evaluation.replay import (
+from naval_agents.arena import play_game
+from naval_agents.evaluation.ratings import fit_ratings
+from naval_agents.evaluation.replay import (
     ReplayError,
     ReplayMismatchError,
     load_replay,
     replay_game,
     write_replay,
 )
-from agents.evaluation.report import to_json, write_results
-from agents.evaluation.stats import GameResult, summarize_pairing, wilson_interval
-from agents.evaluation.tournament import (
+from naval_agents.evaluation.report import to_json, write_results
+from naval_agents.evaluation.stats import GameResult, summarize_pairing, wilson_interval
+from naval_agents.evaluation.tournament import (
     EvaluationInputError,
     build_tournament,
     evaluate,
@@ -31,7 +31,7 @@ from agents.evaluation.tournament import (
     run_tournament,
     schedule,
 )
-from agents.registry import make_captain
+from naval_agents.registry import make_captain
 from naval_env.core.events import Event
 from naval_env.envs.match import Match
 

@@ -9,18 +9,18 @@ pytest.importorskip("sb3_contrib")  # the [train] extra: without it this module 
 import torch
 from sb3_contrib import MaskablePPO
 
-from agents.search import SearchResult
-from agents.search.tree import ChildStats
-from agents.training.config import ExpertIterationSettings, load_train_config
-from agents.training.expert_iteration import (
+from naval_agents.search import SearchResult
+from naval_agents.search.tree import ChildStats
+from naval_agents.training.config import ExpertIterationSettings, load_train_config
+from naval_agents.training.expert_iteration import (
     distil,
     expert_iteration,
     make_teacher,
     play,
     visit_targets,
 )
-from agents.training.imitation import agreement
-from agents.training.run import make_env, train
+from naval_agents.training.imitation import agreement
+from naval_agents.training.run import make_env, train
 from naval_env.core.spaces import ActionComponent, ActionSpec
 
 pytestmark = pytest.mark.train
@@ -112,7 +112,7 @@ def test_rounds_are_deterministic_for_a_seed_and_report_what_they_measured(rollo
 
 
 def test_a_run_with_expert_iteration_records_it_reports_each_round_and_exports_without_search(tmp_path, capsys):
-    from agents.export.__main__ import main as export_main
+    from naval_agents.export.__main__ import main as export_main
 
     config = load_train_config(CONFIG, {"run_dir": str(tmp_path), "total_timesteps": 64, "n_envs": 1,
                                         "n_steps": 64, "batch_size": 64, "progress_bar": False, "name": "exit"})

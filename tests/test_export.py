@@ -15,13 +15,13 @@ import pytest
 pytest.importorskip("torch")  # the [train] extra: without it this module is skipped
 
 import naval_env  # noqa: F401 - registers naval/Pantheon-v0
-from agents.arena import play_game
-from agents.export.onnx_captain import OnnxCaptain
-from agents.export.onnx_export import ExportError, ExportResult, export_run
-from agents.export.parity import check_parity
-from agents.export.sidecar import FORMAT, FORMAT_VERSION, sha256_file, sidecar_path
-from agents.learned import ModelLoadError
-from agents.registry import make_captain
+from naval_agents.arena import play_game
+from naval_agents.export.onnx_captain import OnnxCaptain
+from naval_agents.export.onnx_export import ExportError, ExportResult, export_run
+from naval_agents.export.parity import check_parity
+from naval_agents.export.sidecar import FORMAT, FORMAT_VERSION, sha256_file, sidecar_path
+from naval_agents.learned import ModelLoadError
+from naval_agents.registry import make_captain
 from naval_env.core.ruleset import get_ruleset
 from naval_env.core.spaces import ActionSpec, ObservationSpec
 from naval_env.envs.match import Match
@@ -131,9 +131,9 @@ def test_registry_loads_onnx_paths(exported: ExportResult) -> None:
 def test_onnx_captain_needs_no_torch(exported: ExportResult) -> None:
     code = f"""
 import sys
-from agents.export.onnx_captain import OnnxCaptain
-from agents.arena import play_game
-from agents.registry import make_captain
+from naval_agents.export.onnx_captain import OnnxCaptain
+from naval_agents.arena import play_game
+from naval_agents.registry import make_captain
 from naval_env.envs.match import Match
 captain = OnnxCaptain({str(exported.onnx_path)!r}, expected_ruleset="pantheon")
 match = Match("pantheon")
@@ -251,7 +251,7 @@ def test_export_refuses_a_run_of_another_ruleset_version(exported: ExportResult,
 def test_cli_exports_and_checks_parity(exported: ExportResult, tmp_path: Path) -> None:
     out = tmp_path / "captains" / "cli.onnx"
     done = subprocess.run(
-        [sys.executable, "-m", "agents.export", str(exported.run_folder / "final_model.zip"),
+        [sys.executable, "-m", "naval_agents.export", str(exported.run_folder / "final_model.zip"),
          "--out", str(out), "--parity", "300", "--seed", "2", "--conformance", "40"],
         check=False, cwd=REPO, capture_output=True, text=True, timeout=120,
     )
@@ -265,7 +265,7 @@ def test_cli_exports_and_checks_parity(exported: ExportResult, tmp_path: Path) -
 
 def test_cli_reports_bad_input_without_a_traceback(tmp_path: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "agents.export", str(tmp_path / "missing"), "--out", str(tmp_path / "x.onnx")],
+        [sys.executable, "-m", "naval_agents.export", str(tmp_path / "missing"), "--out", str(tmp_path / "x.onnx")],
         check=False, cwd=REPO, capture_output=True, text=True, timeout=120,
     )
     assert done.returncode == 2

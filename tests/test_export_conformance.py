@@ -22,8 +22,8 @@ import pytest
 pytest.importorskip("torch")  # the [train] extra: without it this module is skipped
 
 import naval_env  # noqa: F401 - registers the Gymnasium ids
-from agents.base import Decision
-from agents.export.conformance import (
+from naval_agents.base import Decision
+from naval_agents.export.conformance import (
     FORMAT,
     ConformanceError,
     check_conformance,
@@ -32,12 +32,12 @@ from agents.export.conformance import (
     read_conformance,
     write_conformance,
 )
-from agents.export.derivation import describe_observation, group_of
-from agents.export.onnx_captain import OnnxCaptain
-from agents.export.onnx_export import ExportError, ExportResult, export_run
-from agents.export.sidecar import FORMAT_VERSION, sha256_file, sidecar_path
-from agents.export.vectors import has_positions, make_vectors
-from agents.learned import ModelLoadError
+from naval_agents.export.derivation import describe_observation, group_of
+from naval_agents.export.onnx_captain import OnnxCaptain
+from naval_agents.export.onnx_export import ExportError, ExportResult, export_run
+from naval_agents.export.sidecar import FORMAT_VERSION, sha256_file, sidecar_path
+from naval_agents.export.vectors import has_positions, make_vectors
+from naval_agents.learned import ModelLoadError
 from naval_env.core.moves import options
 from naval_env.core.ruleset import get_ruleset, ruleset_ids
 
@@ -90,7 +90,7 @@ def test_export_writes_vectors_the_sidecar_points_to(exported: ExportResult) -> 
     entry = json.loads(exported.sidecar_path.read_text())["conformance"]
     assert entry["file"] == path.name and entry["sha256"] == sha256_file(path)
     assert (entry["format"], entry["format_version"], entry["vectors"], entry["seed"]) == (FORMAT, 1, VECTORS, 3)
-    assert entry["check"] == f"python -m agents.export.conformance check {path.name}"
+    assert entry["check"] == f"python -m naval_agents.export.conformance check {path.name}"
 
 
 def test_vectors_hold_real_positions_with_what_the_engine_computes(exported: ExportResult,
@@ -200,7 +200,7 @@ def test_a_bad_position_action_or_seat_is_named(exported: ExportResult, document
 
 
 def test_a_captain_that_decides_otherwise_is_named(exported: ExportResult, document: dict[str, Any]) -> None:
-    from agents.registry import make_captain
+    from naval_agents.registry import make_captain
 
     ruleset = get_ruleset(exported.ruleset_id)
     spec = ruleset.action_spec(ruleset.load_config())
@@ -224,7 +224,7 @@ def test_a_file_of_another_layout_is_refused_as_a_whole(exported: ExportResult, 
 def test_check_command_reports_fields_and_exit_codes(exported: ExportResult, document: dict[str, Any],
                                                      tmp_path: Path) -> None:
     def run(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "agents.export.conformance", "check", *args],
+        return subprocess.run([sys.executable, "-m", "naval_agents.export.conformance", "check", *args],
                               check=False, cwd=REPO, capture_output=True, text=True, timeout=120)
 
     done = run(str(exported.conformance_path), "--onnx", str(exported.onnx_path))
@@ -247,7 +247,7 @@ def test_check_command_reports_fields_and_exit_codes(exported: ExportResult, doc
 
 def test_vectors_that_do_not_reproduce_stop_the_export(exported: ExportResult, tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    from agents.export import vectors
+    from naval_agents.export import vectors
 
     original = vectors.make_vectors
 
@@ -267,7 +267,7 @@ def test_vectors_that_do_not_reproduce_stop_the_export(exported: ExportResult, t
 
 def test_a_ruleset_without_positions_exports_without_vectors(exported: ExportResult, tmp_path: Path,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    from agents.export import onnx_export
+    from naval_agents.export import onnx_export
 
     monkeypatch.setattr(onnx_export, "has_positions", lambda ruleset: False)
     result = export_run(exported.run_folder, tmp_path / "x.onnx")
@@ -280,8 +280,8 @@ def test_a_ruleset_without_positions_exports_without_vectors(exported: ExportRes
 
 def test_a_failed_parity_check_removes_the_vectors_too(exported: ExportResult, tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    from agents.export import parity
-    from agents.export.__main__ import main
+    from naval_agents.export import parity
+    from naval_agents.export.__main__ import main
 
     failing = parity.ParityReport(n=5, max_abs_diff=1.0, mismatches=1, masked_leaks=0, tolerance=1e-5,
                                   worst_component="x", games=1, scenarios=(), opponents=())
@@ -311,7 +311,7 @@ def test_every_observation_field_is_described_in_words(ruleset_id: str) -> None:
 
 
 def test_an_undescribed_observation_group_is_refused() -> None:
-    from agents.export.derivation import DescriptionError
+    from naval_agents.export.derivation import DescriptionError
     from naval_env.core.spaces import ObservationField, ObservationSpec
 
     spec = ObservationSpec((ObservationField("self.phase", 3, 1.0, "phase"),

@@ -25,13 +25,13 @@ pytest.importorskip("sb3_contrib")  # the [train] extra: without it this module 
 from sb3_contrib import MaskablePPO
 
 import naval_env  # noqa: F401 - registers the gym ids
-from agents.export.__main__ import main as export_main
-from agents.export.onnx_export import ExportError
-from agents.export.parity import collect_decisions
-from agents.export.sb3_zip import STOCK_POLICY, default_zip_path, export_sb3
-from agents.learned import LoadedModel, MaskablePPOCaptain, load_policy
-from agents.training.masked_policy import SegmentedMaskablePolicy
-from agents.training.slot_network import slot_layout
+from naval_agents.export.__main__ import main as export_main
+from naval_agents.export.onnx_export import ExportError
+from naval_agents.export.parity import collect_decisions
+from naval_agents.export.sb3_zip import STOCK_POLICY, default_zip_path, export_sb3
+from naval_agents.learned import LoadedModel, MaskablePPOCaptain, load_policy
+from naval_agents.training.masked_policy import SegmentedMaskablePolicy
+from naval_agents.training.slot_network import slot_layout
 from naval_env.core.ruleset import get_ruleset
 
 pytestmark = pytest.mark.train
@@ -39,7 +39,7 @@ pytestmark = pytest.mark.train
 #: The python that loads the zip: a venv with only sb3-contrib (make test-sb3-stock), else this one, blocked.
 # abspath, not resolve(): a venv's python is a symlink to the base interpreter, which would leave the venv.
 STOCK_PYTHON = os.path.abspath(os.environ.get("NAVAL_SB3_STOCK_PYTHON", sys.executable))
-OURS = ("agents", "naval_env", "naval_tactics")
+OURS = ("naval_agents", "naval_env", "naval_tactics")
 
 LOAD_AND_PREDICT = f"""
 import importlib.util, json, sys
@@ -106,7 +106,7 @@ def test_the_zip_names_the_stock_policy_and_pickles_nothing_of_this_package(expo
             pickled = base64.b64decode(value[":serialized:"])
             assert not any(name.encode() in pickled for name in OURS), key
     # The run's own zip does pickle this package: the reason for the export.
-    assert b"agents.training" in base64.b64decode(_data(mlp_run / "final_model.zip")["policy_class"][":serialized:"])
+    assert b"naval_agents.training" in base64.b64decode(_data(mlp_run / "final_model.zip")["policy_class"][":serialized:"])
 
 
 def test_the_zip_carries_the_runs_ppo_settings(exported: Path) -> None:
@@ -144,7 +144,7 @@ def test_the_runs_own_zip_does_not_load_there(mlp_run: Path, tmp_path: Path) -> 
                           cwd=tmp_path, capture_output=True, text=True, timeout=300, check=False,
                           env={**os.environ, "PYTHONPATH": ""})
     assert done.returncode != 0
-    assert "agents" in done.stderr
+    assert "naval_agents" in done.stderr
 
 
 def test_a_slot_network_run_is_refused_with_the_onnx_way_out(tmp_path: Path) -> None:

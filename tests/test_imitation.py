@@ -8,10 +8,10 @@ import pytest
 pytest.importorskip("sb3_contrib")  # the [train] extra: without it this module is skipped
 from sb3_contrib import MaskablePPO
 
-from agents.base import Captain
-from agents.training.config import load_train_config
-from agents.training.imitation import agreement, clone, collect, discounted, teachers_by_side
-from agents.training.run import make_env, train
+from naval_agents.base import Captain
+from naval_agents.training.config import load_train_config
+from naval_agents.training.imitation import agreement, clone, collect, discounted, teachers_by_side
+from naval_agents.training.run import make_env, train
 
 pytestmark = pytest.mark.train
 

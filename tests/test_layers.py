@@ -3,7 +3,7 @@
 The import graph is read from the source (AST), so an import inside a function counts as much as one at the
 top of a module: it runs as soon as the function does. Layers, lowest first:
 
-    naval_env.core -> naval_env.rulesets -> naval_env.envs -> naval_env -> agents -> naval_tactics
+    naval_env.core -> naval_env.rulesets -> naval_env.envs -> naval_env -> naval_agents -> naval_tactics
 
 A module may import its own layer and those below it, never one above (``TYPE_CHECKING`` imports
 included: a type named from above is a dependency on it all the same). A cycle is two or more modules
@@ -23,10 +23,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("naval_env", "agents", "naval_tactics")
+PACKAGES = ("naval_env", "naval_agents", "naval_tactics")
 
 #: Lowest first; a module belongs to the longest prefix it starts with.
-LAYERS = ("naval_env.core", "naval_env.rulesets", "naval_env.envs", "naval_env", "agents", "naval_tactics")
+LAYERS = ("naval_env.core", "naval_env.rulesets", "naval_env.envs", "naval_env", "naval_agents", "naval_tactics")
 
 #: The only imports allowed to reach a higher layer, each with why. (importer, imported)
 UPWARD_EXCEPTIONS: dict[tuple[str, str], str] = {
@@ -177,14 +177,14 @@ def test_no_import_cycles() -> None:
 
 def test_the_checker_sees_lazy_and_relative_imports(tmp_path: Path) -> None:
     source = ("from typing import TYPE_CHECKING\nfrom . import game\n"
-              "if TYPE_CHECKING:\n    from agents.base import Captain\n"
+              "if TYPE_CHECKING:\n    from naval_agents.base import Captain\n"
               "def f():\n    import naval_tactics.cli\n")
     path = tmp_path / "ruleset.py"
     path.write_text(source)
-    known = dict.fromkeys(["naval_env.core.ruleset", "naval_env.core.game", "agents.base", "naval_tactics.cli"],
+    known = dict.fromkeys(["naval_env.core.ruleset", "naval_env.core.game", "naval_agents.base", "naval_tactics.cli"],
                           path)
     found = {(i.imported, i.type_only) for i in imports_of("naval_env.core.ruleset", path, known)}
-    assert found == {("naval_env.core.game", False), ("agents.base", True), ("naval_tactics.cli", False)}
+    assert found == {("naval_env.core.game", False), ("naval_agents.base", True), ("naval_tactics.cli", False)}
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [frozenset("abc")]
 
 
@@ -193,7 +193,7 @@ def test_importing_every_naval_env_module_imports_no_captain_package() -> None:
     names = sorted(m for m in modules() if m.split(".")[0] == "naval_env")
     script = ("import importlib, sys\n"
               f"for name in {names!r}:\n    importlib.import_module(name)\n"
-              "print(sorted(m for m in sys.modules if m.split('.')[0] in ('agents', 'naval_tactics')))\n")
+              "print(sorted(m for m in sys.modules if m.split('.')[0] in ('naval_agents', 'naval_tactics')))\n")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, check=True)
     assert done.stdout.strip() == "[]", f"naval_env imported these: {done.stdout.strip()}"
 

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from agents.evaluation.tournament import build_tournament, evaluate
-from agents.league.db import SCHEMA_VERSION, LeagueError, open_league
-from agents.league.play import play
-from agents.league.roster import add
-from agents.league.sprt import SprtParams, llr
-from agents.league.standings import pairing_index, standings
-from agents.zoo import zoo_onnx_path
+from naval_agents.evaluation.tournament import build_tournament, evaluate
+from naval_agents.league.db import SCHEMA_VERSION, LeagueError, open_league
+from naval_agents.league.play import play
+from naval_agents.league.roster import add
+from naval_agents.league.sprt import SprtParams, llr
+from naval_agents.league.standings import pairing_index, standings
+from naval_agents.zoo import zoo_onnx_path
 from naval_tactics.cli import main as cli_main
 from naval_tactics.commands.league import main as league_main
 
@@ -110,7 +110,7 @@ def test_sprt_stops_a_lopsided_pairing_early_and_a_twin_pairing_with_h0(tmp_path
 
 
 def test_sprt_crossing_is_at_the_first_pair_over_the_bound(tmp_path: Path) -> None:
-    from agents.league.sprt import SprtState
+    from naval_agents.league.sprt import SprtState
 
     params = SprtParams(0, 20)
     with _new(tmp_path / "c.sqlite", ["gunner", "rammer"]) as league:

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from agents.league.db import open_league
-from agents.league.play import play
-from agents.league.roster import add
-from agents.league.standings import standings
+from naval_agents.league.db import open_league
+from naval_agents.league.play import play
+from naval_agents.league.roster import add
+from naval_agents.league.standings import standings
 
 ROOT = Path(__file__).resolve().parents[1]
 CAPTAINS = ["gunner", "rammer", "random"]

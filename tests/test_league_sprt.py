@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from agents.league.sprt import (
+from naval_agents.league.sprt import (
     SprtError,
     SprtParams,
     SprtState,

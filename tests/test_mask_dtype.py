@@ -9,13 +9,13 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
-import agents
+import naval_agents
 import naval_env
-from agents.export.onnx_captain import OnnxCaptain, mask_input, onnx_inputs
-from agents.export.sidecar import INPUT_MASK, INPUT_OBSERVATION, OUTPUT_ACTION
+from naval_agents.export.onnx_captain import OnnxCaptain, mask_input, onnx_inputs
+from naval_agents.export.sidecar import INPUT_MASK, INPUT_OBSERVATION, OUTPUT_ACTION
 from naval_env.envs.pettingzoo_env import aec_env
 
-ZOO = Path(agents.__file__).parent / "zoo" / "captains"
+ZOO = Path(naval_agents.__file__).parent / "zoo" / "captains"
 RULESETS = naval_env.ruleset_ids()
 DECISIONS = 25
 

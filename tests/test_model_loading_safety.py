@@ -2,7 +2,7 @@
 
 A crafted model zip carries a pickle payload that would create a marker file when unpickled;
 it is loaded through every entry point (the registry, the env's opponents as train.py uses
-them, ``python -m agents.export`` and ``evaluate.py --captains``) and the marker never appears.
+them, ``python -m naval_agents.export`` and ``evaluate.py --captains``) and the marker never appears.
 """
 
 from __future__ import annotations
@@ -25,14 +25,14 @@ pytest.importorskip("sb3_contrib")  # the [train] extra: without it this module 
 import torch
 import yaml
 
-from agents.arena import play_game
-from agents.base import Decision
-from agents.export.onnx_export import export_run
-from agents.export.parity import DecisionSet, collect_decisions, torch_logits
-from agents.learned import MaskablePPOCaptain, ModelLoadError, load_run_captain
-from agents.registry import make_captain
-from agents.training.config import load_train_config
-from agents.training.run import train
+from naval_agents.arena import play_game
+from naval_agents.base import Decision
+from naval_agents.export.onnx_export import export_run
+from naval_agents.export.parity import DecisionSet, collect_decisions, torch_logits
+from naval_agents.learned import MaskablePPOCaptain, ModelLoadError, load_run_captain
+from naval_agents.registry import make_captain
+from naval_agents.training.config import load_train_config
+from naval_agents.training.run import train
 from naval_env.core.ruleset import get_ruleset
 from naval_env.envs.gym_env import NavalEnv
 from naval_env.envs.match import Match
@@ -190,7 +190,7 @@ def test_training_opponents_load_a_crafted_run_without_running_it(crafted: Path,
 
 def test_export_cli_exports_a_crafted_run_without_running_it(crafted: Path, marker: Path, tmp_path: Path) -> None:
     out = tmp_path / "crafted.onnx"
-    done = subprocess.run([sys.executable, "-m", "agents.export", str(crafted), "--out", str(out), "--parity", "50"],
+    done = subprocess.run([sys.executable, "-m", "naval_agents.export", str(crafted), "--out", str(out), "--parity", "50"],
                           check=False, cwd=REPO, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert out.is_file() and "parity PASS: 50 decisions" in done.stdout

@@ -16,10 +16,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from agents import extras
-from agents.zoo import build as zoo_build
-from agents.zoo.card import read_facts
-from agents.zoo.catalogue import CAPTAINS_DIR
+from naval_agents import extras
+from naval_agents.zoo import build as zoo_build
+from naval_agents.zoo.card import read_facts
+from naval_agents.zoo.catalogue import CAPTAINS_DIR
 from naval_tactics import cli
 from naval_tactics.commands import atlas, evaluate, league, train, zoo
 
@@ -36,7 +36,7 @@ def _parsers(parser: argparse.ArgumentParser, name: str) -> list[tuple[str, argp
 
 
 def every_parser() -> list[tuple[str, argparse.ArgumentParser]]:
-    from agents.export.__main__ import _parser as export_parser
+    from naval_agents.export.__main__ import _parser as export_parser
 
     found = _parsers(cli.build_parser(), "naval-tactics")
     for name, parser in (("train", train.make_parser()), ("evaluate", evaluate.make_parser()),
@@ -74,7 +74,7 @@ def test_the_command_is_named_as_it_was_typed(monkeypatch: pytest.MonkeyPatch, a
 
 def test_export_run_as_its_module_is_named_so(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys, "argv", ["/repo/agents/export/__main__.py"])
-    assert extras.invoked_as("export", module="agents.export") == "python -m agents.export"
+    assert extras.invoked_as("export", module="naval_agents.export") == "python -m naval_agents.export"
 
 
 def test_usage_and_errors_through_the_cli_name_the_subcommand() -> None:
@@ -209,7 +209,7 @@ def test_flotilla_writes_facings_as_compass_letters() -> None:
     texts: list[str] = []
     for seed in range(3):
         texts += [event.text() for event in match.reset(seed)]
-        from agents.registry import make_captain
+        from naval_agents.registry import make_captain
 
         captains = {agent: make_captain("random", "flotilla", match.action_spec) for agent in match.agents}
         for captain in captains.values():

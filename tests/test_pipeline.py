@@ -11,12 +11,12 @@ import pytest
 
 pytest.importorskip("sb3_contrib")  # the [train] extra: without it this module is skipped
 
-from agents.arena import play_game
-from agents.evaluation.tournament import build_tournament, evaluate
-from agents.export.__main__ import main as export_main
-from agents.registry import make_captain, scripted_names
-from agents.training.config import TrainConfig, load_train_config
-from agents.training.run import train
+from naval_agents.arena import play_game
+from naval_agents.evaluation.tournament import build_tournament, evaluate
+from naval_agents.export.__main__ import main as export_main
+from naval_agents.registry import make_captain, scripted_names
+from naval_agents.training.config import TrainConfig, load_train_config
+from naval_agents.training.run import train
 from naval_env.core.ruleset import get_ruleset, ruleset_ids
 from naval_env.envs.match import Match
 

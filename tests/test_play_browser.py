@@ -22,7 +22,7 @@ from typing import Any
 import httpx
 import pytest
 
-from agents.evaluation.replay import load_replay, replay_game
+from naval_agents.evaluation.replay import load_replay, replay_game
 from naval_tactics.server import ServerSettings, create_app
 from naval_tactics.testing import serve_in_thread
 from tests.chromium import headless_chromium

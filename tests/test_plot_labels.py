@@ -11,10 +11,10 @@ import pytest
 from matplotlib.figure import Figure
 from matplotlib.text import Text
 
-from agents.evaluation.plots import RatingBar, draw_ratings
-from agents.evaluation.tournament import build_tournament
-from agents.plots import styled
-from agents.training.plots import draw_learning_curve, load_learning_curve
+from naval_agents.evaluation.plots import RatingBar, draw_ratings
+from naval_agents.evaluation.tournament import build_tournament
+from naval_agents.plots import styled
+from naval_agents.training.plots import draw_learning_curve, load_learning_curve
 
 
 def clipped_labels(figure: Figure) -> list[str]:

@@ -16,15 +16,15 @@ pytest.importorskip("sb3_contrib")  # the [train] extra: without it this module 
 from PIL import Image
 from stable_baselines3.common.callbacks import BaseCallback
 
-import agents.training.run as run_module
-from agents.evaluation.plots import Cell, RatingBar, rating_bars, win_rate_matrix
-from agents.evaluation.ratings import Rating
-from agents.evaluation.report import write_results
-from agents.evaluation.stats import GameResult
-from agents.evaluation.tournament import build_tournament, evaluate
-from agents.plots import count_phrase, scenario_name
-from agents.training.config import load_train_config
-from agents.training.plots import (
+import naval_agents.training.run as run_module
+from naval_agents.evaluation.plots import Cell, RatingBar, rating_bars, win_rate_matrix
+from naval_agents.evaluation.ratings import Rating
+from naval_agents.evaluation.report import write_results
+from naval_agents.evaluation.stats import GameResult
+from naval_agents.evaluation.tournament import build_tournament, evaluate
+from naval_agents.plots import count_phrase, scenario_name
+from naval_agents.training.config import load_train_config
+from naval_agents.training.plots import (
     EvalPoint,
     RewardPoint,
     eval_points,
@@ -32,7 +32,7 @@ from agents.training.plots import (
     plot_learning_curve,
     reward_points,
 )
-from agents.training.run import train
+from naval_agents.training.run import train
 
 pytestmark = pytest.mark.train
 

@@ -12,10 +12,10 @@ from types import ModuleType
 
 import pytest
 
-from agents.distributed.ray_runtime import INSTALL_HINT, ray_session
-from agents.evaluation.report import RESULT_FILES
-from agents.evaluation.stats import GameResult
-from agents.evaluation.tournament import (
+from naval_agents.distributed.ray_runtime import INSTALL_HINT, ray_session
+from naval_agents.evaluation.report import RESULT_FILES
+from naval_agents.evaluation.stats import GameResult
+from naval_agents.evaluation.tournament import (
     EvaluationInputError,
     GameTask,
     Tournament,

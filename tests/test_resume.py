@@ -15,7 +15,7 @@ import pytest
 pytest.importorskip("stable_baselines3")  # the [train] extra: without it this module is skipped
 import yaml
 
-from agents.training.checkpoints import ResumeError, complete_checkpoints, latest_checkpoint
+from naval_agents.training.checkpoints import ResumeError, complete_checkpoints, latest_checkpoint
 
 pytestmark = pytest.mark.train
 

@@ -18,13 +18,13 @@ from gymnasium import spaces
 from ray.rllib.core.columns import Columns
 from sb3_contrib.common.maskable.distributions import MaskableMultiCategoricalDistribution
 
-from agents.export.parity import torch_logits
-from agents.learned import ModelLoadError, load_run_captain
-from agents.learned_rllib import FINAL_WEIGHTS, save_policy_weights
-from agents.registry import make_captain
-from agents.training.config import TrainConfig
-from agents.training.rllib.module import ILLEGAL_LOGIT, MaskedPPOModule, masked_logits
-from agents.training.rllib.train import check_rllib
+from naval_agents.export.parity import torch_logits
+from naval_agents.learned import ModelLoadError, load_run_captain
+from naval_agents.learned_rllib import FINAL_WEIGHTS, save_policy_weights
+from naval_agents.registry import make_captain
+from naval_agents.training.config import TrainConfig
+from naval_agents.training.rllib.module import ILLEGAL_LOGIT, MaskedPPOModule, masked_logits
+from naval_agents.training.rllib.train import check_rllib
 from naval_env.core.errors import ConfigError
 from naval_env.envs.match import Match
 from naval_env.envs.spaces import mask_box, observation_box
@@ -207,7 +207,7 @@ def test_the_cli_refuses_an_unknown_backend_and_a_refused_config_leaves_no_run(t
 
 
 def test_an_iteration_without_runner_metrics_counts_no_steps() -> None:
-    from agents.training.rllib.train import sampled_lifetime
+    from naval_agents.training.rllib.train import sampled_lifetime
 
     assert sampled_lifetime({"env_runners": {"num_env_steps_sampled_lifetime": 4000}}) == 4000
     assert sampled_lifetime({"num_env_steps_sampled_lifetime": 2000, "env_runners": {}}) == 2000

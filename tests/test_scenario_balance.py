@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from agents.evaluation.balance import (
+from naval_agents.evaluation.balance import (
     BalanceError,
     Balancer,
     Point,
@@ -19,7 +19,7 @@ from agents.evaluation.balance import (
     balance_scenario,
     parse_variation,
 )
-from agents.evaluation.scenario_check import CheckCaptains, Rate, check_scenario
+from naval_agents.evaluation.scenario_check import CheckCaptains, Rate, check_scenario
 from naval_env.core.config import BUNDLED_CONFIGS
 from naval_tactics.commands.scenario import main
 

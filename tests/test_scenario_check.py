@@ -12,8 +12,8 @@ from types import ModuleType
 import pytest
 import yaml
 
-from agents.distributed.ray_runtime import ray_session
-from agents.evaluation.scenario_check import (
+from naval_agents.distributed.ray_runtime import ray_session
+from naval_agents.evaluation.scenario_check import (
     CheckCaptains,
     Thresholds,
     block_tournament,
@@ -24,8 +24,8 @@ from agents.evaluation.scenario_check import (
     to_markdown,
     variance_shares,
 )
-from agents.evaluation.stats import GameResult
-from agents.evaluation.tournament import build_tournament, run_tournament
+from naval_agents.evaluation.stats import GameResult
+from naval_agents.evaluation.tournament import build_tournament, run_tournament
 from naval_env.core.config import BUNDLED_CONFIGS
 from naval_tactics import cli
 from naval_tactics.commands.scenario import main, make_parser

@@ -7,14 +7,24 @@ import itertools
 import numpy as np
 import pytest
 
-from agents.base import Decision
-from agents.registry import make_captain
-from agents.search import SearchCaptain
-from agents.search.candidates import allowed_values, allows
-from agents.search.evaluators import RolloutEvaluator, hull_values
-from agents.search.fast_policy import NumpyActor, NumpyActorCaptain, UnsupportedGraph, fast_copy
-from agents.search.root import RootSearch, RootSettings, distinct_challengers, top_joint_actions
-from agents.zoo.catalogue import load_zoo_captain, zoo_onnx_path
+from naval_agents.base import Decision
+from naval_agents.registry import make_captain
+from naval_agents.search import SearchCaptain
+from naval_agents.search.candidates import allowed_values, allows
+from naval_agents.search.evaluators import RolloutEvaluator, hull_values
+from naval_agents.search.fast_policy import (
+    NumpyActor,
+    NumpyActorCaptain,
+    UnsupportedGraph,
+    fast_copy,
+)
+from naval_agents.search.root import (
+    RootSearch,
+    RootSettings,
+    distinct_challengers,
+    top_joint_actions,
+)
+from naval_agents.zoo.catalogue import load_zoo_captain, zoo_onnx_path
 from naval_env.core.ruleset import get_ruleset, ruleset_ids
 from tests.test_search_captain import FIRE_WINS, decide, mid_game
 
@@ -184,7 +194,7 @@ def test_a_graph_that_is_not_an_mlp_actor_is_refused_by_name(tmp_path) -> None: 
 
 
 def test_the_confirmation_test_uses_students_t_for_a_handful_of_pairs() -> None:
-    from agents.search.root import t_quantile
+    from naval_agents.search.root import t_quantile
 
     assert t_quantile(0.95, 3) == pytest.approx(2.3534, abs=1e-4)     # 4 pairs: far above the normal's 1.645
     assert t_quantile(0.95, 1000) == pytest.approx(1.6464, abs=1e-3)

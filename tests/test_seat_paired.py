@@ -13,15 +13,20 @@ from pathlib import Path
 
 import pytest
 
-from agents.atlas import plan as plan_module
-from agents.atlas.markdown import render
-from agents.atlas.measure import scenario_numbers
-from agents.atlas.plan import AtlasSettings, ScenarioPlan
-from agents.atlas.play import ScenarioGames, scenario_tournament
-from agents.evaluation.seat_paired import SeatPaired, missing_opponents, score_index, seat_paired
-from agents.evaluation.stats import Z_95, GameResult
-from agents.evaluation.tournament import build_tournament, evaluate
-from agents.zoo.report import Report, generalization_report, scenario_lines
+from naval_agents.atlas import plan as plan_module
+from naval_agents.atlas.markdown import render
+from naval_agents.atlas.measure import scenario_numbers
+from naval_agents.atlas.plan import AtlasSettings, ScenarioPlan
+from naval_agents.atlas.play import ScenarioGames, scenario_tournament
+from naval_agents.evaluation.seat_paired import (
+    SeatPaired,
+    missing_opponents,
+    score_index,
+    seat_paired,
+)
+from naval_agents.evaluation.stats import Z_95, GameResult
+from naval_agents.evaluation.tournament import build_tournament, evaluate
+from naval_agents.zoo.report import Report, generalization_report, scenario_lines
 from naval_tactics.commands.evaluate import main as evaluate_main
 
 SIDES = ("red", "blue")

@@ -8,8 +8,8 @@ pytest.importorskip("sb3_contrib")  # the [train] extra: without it this module 
 
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-from agents.scripted.pantheon import GunnerCaptain
-from agents.training.selfplay import SelfPlayEnv, SnapshotCaptain
+from naval_agents.scripted.pantheon import GunnerCaptain
+from naval_agents.training.selfplay import SelfPlayEnv, SnapshotCaptain
 from naval_env.envs.gym_env import NavalEnv
 
 pytestmark = pytest.mark.train

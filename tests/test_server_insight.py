@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from agents.evaluation.replay import load_replay, replay_game
+from naval_agents.evaluation.replay import load_replay, replay_game
 from naval_env.core.moves import decode
 from naval_env.core.ruleset import get_ruleset
 from naval_tactics.server import ServerSettings, create_app

@@ -9,12 +9,12 @@ import pytest
 
 pytest.importorskip("sb3_contrib")  # the [train] extra: without it this module is skipped
 
-from agents.evaluation.midgame import play_from, sample_positions, source_pairings
-from agents.registry import make_captain
-from agents.training.config import load_train_config
-from agents.training.run import check_run, make_env
-from agents.training.start_draws import SNAPSHOT, StartsEnv, position_pool
-from agents.training.starts import PrioritySettings, home_scenario, scenario_weights
+from naval_agents.evaluation.midgame import play_from, sample_positions, source_pairings
+from naval_agents.registry import make_captain
+from naval_agents.training.config import load_train_config
+from naval_agents.training.run import check_run, make_env
+from naval_agents.training.start_draws import SNAPSHOT, StartsEnv, position_pool
+from naval_agents.training.starts import PrioritySettings, home_scenario, scenario_weights
 from naval_env.core.errors import ConfigError
 from naval_env.core.events import DamageDealt, GameEnded
 from naval_env.envs.gym_env import NavalEnv
@@ -27,7 +27,7 @@ BASE = {"name": "starts", "ruleset": "pantheon", "total_timesteps": 256, "n_envs
 
 
 def config_of(**fields):
-    from agents.training.config import TrainConfig
+    from naval_agents.training.config import TrainConfig
     from naval_env.core.config import validate
 
     return validate(TrainConfig, {**BASE, **fields}, "<test>")
@@ -157,7 +157,7 @@ def test_a_run_over_several_scenarios_records_its_scenarios(tmp_path):
     config = load_train_config(None, {"name": "multi", "ruleset": "pantheon", "total_timesteps": 1,
                                       "run_dir": str(tmp_path)})
     config = config.model_copy(update={"scenario": ["squadron", "duel"]})
-    from agents.training.run import write_manifest
+    from naval_agents.training.run import write_manifest
 
     tmp_path.joinpath("run").mkdir()
     write_manifest(tmp_path / "run", config, {"status": "running"})

@@ -19,11 +19,11 @@ import pytest
 pytest.importorskip("sb3_contrib")  # the [train] extra: without it this module is skipped
 import torch
 
-import agents.training.run as run_module
-from agents.distributed.ray_runtime import INSTALL_HINT, ray_session
-from agents.training.backends import train_on_backend
-from agents.training.config import TrainConfig, load_train_config
-from agents.training.seeds import SUMMARY, SeedsSummary, train_seeds
+import naval_agents.training.run as run_module
+from naval_agents.distributed.ray_runtime import INSTALL_HINT, ray_session
+from naval_agents.training.backends import train_on_backend
+from naval_agents.training.config import TrainConfig, load_train_config
+from naval_agents.training.seeds import SUMMARY, SeedsSummary, train_seeds
 from naval_env.core.errors import ConfigError
 from naval_tactics.commands import train as command
 

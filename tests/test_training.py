@@ -7,12 +7,12 @@ import pytest
 pytest.importorskip("sb3_contrib")  # the [train] extra: without it this module is skipped
 import torch
 
-from agents.arena import play_game
-from agents.learned import MaskablePPOCaptain, ModelLoadError, load_run_captain
-from agents.registry import make_captain
-from agents.training.config import PPOSettings, load_train_config, shipped_train_configs
-from agents.training.run import learning_rate, train, write_manifest
-from agents.training.starts import scenario_weights
+from naval_agents.arena import play_game
+from naval_agents.learned import MaskablePPOCaptain, ModelLoadError, load_run_captain
+from naval_agents.registry import make_captain
+from naval_agents.training.config import PPOSettings, load_train_config, shipped_train_configs
+from naval_agents.training.run import learning_rate, train, write_manifest
+from naval_agents.training.starts import scenario_weights
 from naval_env.core.errors import ConfigError
 from naval_env.envs.match import Match
 

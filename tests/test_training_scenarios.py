@@ -11,9 +11,9 @@ import pytest
 
 pytest.importorskip("sb3_contrib")  # the [train] extra: without it this module is skipped
 
-import agents.training.config as training_config
-from agents.training.config import TrainingScenarios, load_train_config
-from agents.training.run import train
+import naval_agents.training.config as training_config
+from naval_agents.training.config import TrainingScenarios, load_train_config
+from naval_agents.training.run import train
 from naval_env.core.errors import ConfigError
 from naval_tactics.commands.train import evaluate_command
 

@@ -16,14 +16,17 @@ from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.distributions import MaskableMultiCategoricalDistribution
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-from agents.arena import play_game
-from agents.learned import MaskablePPOCaptain
-from agents.numpy_policy import NumpyPolicy, NumpyPolicyCaptain
-from agents.registry import make_captain
-from agents.training.callbacks import QuickEvalCallback
-from agents.training.config import load_train_config
-from agents.training.masked_policy import SegmentedMaskablePolicy, SegmentedMaskedMultiCategorical
-from agents.training.run import make_vec_env
+from naval_agents.arena import play_game
+from naval_agents.learned import MaskablePPOCaptain
+from naval_agents.numpy_policy import NumpyPolicy, NumpyPolicyCaptain
+from naval_agents.registry import make_captain
+from naval_agents.training.callbacks import QuickEvalCallback
+from naval_agents.training.config import load_train_config
+from naval_agents.training.masked_policy import (
+    SegmentedMaskablePolicy,
+    SegmentedMaskedMultiCategorical,
+)
+from naval_agents.training.run import make_vec_env
 from naval_env.envs.match import Match
 
 pytestmark = pytest.mark.train
@@ -174,7 +177,7 @@ def test_train_throughput_bench_names_bad_lengths():
 
 
 def test_policy_value_leaf_reads_the_value_head_as_torch_does():
-    from agents.training.expert_iteration import PolicyValue
+    from naval_agents.training.expert_iteration import PolicyValue
 
     model = pursuit_model(seed=5)
     match = Match("pursuit", None, None)

@@ -9,15 +9,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents.arena import play_game
-from agents.base import RandomCaptain
-from agents.export.conformance import check_conformance
-from agents.registry import LEVELS, captain_names, make_captain, scripted_names
-from agents.search import SearchCaptain
-from agents.zoo import ZooError, load_zoo_captain, zoo_rulesets
-from agents.zoo.card import read_facts, render_card
-from agents.zoo.catalogue import CAPTAINS_DIR, card_path
-from agents.zoo.levels import MixedCaptain, levels_of
+from naval_agents.arena import play_game
+from naval_agents.base import RandomCaptain
+from naval_agents.export.conformance import check_conformance
+from naval_agents.registry import LEVELS, captain_names, make_captain, scripted_names
+from naval_agents.search import SearchCaptain
+from naval_agents.zoo import ZooError, load_zoo_captain, zoo_rulesets
+from naval_agents.zoo.card import read_facts, render_card
+from naval_agents.zoo.catalogue import CAPTAINS_DIR, card_path
+from naval_agents.zoo.levels import MixedCaptain, levels_of
 from naval_env.core.ruleset import get_ruleset, ruleset_ids
 from naval_env.envs.match import Match
 
@@ -162,7 +162,7 @@ def test_a_bad_mixed_captain_is_refused_with_the_form(bad: str) -> None:
 
 
 def test_the_ladder_aims_for_70_percent_steps_or_three_equal_steps_of_a_narrow_range() -> None:
-    from agents.zoo.ladder import step_target
+    from naval_agents.zoo.ladder import step_target
 
     assert step_target(0.99) == 0.70
     assert step_target(0.85) == pytest.approx(0.6407, abs=1e-4)  # logit(0.85) / 3 = 0.578

@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from agents.zoo.anchors import (
+from naval_agents.zoo.anchors import (
     EASY_BAND,
     LEVEL_BAND,
     AnchoredCalibration,
@@ -15,7 +15,7 @@ from agents.zoo.anchors import (
     describe,
     weakest_scripted,
 )
-from agents.zoo.ladder import CEILING
+from naval_agents.zoo.ladder import CEILING
 
 
 def _model(at_zero: dict[str, float], slope: float = 0.12) -> tuple[list[tuple[str, str]], object]:

@@ -6,14 +6,19 @@ from pathlib import Path
 import pytest
 import yaml
 
-from agents.zoo.build import (
+from naval_agents.zoo.build import (
     check_run_matches_config,
     config_command_path,
     load_build_config,
     training_facts,
 )
-from agents.zoo.card import read_facts, render_card
-from agents.zoo.catalogue import CAPTAINS_DIR, ZooError, rebuild_command, recorded_rebuild_command
+from naval_agents.zoo.card import read_facts, render_card
+from naval_agents.zoo.catalogue import (
+    CAPTAINS_DIR,
+    ZooError,
+    rebuild_command,
+    recorded_rebuild_command,
+)
 from naval_tactics.commands.zoo import main
 
 

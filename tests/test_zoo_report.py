@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from agents.evaluation.stats import paired_difference
-from agents.evaluation.tournament import EvaluationInputError
-from agents.zoo.report import (
+from naval_agents.evaluation.stats import paired_difference
+from naval_agents.evaluation.tournament import EvaluationInputError
+from naval_agents.zoo.report import (
     DICE_OFFSET,
     SOURCE_OFFSET,
     generalization_report,
@@ -20,7 +20,7 @@ from naval_tactics.commands.zoo import main as zoo_main
 
 def test_the_reference_against_itself_differs_by_exactly_zero(monkeypatch):
     # Same positions, same dice, the same captain on the same seat: the pairing leaves nothing to differ.
-    monkeypatch.setattr("agents.zoo.report.rivals", lambda ruleset: ["gunner"])
+    monkeypatch.setattr("naval_agents.zoo.report.rivals", lambda ruleset: ["gunner"])
     table = midgame_table("pantheon", "copy=gunner", "squadron", positions=3, seed=40)
     assert table.reference == "gunner" and table.sources == ("gunner",)
     assert [(row.difference.mean, row.difference.n) for row in table.rows] == [(0.0, 2 * table.positions)]

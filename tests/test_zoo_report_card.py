@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from agents.zoo import card as card_module
-from agents.zoo.card import read_facts, record_report, render_card
-from agents.zoo.catalogue import CAPTAINS_DIR, card_path, zoo_rulesets
-from agents.zoo.report import Report, generalization_report
-from agents.zoo.report_card import (
+from naval_agents.zoo import card as card_module
+from naval_agents.zoo.card import read_facts, record_report, render_card
+from naval_agents.zoo.catalogue import CAPTAINS_DIR, card_path, zoo_rulesets
+from naval_agents.zoo.report import Report, generalization_report
+from naval_agents.zoo.report_card import (
     BLOCK_END,
     BLOCK_START,
     RULES_DIR,
@@ -168,7 +168,7 @@ def test_each_rules_page_shows_the_report_its_card_has_and_no_other(ruleset_id: 
 
 @pytest.mark.parametrize("captain", ["gunner", "expert", "runs/some-run"])
 def test_card_refuses_a_captain_other_than_zoo_before_any_game(captain: str, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    monkeypatch.setattr("agents.zoo.report.generalization_report", lambda *a, **k: pytest.fail("played games"))
+    monkeypatch.setattr("naval_agents.zoo.report.generalization_report", lambda *a, **k: pytest.fail("played games"))
     assert zoo_main(["report", "--ruleset", "pursuit", "--captain", captain, "--card"]) == 2
     err = capsys.readouterr().err
     assert f"--card writes onto the zoo captain's model card, so it reports only --captain zoo (got --captain " \
@@ -183,7 +183,7 @@ def test_card_measures_400_games_a_cell_by_default_and_writes_the_card(report: R
         asked.update(kwargs, ruleset=ruleset, captain=captain)
         return report
 
-    monkeypatch.setattr("agents.zoo.report.generalization_report", measured)
+    monkeypatch.setattr("naval_agents.zoo.report.generalization_report", measured)
     monkeypatch.setattr(card_module, "record_report", partial(record_report, directory=captains, rules_dir=rules))
     assert zoo_main(["report", "--ruleset", "pursuit", "--card", "--workers", "1"]) == 0, capsys.readouterr().err
     assert (asked["ruleset"], asked["captain"], asked["games"], asked["positions"]) == ("pursuit", "zoo", 200, None)
@@ -196,6 +196,6 @@ def test_card_measures_400_games_a_cell_by_default_and_writes_the_card(report: R
 
 @pytest.mark.parametrize(("flag", "value"), [("--report-games", "0"), ("--report-positions", "100001")])
 def test_build_refuses_bad_report_counts_before_training(flag: str, value: str, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    monkeypatch.setattr("agents.zoo.build.build_entry", lambda *a, **k: pytest.fail("started the build"))
+    monkeypatch.setattr("naval_agents.zoo.build.build_entry", lambda *a, **k: pytest.fail("started the build"))
     assert zoo_main(["build", "--ruleset", "pursuit", flag, value]) == 2
     assert f"{flag} {value}: give 1 to 100000" in capsys.readouterr().err

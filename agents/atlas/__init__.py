@@ -10,6 +10,6 @@
 - :mod:`.build`: all of it, end to end (:func:`make_atlas`).
 """
 
-from agents.atlas.plan import AtlasError, AtlasSettings, ScenarioPlan, plan_atlas
+from naval_agents.atlas.plan import AtlasError, AtlasSettings, ScenarioPlan, plan_atlas
 
 __all__ = ["AtlasError", "AtlasSettings", "ScenarioPlan", "plan_atlas"]

@@ -6,11 +6,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from agents.atlas.figures import write_figures
-from agents.atlas.markdown import render
-from agents.atlas.measure import ScenarioNumbers, scenario_numbers
-from agents.atlas.plan import AtlasSettings, check_settings, plan_atlas
-from agents.atlas.play import ScenarioGames, play_atlas
+from naval_agents.atlas.figures import write_figures
+from naval_agents.atlas.markdown import render
+from naval_agents.atlas.measure import ScenarioNumbers, scenario_numbers
+from naval_agents.atlas.plan import AtlasSettings, check_settings, plan_atlas
+from naval_agents.atlas.play import ScenarioGames, play_atlas
 
 
 @dataclass(frozen=True)

@@ -9,9 +9,9 @@ from pathlib import Path
 import numpy as np
 from matplotlib.figure import Figure
 
-from agents.atlas.measure import ScenarioNumbers
-from agents.evaluation.plots import draw_win_rate_matrix
-from agents.plots import (
+from naval_agents.atlas.measure import ScenarioNumbers
+from naval_agents.evaluation.plots import draw_win_rate_matrix
+from naval_agents.plots import (
     WILSON_NOTE,
     WIN_RATE_AXIS,
     count_phrase,

@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from agents.atlas.figures import GAME_LENGTHS, SIDE_ADVANTAGE, matrix_file
-from agents.atlas.measure import ScenarioNumbers
-from agents.atlas.plan import AtlasSettings, ScenarioPlan
-from agents.atlas.reading import Claim, ruleset_summary, scenario_claims
+from naval_agents.atlas.figures import GAME_LENGTHS, SIDE_ADVANTAGE, matrix_file
+from naval_agents.atlas.measure import ScenarioNumbers
+from naval_agents.atlas.plan import AtlasSettings, ScenarioPlan
+from naval_agents.atlas.reading import Claim, ruleset_summary, scenario_claims
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]], right_from: int = 1) -> list[str]:

@@ -11,12 +11,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from agents.atlas.play import ScenarioGames
-from agents.evaluation.plots import WinRateMatrix, win_rate_matrix
-from agents.evaluation.ratings import Rating, fit_ratings
-from agents.evaluation.seat_paired import SeatPaired, score_index, seat_paired
-from agents.evaluation.stats import GameResult, wilson_interval
-from agents.evaluation.tournament import rating_order
+from naval_agents.atlas.play import ScenarioGames
+from naval_agents.evaluation.plots import WinRateMatrix, win_rate_matrix
+from naval_agents.evaluation.ratings import Rating, fit_ratings
+from naval_agents.evaluation.seat_paired import SeatPaired, score_index, seat_paired
+from naval_agents.evaluation.stats import GameResult, wilson_interval
+from naval_agents.evaluation.tournament import rating_order
 
 
 @dataclass(frozen=True)

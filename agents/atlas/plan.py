@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agents.registry import ZOO_CAPTAIN, scripted_names
-from agents.zoo import has_zoo_captain, zoo_onnx_path
+from naval_agents.registry import ZOO_CAPTAIN, scripted_names
+from naval_agents.zoo import has_zoo_captain, zoo_onnx_path
 from naval_env.core.errors import NavalError
 from naval_env.core.ruleset import get_ruleset, ruleset_ids
 

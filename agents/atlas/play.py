@@ -13,11 +13,11 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from itertools import combinations
 
-from agents.atlas.plan import AtlasSettings, ScenarioPlan
-from agents.evaluation import tournament as tournaments
-from agents.evaluation.seat_paired import reference_name
-from agents.evaluation.stats import GameResult
-from agents.evaluation.tournament import Tournament, build_tournament
+from naval_agents.atlas.plan import AtlasSettings, ScenarioPlan
+from naval_agents.evaluation import tournament as tournaments
+from naval_agents.evaluation.seat_paired import reference_name
+from naval_agents.evaluation.stats import GameResult
+from naval_agents.evaluation.tournament import Tournament, build_tournament
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ def backend_session(settings: AtlasSettings) -> AbstractContextManager[object]:
     """One Ray session for the whole atlas (every tournament joins it), or nothing for the local backend."""
     if settings.backend != "ray":
         return nullcontext()
-    from agents.distributed.ray_runtime import ray_session
+    from naval_agents.distributed.ray_runtime import ray_session
 
     return ray_session(settings.address)
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import Enum
 from itertools import permutations
 
-from agents.atlas.measure import Rate, ScenarioNumbers
+from naval_agents.atlas.measure import Rate, ScenarioNumbers
 
 
 class ClaimKind(str, Enum):

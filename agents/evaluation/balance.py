@@ -8,7 +8,7 @@ searched between ``LOW`` and ``HIGH`` (whole numbers where the config holds a wh
 numbers (a start zone's ``x: [110, 140]``) is shifted by an offset from ``LOW`` to ``HIGH``.
 
 Every point plays the same block of paired games as the scenario check
-(:func:`agents.evaluation.scenario_check.play_block`, without ``random``) on the same seeds, so two
+(:func:`naval_agents.evaluation.scenario_check.play_block`, without ``random``) on the same seeds, so two
 points differ by the parameters and not by the dice (common random numbers). A point's *side balance*
 is the first side's score when the mirror captain plays both sides, with its Wilson interval; its
 *decisiveness* the share of seeds whose result changes among the block's ordered pairings.
@@ -37,7 +37,7 @@ from typing import Any
 
 import yaml
 
-from agents.evaluation.scenario_check import (
+from naval_agents.evaluation.scenario_check import (
     MIN_DECISIVENESS,
     SIDE_BALANCE,
     CheckCaptains,
@@ -47,7 +47,7 @@ from agents.evaluation.scenario_check import (
     play_block,
     sound_cells,
 )
-from agents.evaluation.schedule import EvaluationInputError
+from naval_agents.evaluation.schedule import EvaluationInputError
 from naval_env.core.config import BUNDLED_CONFIGS
 from naval_env.core.errors import NavalError
 from naval_env.core.ruleset import get_ruleset

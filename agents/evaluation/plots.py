@@ -19,10 +19,10 @@ import numpy as np
 from matplotlib import colormaps
 from matplotlib.figure import Figure
 
-from agents.evaluation.ratings import Rating
-from agents.evaluation.stats import GameResult, wilson_interval
-from agents.evaluation.tournament import Evaluation, Tournament
-from agents.plots import (
+from naval_agents.evaluation.ratings import Rating
+from naval_agents.evaluation.stats import GameResult, wilson_interval
+from naval_agents.evaluation.tournament import Evaluation, Tournament
+from naval_agents.plots import (
     WILSON_NOTE,
     WIN_RATE_AXIS,
     count_phrase,

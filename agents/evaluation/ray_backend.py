@@ -18,11 +18,11 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
 
-from agents.arena import GameRecord
-from agents.distributed.ray_runtime import ray_session
-from agents.evaluation.schedule import EvaluationInputError, GameTask
-from agents.evaluation.stats import GameResult
-from agents.evaluation.workers import _chunks, _init_worker, _Setup, _Worker, save_replay
+from naval_agents.arena import GameRecord
+from naval_agents.distributed.ray_runtime import ray_session
+from naval_agents.evaluation.schedule import EvaluationInputError, GameTask
+from naval_agents.evaluation.stats import GameResult
+from naval_agents.evaluation.workers import _chunks, _init_worker, _Setup, _Worker, save_replay
 
 #: Chunks each actor holds at once: one playing, one queued behind it.
 IN_FLIGHT = 2

@@ -24,12 +24,12 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from agents.arena import play_game
-from agents.base import Captain
-from agents.evaluation.ratings import Rating
-from agents.evaluation.seat_paired import SeatPaired
-from agents.evaluation.stats import GameResult, PairingSummary
-from agents.evaluation.tournament import Evaluation, EvaluationInputError
+from naval_agents.arena import play_game
+from naval_agents.base import Captain
+from naval_agents.evaluation.ratings import Rating
+from naval_agents.evaluation.seat_paired import SeatPaired
+from naval_agents.evaluation.stats import GameResult, PairingSummary
+from naval_agents.evaluation.tournament import Evaluation, EvaluationInputError
 from naval_env.core.events import Event
 from naval_env.envs.match import Match
 
@@ -187,7 +187,7 @@ def clear_replays(out_dir: str | Path) -> None:
 def write_results(evaluation: Evaluation, out_dir: str | Path) -> list[Path]:
     """Write results.json, the three CSV files and the two PNG charts; returns their paths."""
     # matplotlib is loaded only when results are written, not by every import of this module
-    from agents.evaluation.plots import write_plots
+    from naval_agents.evaluation.plots import write_plots
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)

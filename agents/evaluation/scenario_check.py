@@ -1,12 +1,12 @@
 """The scenario check: does a scenario's result depend on its captains, its seat, or its dice?
 
 For one scenario, with stated captains and seeds, one block of paired games (the tournament machinery
-of :mod:`agents.evaluation.tournament`, so ``--backend ray`` plays it on Ray):
+of :mod:`naval_agents.evaluation.tournament`, so ``--backend ray`` plays it on Ray):
 
 - every ordered pair of the *sound* captains (the strongest captain and every scripted captain but
   ``random``) on every seed: ``a`` on the first side and ``b`` on the second, and the reverse; a mirror
   ``a:a`` once a seed (with the sides swapped it is the same game: captains are reset from the seed and
-  the side, :func:`agents.arena.play_game`);
+  the side, :func:`naval_agents.arena.play_game`);
 - the strongest captain against ``random``, from both sides.
 
 From it:
@@ -36,8 +36,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from agents.base import Captain
-from agents.evaluation.schedule import (
+from naval_agents.base import Captain
+from naval_agents.evaluation.schedule import (
     Entrant,
     EvaluationInputError,
     GameTask,
@@ -47,12 +47,12 @@ from agents.evaluation.schedule import (
     parse_entrant,
     schedule,
 )
-from agents.evaluation.stats import GameResult, wilson_interval
-from agents.evaluation.tournament import run_tournament
-from agents.evaluation.workers import _Setup, _Worker
-from agents.registry import scripted_names
-from agents.search.captain import default_rollout
-from agents.zoo.catalogue import ZOO_CAPTAIN, has_zoo_captain
+from naval_agents.evaluation.stats import GameResult, wilson_interval
+from naval_agents.evaluation.tournament import run_tournament
+from naval_agents.evaluation.workers import _Setup, _Worker
+from naval_agents.registry import scripted_names
+from naval_agents.search.captain import default_rollout
+from naval_agents.zoo.catalogue import ZOO_CAPTAIN, has_zoo_captain
 from naval_env.core.errors import NavalError
 from naval_env.core.ruleset import get_ruleset
 
@@ -308,7 +308,7 @@ class _ClairvoyantWorker(_Worker):
 def clairvoyant_factory(simulations: int) -> Callable[[Captain], Captain]:
     """A clairvoyant root search with ``prior`` as its prior; imported here, so the rest of the check works
     without it."""
-    from agents.search.captain import SearchCaptain
+    from naval_agents.search.captain import SearchCaptain
 
     def make(prior: Captain) -> Captain:
         try:
@@ -322,11 +322,11 @@ def clairvoyant_factory(simulations: int) -> Callable[[Captain], Captain]:
 
 
 class _ClairvoyantActor:
-    """A Ray actor playing luck-bound games: the tournament's :class:`~agents.evaluation.ray_backend.GameActor`
+    """A Ray actor playing luck-bound games: the tournament's :class:`~naval_agents.evaluation.ray_backend.GameActor`
     with the clairvoyant worker in place of the plain one."""
 
     def __init__(self, setup: _Setup, simulations: int) -> None:
-        from agents.evaluation.ray_backend import GameActor
+        from naval_agents.evaluation.ray_backend import GameActor
 
         self.actor = GameActor(setup)
         self.actor.worker = _ClairvoyantWorker(setup, clairvoyant_factory(simulations))
@@ -349,9 +349,9 @@ def luck_bound(ruleset: str, scenario: str | None, config: str | None, strongest
     if backend == "ray":
         import os
 
-        from agents.distributed.ray_runtime import ray_session
-        from agents.evaluation.ray_backend import _drive
-        from agents.evaluation.workers import _chunks
+        from naval_agents.distributed.ray_runtime import ray_session
+        from naval_agents.evaluation.ray_backend import _drive
+        from naval_agents.evaluation.workers import _chunks
 
         with ray_session(address, num_cpus=max(workers, os.cpu_count() or 1)) as ray:
             actor_class = ray.remote(num_cpus=1)(_ClairvoyantActor)

@@ -1,6 +1,6 @@
 """A tournament's input and schedule: captains as labelled specs, pairings, and every game as a task.
 
-:mod:`agents.evaluation.tournament` plays the schedule (here or in a process pool), :mod:`.workers`
+:mod:`naval_agents.evaluation.tournament` plays the schedule (here or in a process pool), :mod:`.workers`
 holds what plays one game, :mod:`.ray_backend` plays it on Ray; all of them import this module.
 """
 
@@ -14,9 +14,9 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any, overload
 
-from agents.base import Captain
-from agents.evaluation.stats import GameResult
-from agents.registry import make_captain, scripted_names
+from naval_agents.base import Captain
+from naval_agents.evaluation.stats import GameResult
+from naval_agents.registry import make_captain, scripted_names
 from naval_env.core.errors import NavalError
 from naval_env.core.ruleset import get_ruleset, ruleset_ids
 

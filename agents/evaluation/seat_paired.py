@@ -6,7 +6,7 @@ against each other and every captain looks "par". The reference here is the stro
 (``STRONGEST_SCRIPTED`` in ``agents/search/captain.py``) unless a command is told another. For captain ``A``
 against opponent ``B``, each of ``A``'s games (seed ``k``, ``A`` on side ``s``) is paired with the reference's
 game against ``B`` on seed ``k`` with the reference on side ``s``; the difference of the two scores (draws
-half) is averaged with a normal interval (:func:`agents.evaluation.stats.paired_difference`). The seed fixes
+half) is averaged with a normal interval (:func:`naval_agents.evaluation.stats.paired_difference`). The seed fixes
 the start and the dice, so pairing takes out what they give both games; above 0, ``A`` does better against
 ``B`` than the reference does from the same seats.
 
@@ -22,7 +22,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from agents.evaluation.stats import GameResult, PairedDifference, paired_difference
+from naval_agents.evaluation.stats import GameResult, PairedDifference, paired_difference
 
 #: (captain, opponent, seed, the captain's side) -> the captain's scores in those games (a mirror game
 #: played twice, sides swapped, is the same game and gives the same score twice).
@@ -32,7 +32,7 @@ ScoreIndex = dict[tuple[str, str, int, str], list[float]]
 def reference_name(ruleset: str) -> str:
     """The default reference: the ruleset's strongest scripted captain (``agents/search/captain.py``)."""
     # the run-time layer's table, imported when asked (importing search loads its engines)
-    from agents.search.captain import default_rollout
+    from naval_agents.search.captain import default_rollout
 
     return default_rollout(ruleset)
 

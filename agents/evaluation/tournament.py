@@ -3,7 +3,7 @@
 Every pairing ``a:b`` plays ``games`` seeds (``seed``, ``seed + 1``, ...), each seed
 twice: once with ``a`` on the scenario's first side and once swapped, so board,
 dice and side advantage even out. Games run in worker processes (``spawn`` context)
-or Ray actors (:mod:`agents.evaluation.ray_backend`) that build their own :class:`Match`
+or Ray actors (:mod:`naval_agents.evaluation.ray_backend`) that build their own :class:`Match`
 and captains from the specs; results are sorted by (pairing, seed, swap), so they
 depend neither on the number of workers nor on the backend.
 
@@ -23,9 +23,9 @@ from typing import Any
 
 from tqdm import tqdm
 
-from agents.distributed.ray_runtime import check_address, import_ray
-from agents.evaluation.ratings import Rating, fit_ratings
-from agents.evaluation.schedule import (
+from naval_agents.distributed.ray_runtime import check_address, import_ray
+from naval_agents.evaluation.ratings import Rating, fit_ratings
+from naval_agents.evaluation.schedule import (
     LABEL,
     Entrant,
     EvaluationInputError,
@@ -40,9 +40,14 @@ from agents.evaluation.schedule import (
     round_robin,
     schedule,
 )
-from agents.evaluation.seat_paired import SeatPaired, missing_opponents, score_index, seat_paired
-from agents.evaluation.stats import GameResult, PairingSummary, summarize
-from agents.evaluation.workers import (
+from naval_agents.evaluation.seat_paired import (
+    SeatPaired,
+    missing_opponents,
+    score_index,
+    seat_paired,
+)
+from naval_agents.evaluation.stats import GameResult, PairingSummary, summarize
+from naval_agents.evaluation.workers import (
     _chunks,
     _init_worker,
     _play_chunk,
@@ -143,7 +148,7 @@ def run_tournament(tournament: Tournament, *, workers: int = 1, replay_dir: str 
 
     try:
         if backend == "ray":
-            from agents.evaluation.ray_backend import play_on_ray
+            from naval_agents.evaluation.ray_backend import play_on_ray
 
             play_on_ray(setup, tasks, workers=workers, address=address, chunk=chunk_size(len(tasks), workers),
                         done=finished)
@@ -174,7 +179,7 @@ def _check_tasks(tournament: Tournament, tasks: Sequence[GameTask]) -> Sequence[
 @dataclass(frozen=True)
 class Evaluation:
     """A played tournament with its per-pairing summaries and ratings, and (when a reference was given) each
-    pairing's seat-paired difference against it (:mod:`agents.evaluation.seat_paired`)."""
+    pairing's seat-paired difference against it (:mod:`naval_agents.evaluation.seat_paired`)."""
 
     tournament: Tournament
     results: tuple[GameResult, ...]

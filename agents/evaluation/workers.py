@@ -1,7 +1,7 @@
 """What plays a tournament's games in one process: its Match and captains, one game a task, a replay when asked.
 
-Shared by the local process pool (:mod:`agents.evaluation.tournament`), the Ray actors
-(:mod:`agents.evaluation.ray_backend`) and the league (:mod:`agents.league.play`), so a game is
+Shared by the local process pool (:mod:`naval_agents.evaluation.tournament`), the Ray actors
+(:mod:`naval_agents.evaluation.ray_backend`) and the league (:mod:`naval_agents.league.play`), so a game is
 played the same way whichever runs it.
 """
 
@@ -18,11 +18,11 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from agents.arena import GameRecord, play_game
-from agents.base import Captain
-from agents.evaluation.replay import write_replay
-from agents.evaluation.schedule import Entrant, GameTask, Tournament, load_captain
-from agents.evaluation.stats import GameResult
+from naval_agents.arena import GameRecord, play_game
+from naval_agents.base import Captain
+from naval_agents.evaluation.replay import write_replay
+from naval_agents.evaluation.schedule import Entrant, GameTask, Tournament, load_captain
+from naval_agents.evaluation.stats import GameResult
 from naval_env.envs.match import Match
 
 

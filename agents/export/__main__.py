@@ -1,5 +1,5 @@
-"""``python -m agents.export RUN_FOLDER_OR_ZIP --out captains/NAME.onnx [--parity 2000] [--conformance 300] [--seed N]``
-``python -m agents.export RUN_FOLDER_OR_ZIP --sb3 [--out NAME.zip] [--parity 2000] [--seed N]``
+"""``python -m naval_agents.export RUN_FOLDER_OR_ZIP --out captains/NAME.onnx [--parity 2000] [--conformance 300] [--seed N]``
+``python -m naval_agents.export RUN_FOLDER_OR_ZIP --sb3 [--out NAME.zip] [--parity 2000] [--seed N]``
 
 Exports the run's captain (``NAME.onnx``, its sidecar ``NAME.json`` and conformance vectors
 ``NAME.conformance.json``, checked on write), then checks parity with the torch model on real games.
@@ -16,13 +16,13 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from agents.export.conformance import DEFAULT_COUNT
-from agents.extras import MissingExtraError, invoked_as, python_command, require_training
+from naval_agents.export.conformance import DEFAULT_COUNT
+from naval_agents.extras import MissingExtraError, invoked_as, python_command, require_training
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog=invoked_as("export", module="agents.export"),
+        prog=invoked_as("export", module="naval_agents.export"),
         description="Export a trained MaskablePPO captain to ONNX plus a JSON sidecar, and check parity.",
         allow_abbrev=False,
     )
@@ -48,7 +48,7 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
-        require_training(invoked_as("export", module="agents.export"))
+        require_training(invoked_as("export", module="naval_agents.export"))
     except MissingExtraError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -72,9 +72,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     from pathlib import Path
 
-    from agents.export.onnx_captain import OnnxCaptain
-    from agents.export.onnx_export import export_run
-    from agents.export.sidecar import FORMAT, FORMAT_VERSION
+    from naval_agents.export.onnx_captain import OnnxCaptain
+    from naval_agents.export.onnx_export import export_run
+    from naval_agents.export.sidecar import FORMAT, FORMAT_VERSION
     from naval_env.core.errors import NavalError
 
     try:
@@ -96,14 +96,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         size = result.conformance_path.stat().st_size / 1024
         print(f"  wrote {result.conformance_path} ({result.conformance_vectors} conformance vectors, "
               f"{size:.0f} KiB, verified on reload; check with "
-              f"`{python_command()} -m agents.export.conformance check {result.conformance_path}`)")
+              f"`{python_command()} -m naval_agents.export.conformance check {result.conformance_path}`)")
     else:
         print(f"  no conformance vectors: {result.conformance_note}")
     if args.parity == 0:
         print("parity check skipped (--parity 0)")
         return 0
 
-    from agents.export.parity import check_parity
+    from naval_agents.export.parity import check_parity
 
     report = check_parity(result.torch_captain, captain, n=args.parity, seed=args.seed,
                           tolerance=args.tolerance, config_path=result.config_path)
@@ -120,7 +120,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _export_sb3(args: argparse.Namespace) -> int:
-    from agents.export.sb3_zip import STOCK_POLICY, Sb3ParityError, export_sb3
+    from naval_agents.export.sb3_zip import STOCK_POLICY, Sb3ParityError, export_sb3
     from naval_env.core.errors import NavalError
 
     try:

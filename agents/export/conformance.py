@@ -10,7 +10,7 @@ Plain JSON, format ``naval-tactics-conformance`` version 1::
      "observation_size": 347, "flat_mask_size": 266, "components": ["move", ...],
      "encoding": {...the rules below, in words...}, "captain": "onnx:pantheon",
      "generator": {"seed": 0, "count": 300, "scenarios": [...], "sources": ["random", "captain"], ...},
-     "check": "python -m agents.export.conformance check pantheon.conformance.json",
+     "check": "python -m naval_agents.export.conformance check pantheon.conformance.json",
      "vectors": [{"id": 0, "source": "random", "scenario": "duel", "game_seed": 209652396, "decision": 0,
                   "seat": "red_0", "position": {...}, "observation": [0.0, 1.0, 0.125, ...],
                   "mask": [1, 0, 1, ...], "legal": {"move": ["none", "ahead 1", ...], ...},
@@ -30,7 +30,7 @@ Plain JSON, format ``naval-tactics-conformance`` version 1::
 A file an app writes itself needs only ``position``, ``seat``, ``observation`` and ``mask`` per vector;
 ``legal``, ``action`` and ``action_index`` are checked when present.
 
-``python -m agents.export.conformance check FILE [--onnx CAPTAIN.onnx] [--config PATH] [--json]``
+``python -m naval_agents.export.conformance check FILE [--onnx CAPTAIN.onnx] [--config PATH] [--json]``
 re-derives every vector with this engine (and the captain's move with ``--onnx``); exit 0 when all match,
 1 naming every mismatch by field (observation slice name, action component), 2 when the file is unusable.
 """
@@ -48,8 +48,8 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Decision
-from agents.export.derivation import field_at
+from naval_agents.base import Decision
+from naval_agents.export.derivation import field_at
 from naval_env.core.errors import NavalError
 from naval_env.core.moves import options
 from naval_env.core.position import PositionError
@@ -218,7 +218,7 @@ def check_document(document: Mapping[str, Any], *, config: Any = None, captain: 
     """Re-derive every vector of ``document`` from its position with this engine and name what differs.
 
     ``config``: a ruleset config object or path (default: the file's ``ruleset_config``, else the
-    ruleset's default). ``captain``: a captain (e.g. :class:`~agents.export.onnx_captain.OnnxCaptain`)
+    ruleset's default). ``captain``: a captain (e.g. :class:`~naval_agents.export.onnx_captain.OnnxCaptain`)
     whose move is compared with each vector's ``action``; without one, actions are only checked legal.
     """
     check_header(document, source)
@@ -357,7 +357,7 @@ def _action(index: int, vector: dict[str, Any], mask: np.ndarray, spec: ActionSp
 # ---------------------------------------------------------------- command line
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m agents.export.conformance",
+        prog="python -m naval_agents.export.conformance",
         description="Check conformance vectors (positions with observation, mask, legal labels and captain's "
                     "move) against this engine; mismatches are named by observation field or action component.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -376,7 +376,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         document = read_conformance(args.file)
         captain = None
         if args.onnx:
-            from agents.export.onnx_captain import OnnxCaptain
+            from naval_agents.export.onnx_captain import OnnxCaptain
 
             captain = OnnxCaptain(args.onnx, expected_ruleset=document["ruleset"]["id"],
                                   config=args.config or document.get("ruleset_config"))

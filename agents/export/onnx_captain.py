@@ -1,6 +1,6 @@
 """A captain that plays from an ONNX export with onnxruntime and numpy only (no torch, no pickles).
 
-Loading refuses, with :class:`agents.learned.ModelLoadError`, anything it cannot
+Loading refuses, with :class:`naval_agents.learned.ModelLoadError`, anything it cannot
 vouch for: a file that is not an ONNX model, a missing or invalid sidecar, a sidecar
 whose sha256 is not the file's, external-data files (weights kept beside the graph) that
 lie outside the model's folder (checked before onnxruntime reads any) or that the sidecar
@@ -17,8 +17,8 @@ from typing import Any
 import numpy as np
 import onnxruntime as ort
 
-from agents.base import Captain, Decision
-from agents.export.sidecar import (
+from naval_agents.base import Captain, Decision
+from naval_agents.export.sidecar import (
     INPUT_MASK,
     INPUT_OBSERVATION,
     LOGITS_PREFIX,
@@ -27,7 +27,7 @@ from agents.export.sidecar import (
     read_sidecar,
     sha256_file,
 )
-from agents.learned import ModelLoadError
+from naval_agents.learned import ModelLoadError
 from naval_env.core.ruleset import get_ruleset
 
 
@@ -82,7 +82,7 @@ def _check_external_data(path: Path, loaded: list[str], listed: list[dict[str, s
     for name in loaded:
         if name not in recorded:
             raise ModelLoadError(f"{path}: the graph loads external data {name!r}, which its sidecar does not list "
-                                 "with a sha256 (onnx.external_data); re-export it with `python -m agents.export`")
+                                 "with a sha256 (onnx.external_data); re-export it with `python -m naval_agents.export`")
         actual = sha256_file(_inside_folder(path, name))
         if actual != recorded[name]:
             raise ModelLoadError(f"{path}: external data {name!r}: sha256 {actual[:12]}... does not match its sidecar "

@@ -24,8 +24,8 @@ import torch
 from gymnasium import spaces
 from torch import nn
 
-from agents.export.conformance import DEFAULT_COUNT, conformance_path
-from agents.export.sidecar import (
+from naval_agents.export.conformance import DEFAULT_COUNT, conformance_path
+from naval_agents.export.sidecar import (
     HUGE_NEG,
     INPUT_MASK,
     INPUT_OBSERVATION,
@@ -36,8 +36,8 @@ from agents.export.sidecar import (
     sidecar_path,
     write_sidecar,
 )
-from agents.export.vectors import has_positions
-from agents.learned import (
+from naval_agents.export.vectors import has_positions
+from naval_agents.learned import (
     MaskablePPOCaptain,
     ModelLoadError,
     load_run_captain,
@@ -177,14 +177,14 @@ def _json_kind(value: Any) -> str:
 def _write_conformance(out: Path, ruleset: Ruleset, config: Any, config_path: str | None, count: int,
                        seed: int) -> tuple[Path, dict[str, Any]]:
     """Write ``count`` vectors played by the just-written graph, reload every one and recompute it."""
-    from agents.export.conformance import (
+    from naval_agents.export.conformance import (
         check_conformance,
         conformance_entry,
         conformance_path,
         write_conformance,
     )
-    from agents.export.onnx_captain import OnnxCaptain
-    from agents.export.vectors import make_vectors
+    from naval_agents.export.onnx_captain import OnnxCaptain
+    from naval_agents.export.vectors import make_vectors
 
     captain = OnnxCaptain(out, expected_ruleset=ruleset.id, config=config)
     path = conformance_path(out)

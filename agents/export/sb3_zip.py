@@ -22,8 +22,8 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from agents.export.onnx_export import ExportError, run_model
-from agents.model_files import RUN_CONFIG, read_policy_file
+from naval_agents.export.onnx_export import ExportError, run_model
+from naval_agents.model_files import RUN_CONFIG, read_policy_file
 
 #: The stock policy class every zip written here names (``"MlpPolicy"`` of ``MaskablePPO``).
 STOCK_POLICY = "sb3_contrib.common.maskable.policies.MaskableActorCriticPolicy"
@@ -72,8 +72,8 @@ def _ppo_settings(run: Path) -> dict[str, Any]:
     run folder without its config.yaml."""
     if not (run / RUN_CONFIG).is_file():
         return {}
-    from agents.training.config import load_train_config
-    from agents.training.run import learning_rate
+    from naval_agents.training.config import load_train_config
+    from naval_agents.training.run import learning_rate
 
     ppo = load_train_config(run / RUN_CONFIG).ppo
     return {"learning_rate": learning_rate(ppo), "n_steps": ppo.n_steps, "batch_size": ppo.batch_size,
@@ -90,7 +90,7 @@ def export_sb3(source: str | Path, out: str | Path | None = None, *, check: int 
     from sb3_contrib import MaskablePPO
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-    from agents.learned import load_policy
+    from naval_agents.learned import load_policy
 
     if isinstance(check, bool) or not isinstance(check, int) or check < 0:
         raise ExportError(f"check must be 0 (none) or a positive number of decisions, got {check!r}")
@@ -135,8 +135,8 @@ def _check_actions(policy: Any, reloaded: Any, ruleset_id: str, n: int, seed: in
                    out: Path) -> int:
     """The run policy's most likely actions on ``n`` of its own decisions in real games, which stock
     ``predict(..., action_masks=..., deterministic=True)`` must reproduce exactly."""
-    from agents.export.parity import collect_decisions
-    from agents.learned import LoadedModel, MaskablePPOCaptain
+    from naval_agents.export.parity import collect_decisions
+    from naval_agents.learned import LoadedModel, MaskablePPOCaptain
 
     captain = MaskablePPOCaptain(LoadedModel(policy), name="run", deterministic=True)
     decisions = collect_decisions(captain, ruleset_id, n, seed=seed, config_path=config_path)

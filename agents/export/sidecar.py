@@ -28,8 +28,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from agents.export.derivation import describe_observation
-from agents.learned import ModelLoadError
+from naval_agents.export.derivation import describe_observation
+from naval_agents.learned import ModelLoadError
 from naval_env.core.spaces import ActionSpec, ObservationSpec
 
 FORMAT = "naval-tactics-captain"
@@ -239,7 +239,7 @@ def read_sidecar(onnx_path: str | Path) -> dict[str, Any]:
     if not path.is_file():
         raise ModelLoadError(
             f"{onnx_path}: no sidecar {path.name} next to it; an export is the .onnx plus its .json, "
-            "copy both (re-export with `python -m agents.export` if it is lost)"
+            "copy both (re-export with `python -m naval_agents.export` if it is lost)"
         )
     try:
         data = json.loads(path.read_text(encoding="utf-8"))

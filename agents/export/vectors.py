@@ -1,4 +1,4 @@
-"""Make the conformance vectors of an export from seeded games (format: :mod:`agents.export.conformance`).
+"""Make the conformance vectors of an export from seeded games (format: :mod:`naval_agents.export.conformance`).
 
 Every scenario of the ruleset gets an equal share of the vectors, half from games of random legal
 play on both sides, half from games the captain plays (one side, changing each game) against random
@@ -15,15 +15,21 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Captain, Decision
-from agents.export.conformance import DEFAULT_COUNT, ENCODING, FORMAT, FORMAT_VERSION, float_list
+from naval_agents.base import Captain, Decision
+from naval_agents.export.conformance import (
+    DEFAULT_COUNT,
+    ENCODING,
+    FORMAT,
+    FORMAT_VERSION,
+    float_list,
+)
 from naval_env.core.game import Game
 from naval_env.core.moves import decode, options
 from naval_env.core.ruleset import Ruleset, get_ruleset
 
 PER_GAME = 8
 SOURCES = ("random", "captain")
-CHECK_COMMAND = "python -m agents.export.conformance check {file}"
+CHECK_COMMAND = "python -m naval_agents.export.conformance check {file}"
 
 
 def has_positions(ruleset: Ruleset) -> bool:

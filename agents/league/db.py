@@ -8,7 +8,7 @@ Tables:
   from (an absolute path for files), ``sha256`` of its files (None for built-in captains);
 - ``games``: one row per finished game, keyed by (a_id, b_id, seed, swap) with ``a_id < b_id`` (A is
   the captain added first), so a game can be stored once only; each is its own transaction;
-- ``ratings``: OpenSkill ratings, recomputed from ``games`` (see :mod:`agents.league.standings`);
+- ``ratings``: OpenSkill ratings, recomputed from ``games`` (see :mod:`naval_agents.league.standings`);
 - ``sprt``: per pairing, the SPRT parameters last played under and the state they reached.
 
 A file that is not a league, or is one from a newer schema, is refused before anything is written to it.
@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Self
 
-from agents.evaluation.ratings import Rating
-from agents.evaluation.stats import GameResult
-from agents.league.sprt import SprtParams, SprtState
+from naval_agents.evaluation.ratings import Rating
+from naval_agents.evaluation.stats import GameResult
+from naval_agents.league.sprt import SprtParams, SprtState
 from naval_env.core.errors import NavalError
 
 KIND = "naval-tactics league"

@@ -3,7 +3,7 @@
 The games are those ``evaluate.py`` would play for the same captains (a round robin in the order they
 were added) and ``--games N``: per pairing seeds ``first_seed .. first_seed + N - 1``, each once with A
 on the scenario's first side and once swapped, played by the tournament's own worker
-(:class:`agents.evaluation.workers._Worker`), so a league game equals evaluate.py's game for game.
+(:class:`naval_agents.evaluation.workers._Worker`), so a league game equals evaluate.py's game for game.
 Games already in the file are skipped (its key is (pairing, seed, swap)), so a rerun after a crash or
 Ctrl-C plays exactly what is missing. Games are handed out round by round (seed, swap, pairing) with a
 few in flight per worker; a pairing whose SPRT is decided gets no new games.
@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 
 from tqdm import tqdm
 
-from agents.evaluation.stats import GameResult
-from agents.evaluation.tournament import (
+from naval_agents.evaluation.stats import GameResult
+from naval_agents.evaluation.tournament import (
     Entrant,
     GameTask,
     Tournament,
@@ -32,10 +32,10 @@ from agents.evaluation.tournament import (
     load_captain,
     worker_pool,
 )
-from agents.league.db import League, LeagueError
-from agents.league.identity import content_hash, file_hash
-from agents.league.sprt import SprtParams, SprtState
-from agents.league.standings import (
+from naval_agents.league.db import League, LeagueError
+from naval_agents.league.identity import content_hash, file_hash
+from naval_agents.league.sprt import SprtParams, SprtState
+from naval_agents.league.standings import (
     Pair,
     fit_league_ratings,
     pairing_index,

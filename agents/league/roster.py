@@ -10,9 +10,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from agents.evaluation.tournament import EvaluationInputError, load_captain, parse_entrant
-from agents.league.db import League, LeagueError, LeagueInfo, create, now, open_league
-from agents.league.identity import content_hash, file_hash, is_path_spec
+from naval_agents.evaluation.tournament import EvaluationInputError, load_captain, parse_entrant
+from naval_agents.league.db import League, LeagueError, LeagueInfo, create, now, open_league
+from naval_agents.league.identity import content_hash, file_hash, is_path_spec
 from naval_env.core.errors import NavalError
 from naval_env.core.ruleset import get_ruleset, ruleset_ids
 from naval_env.envs.match import Match

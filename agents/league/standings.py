@@ -2,7 +2,7 @@
 
 Pairings are every two captains in the order they were added (A: the earlier), numbered as
 ``evaluate.py`` numbers a round robin of the captains in that order. Ratings are refitted from all
-games in :func:`agents.evaluation.tournament.rating_order` (seed, swap, pairing), the order
+games in :func:`naval_agents.evaluation.tournament.rating_order` (seed, swap, pairing), the order
 ``evaluate.py`` fits in, so they never depend on the order games finished and equal evaluate.py's
 for the same captains and games. An SPRT is replayed over each pairing's complete pairs in seed order.
 """
@@ -13,11 +13,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from agents.evaluation.ratings import Rating, fit_ratings
-from agents.evaluation.stats import GameResult, PairingSummary, summarize_pairing
-from agents.evaluation.tournament import rating_order
-from agents.league.db import Captain, League, LeagueInfo
-from agents.league.sprt import SprtParams, SprtState
+from naval_agents.evaluation.ratings import Rating, fit_ratings
+from naval_agents.evaluation.stats import GameResult, PairingSummary, summarize_pairing
+from naval_agents.evaluation.tournament import rating_order
+from naval_agents.league.db import Captain, League, LeagueInfo
+from naval_agents.league.sprt import SprtParams, SprtState
 
 Pair = tuple[Captain, Captain]
 

@@ -1,7 +1,7 @@
 """Scripted captains, one module a ruleset: ``agents/scripted/<ruleset_id>.py`` defines ``CAPTAINS``.
 
 This is the bottom of the captain names: the search captain's rollouts and the name registry
-(``agents.registry``, on top) both look scripted captains up here, and nothing here imports them.
+(``naval_agents.registry``, on top) both look scripted captains up here, and nothing here imports them.
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ ScriptedFactory = Callable[[], Captain]
 def scripted_captains(ruleset_id: str) -> dict[str, ScriptedFactory]:
     """The ruleset's scripted captains: ``agents/scripted/<ruleset_id>.py`` defines ``CAPTAINS``."""
     try:
-        module = importlib.import_module(f"agents.scripted.{ruleset_id}")
+        module = importlib.import_module(f"naval_agents.scripted.{ruleset_id}")
     except ModuleNotFoundError as error:
-        if error.name != f"agents.scripted.{ruleset_id}":
+        if error.name != f"naval_agents.scripted.{ruleset_id}":
             raise
         return {}
     return dict(module.CAPTAINS)

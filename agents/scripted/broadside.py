@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from agents.base import Captain, Decision
+from naval_agents.base import Captain, Decision
 from naval_env.rulesets.broadside.actions import (
     MELEE_FIGHT,
     MELEE_HEROES_FIRST,
@@ -288,5 +288,5 @@ class GunnerCaptain(ScriptedBroadsideCaptain):
         return score
 
 
-#: Found by agents.registry; the first one is the env's default opponent.
+#: Found by naval_agents.registry; the first one is the env's default opponent.
 CAPTAINS = {"rammer": RammerCaptain, "gunner": GunnerCaptain}

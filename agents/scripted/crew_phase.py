@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from agents.base import Captain, Decision
+from naval_agents.base import Captain, Decision
 from naval_env.rulesets.crew_phase.arcs import ALL, BOW, covers_square
 from naval_env.rulesets.crew_phase.combat import TargetKind
 from naval_env.rulesets.crew_phase.engine import CrewPhaseGame, ManeuverOutcomes
@@ -282,5 +282,5 @@ class BreakerCaptain(GunnerCaptain):
         return best if best_hp is not None else super().choose_target(game, ship, legal)
 
 
-#: Found by agents.registry; the first one is the env's default opponent.
+#: Found by naval_agents.registry; the first one is the env's default opponent.
 CAPTAINS = {"rammer": RammerCaptain, "gunner": GunnerCaptain, "breaker": BreakerCaptain}

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from agents.base import Captain, Decision
+from naval_agents.base import Captain, Decision
 from naval_env.core.grid import STEP
 from naval_env.rulesets.flotilla import combat
 from naval_env.rulesets.flotilla.actions import FlotillaActions as A
@@ -413,5 +413,5 @@ def ram_trade(game: FlotillaGame, rammer: Ship) -> float:
     return float(rules.ram_damage_to_target - rules.ram_damage_to_rammer)
 
 
-#: Found by agents.registry; the first one is the env's default opponent.
+#: Found by naval_agents.registry; the first one is the env's default opponent.
 CAPTAINS = {"gunner": GunnerCaptain, "boarder": BoarderCaptain, "tactician": TacticianCaptain}

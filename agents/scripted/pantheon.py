@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.base import Captain, Decision
+from naval_agents.base import Captain, Decision
 from naval_env.rulesets.pantheon.actions import AttackKind, TurnOrder
 from naval_env.rulesets.pantheon.actions import PantheonActions as A
 from naval_env.rulesets.pantheon.crew import CREW_LABELS, REPAIR_CODE
@@ -150,5 +150,5 @@ class GunnerCaptain(ScriptedPantheonCaptain):
         return score + 0.1 * np.minimum(edge_room, 2)
 
 
-#: Found by agents.registry; the first one is the env's default opponent.
+#: Found by naval_agents.registry; the first one is the env's default opponent.
 CAPTAINS = {"rammer": RammerCaptain, "gunner": GunnerCaptain}

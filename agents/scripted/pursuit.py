@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from agents.base import Captain, Decision
+from naval_agents.base import Captain, Decision
 from naval_env.rulesets.pursuit.actions import PursuitActions as A
 from naval_env.rulesets.pursuit.engine import PursuitGame
 from naval_env.rulesets.pursuit.geometry import entry_along
@@ -227,5 +227,5 @@ class GunnerCaptain(ScriptedPursuitCaptain):
         return ManeuverKind.HOLD
 
 
-#: Found by agents.registry; the first one is the env's default opponent.
+#: Found by naval_agents.registry; the first one is the env's default opponent.
 CAPTAINS = {"hunter": HunterCaptain, "gunner": GunnerCaptain}

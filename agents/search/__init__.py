@@ -4,15 +4,15 @@
 ``make_captain("search:N")`` build; ``docs/search.md`` describes the design and its numbers.
 """
 
-from agents.search.captain import SearchCaptain, default_rollout
-from agents.search.names import (
+from naval_agents.search.captain import SearchCaptain, default_rollout
+from naval_agents.search.names import (
     NAME_FORMS,
     SearchBudget,
     SearchNameError,
     is_search_name,
     parse_search_name,
 )
-from agents.search.tree import SearchResult, TreeSettings
+from naval_agents.search.tree import SearchResult, TreeSettings
 
 __all__ = [
     "NAME_FORMS",

@@ -1,6 +1,6 @@
 """Milliseconds per decision of the search captain at several budgets, on each ruleset's default scenario.
 
-    python -m agents.search.bench [--budgets 16 64 256] [--positions 6] [--rulesets pantheon ...]
+    python -m naval_agents.search.bench [--budgets 16 64 256] [--positions 6] [--rulesets pantheon ...]
 
 The positions are decisions with a choice (more than one legal joint action) taken evenly from one
 game of the ruleset's rollout captain against itself (seed 0); a decision with one legal action
@@ -17,10 +17,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.base import Decision
-from agents.registry import make_captain
-from agents.search.candidates import allowed_values, joint_count
-from agents.search.captain import SearchCaptain, default_rollout
+from naval_agents.base import Decision
+from naval_agents.registry import make_captain
+from naval_agents.search.candidates import allowed_values, joint_count
+from naval_agents.search.captain import SearchCaptain, default_rollout
 from naval_env.core.game import Game
 from naval_env.core.ruleset import get_ruleset, ruleset_ids
 

@@ -2,7 +2,7 @@
 engine's own clones, for any ruleset and scenario.
 
 It decides for whichever agent holds the decision (a fleet scenario's every ship), from the
-engine game in its :class:`~agents.base.Decision`; the real game is only cloned. Every random
+engine game in its :class:`~naval_agents.base.Decision`; the real game is only cloned. Every random
 choice (dice samples, candidate samples, a random rollout captain) comes from the captain's
 own seeded generator, so with a budget in simulations the same seed gives the same actions.
 """
@@ -14,19 +14,19 @@ from typing import Literal
 
 import numpy as np
 
-from agents.base import Captain, Decision
-from agents.scripted import default_opponent, make_scripted_captain, scripted_captains
-from agents.search.candidates import JointAction
-from agents.search.evaluators import Evaluator, RolloutEvaluator, hull_values
-from agents.search.names import (
+from naval_agents.base import Captain, Decision
+from naval_agents.scripted import default_opponent, make_scripted_captain, scripted_captains
+from naval_agents.search.candidates import JointAction
+from naval_agents.search.evaluators import Evaluator, RolloutEvaluator, hull_values
+from naval_agents.search.names import (
     DEFAULT_SIMULATIONS,
     MAX_SIMULATIONS,
     MAX_TIME_BUDGET_MS,
     SEARCH,
     is_search_name,
 )
-from agents.search.root import RootSearch, RootSettings, top_joint_actions
-from agents.search.tree import Proposer, SearchResult, TreeSearch, TreeSettings
+from naval_agents.search.root import RootSearch, RootSettings, top_joint_actions
+from naval_agents.search.tree import Proposer, SearchResult, TreeSearch, TreeSettings
 from naval_env.core.game import Game
 
 #: Rollout captain per ruleset: its strongest scripted captain as its rules page measures it
@@ -59,7 +59,7 @@ class SearchCaptain(Captain):
     """A search over the engine's clones with rollouts by a prior captain and a hull-fraction leaf value.
 
     By default (``method="root"``) it plays the prior's move unless a challenger's rollouts beat it
-    beyond noise on the same dice (:mod:`agents.search.root`); ``method="tree"`` is the open-loop MCTS.
+    beyond noise on the same dice (:mod:`naval_agents.search.root`); ``method="tree"`` is the open-loop MCTS.
 
     Arguments:
         simulations: simulations a decision (None: only the time budget counts).
@@ -70,14 +70,14 @@ class SearchCaptain(Captain):
             captain of the ruleset) or a Captain; default :func:`default_rollout`.
         rollout_depth: decisions a rollout plays before the leaf value (0: the leaf value at once).
         leaf: side -> value in [-1, 1] of the game where a rollout stops; default
-            :func:`~agents.search.evaluators.hull_values` (the result when over, else hull fractions).
+            :func:`~naval_agents.search.evaluators.hull_values` (the result when over, else hull fractions).
             A trained policy's value function fits here.
-        tree: the tree policy's knobs (:class:`~agents.search.tree.TreeSettings`).
+        tree: the tree policy's knobs (:class:`~naval_agents.search.tree.TreeSettings`).
         proposer: the prior: the captain whose move the root search keeps unless a challenger proves
             better, and whose choice a wide tree node tries first (default: the rollout captain). A
             policy giving ``probabilities`` also names the challengers (its most likely other moves).
         method: ``root`` (default) or ``tree``.
-        root: the root search's knobs (:class:`~agents.search.root.RootSettings`).
+        root: the root search's knobs (:class:`~naval_agents.search.root.RootSettings`).
         portfolio: scripted captains whose moves are challengers when the prior gives no probabilities
             (default: every scripted captain of the ruleset but ``random``).
         clairvoyant: see the real game's dice (root method only): an upper bound for how far skill can

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.base import Captain, Decision
+from naval_agents.base import Captain, Decision
 from naval_env.core.game import Game
 
 #: Side -> value in [-1, 1] from that side's point of view.

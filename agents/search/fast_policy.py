@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.base import Captain, Decision
+from naval_agents.base import Captain, Decision
 
 _ACTIVATIONS = {"Tanh": np.tanh, "Relu": lambda x: np.maximum(x, 0.0)}
 

@@ -39,10 +39,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.search.candidates import JointAction, allowed_values, joint_count, novel_sample
-from agents.search.chance import reseed
-from agents.search.evaluators import Evaluator
-from agents.search.tree import ChildStats, SearchResult
+from naval_agents.search.candidates import JointAction, allowed_values, joint_count, novel_sample
+from naval_agents.search.chance import reseed
+from naval_agents.search.evaluators import Evaluator
+from naval_agents.search.tree import ChildStats, SearchResult
 from naval_env.core.game import Game
 
 #: A rollout captain re-seeder: called with each simulation's seed so rollouts share their luck too.
@@ -97,7 +97,7 @@ def top_joint_actions(probabilities: Sequence[np.ndarray], count: int) -> list[J
 def distinct_challengers(incumbent: JointAction, proposals: Sequence[JointAction], allowed: list[list[int]],
                          count: int, rng: np.random.Generator) -> list[JointAction]:
     """``count`` legal moves other than the incumbent: ``proposals`` first (in order), then draws taking
-    component values no earlier move used (:func:`~agents.search.candidates.novel_sample`)."""
+    component values no earlier move used (:func:`~naval_agents.search.candidates.novel_sample`)."""
     chosen: list[JointAction] = []
     seen = {incumbent}
     for action in proposals:

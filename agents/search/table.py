@@ -1,11 +1,11 @@
 """The search headroom table: search at several budgets against each ruleset's strongest scripted captain.
 
-    python -m agents.search.table [--rulesets pantheon pursuit] [--budgets 4 16 64] [--seeds 200]
+    python -m naval_agents.search.table [--rulesets pantheon pursuit] [--budgets 4 16 64] [--seeds 200]
                                   [--out docs/search_table] [--max-minutes 30]
 
 Each cell (ruleset, budget) plays seeds ``0 .. seeds - 1`` twice, sides swapped, as ``evaluate.py``
 does (400 paired games for 200 seeds), ``search:N`` against the ruleset's rollout captain
-(:func:`~agents.search.captain.default_rollout`: the strongest scripted one), on the default
+(:func:`~naval_agents.search.captain.default_rollout`: the strongest scripted one), on the default
 scenario. The cell's games are kept in ``<out>/<ruleset>-search<N>.json`` after every seed, so an
 interrupted run loses at most one seed's two games and a rerun plays only the missing ones; the
 table (``<out>/table.md`` and ``table.json``) is rewritten from whatever the cells hold, each
@@ -24,11 +24,11 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agents.arena import play_game
-from agents.evaluation.stats import GameResult, summarize_pairing
-from agents.registry import make_captain
-from agents.search.candidates import allowed_values, joint_count
-from agents.search.captain import SearchCaptain, default_rollout
+from naval_agents.arena import play_game
+from naval_agents.evaluation.stats import GameResult, summarize_pairing
+from naval_agents.registry import make_captain
+from naval_agents.search.candidates import allowed_values, joint_count
+from naval_agents.search.captain import SearchCaptain, default_rollout
 from naval_env.core.ruleset import get_ruleset, ruleset_ids
 from naval_env.envs.match import Match
 
@@ -200,7 +200,7 @@ def write_table(out: Path, rulesets: Sequence[str], budgets: Sequence[int], seed
 #: What the docs say above the table (the rules pages and docs/captains.md; docs/search.md has its own).
 DOCS_INTRO = (
     "`search:N` (the root search, `agents/search/root.py`) against the ruleset's strongest scripted captain, its "
-    "prior and rollout captain, default scenario, seeds 0..199 from both sides; `python -m agents.search.table` "
+    "prior and rollout captain, default scenario, seeds 0..199 from both sides; `python -m naval_agents.search.table` "
     "(resumable; cells in [docs/search_table/]({up}search_table/)). Below 9 simulations the search plays its "
     "prior's move unsearched, so `search:4` is the prior itself (0.50 by construction). A cell marked partial "
     "is being filled. Milliseconds on 2 shared cores under load. What it means: [docs/search.md]({up}search.md)."
@@ -230,7 +230,7 @@ def write_docs(rows: Sequence[dict[str, Any]], docs: Path = Path("docs")) -> lis
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m agents.search.table", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m naval_agents.search.table", description=__doc__.split("\n\n")[0])
     parser.add_argument("--rulesets", nargs="+", default=ruleset_ids(), choices=ruleset_ids())
     parser.add_argument("--budgets", type=int, nargs="+", default=list(DEFAULT_BUDGETS),
                         help="simulations a decision, one cell each (default 4 16 64)")

@@ -7,7 +7,7 @@ new leaf, the most visited root child played. Where it departs, and why:
 
 - **Open loop.** Dice are rolled inside ``Game.apply``, not at chance nodes the engine exposes,
   so the tree is over action sequences: each simulation plays on a copy whose dice are a fresh
-  sample (:mod:`agents.search.chance`) and a node's statistics average over the samples. The
+  sample (:mod:`naval_agents.search.chance`) and a node's statistics average over the samples. The
   same actions can then reach states with another agent to move or other legal actions, so
   children are keyed by (agent, action), only those legal in this simulation's state compete,
   and the parent count in the score is each child's *availability* (how often it was legal when
@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from agents.search.candidates import (
+from naval_agents.search.candidates import (
     JointAction,
     allowed_values,
     allows,
@@ -46,8 +46,8 @@ from agents.search.candidates import (
     joint_count,
     novel_sample,
 )
-from agents.search.chance import determinized, reseed
-from agents.search.evaluators import Evaluator
+from naval_agents.search.chance import determinized, reseed
+from naval_agents.search.evaluators import Evaluator
 from naval_env.core.game import Game
 
 #: (simulation game, agent, mask) -> a legal joint action to try first at a wide node.

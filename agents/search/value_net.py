@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.search.evaluators import Values, netted_side_values, result_values
+from naval_agents.search.evaluators import Values, netted_side_values, result_values
 from naval_env.core.game import Game
 
 #: Hidden activations a value file may name (``activation`` in its card).

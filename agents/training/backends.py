@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agents.training.config import TrainConfig
+from naval_agents.training.config import TrainConfig
 from naval_env.core.errors import ConfigError
 
 
@@ -18,20 +18,20 @@ def train_on_backend(config: TrainConfig, address: str | None = None) -> Path:
     """Train ``config`` where ``config.backend`` says; returns the run folder."""
     check_backend_address(config, address)
     if config.backend == "rllib":
-        from agents.training.rllib import train_rllib
+        from naval_agents.training.rllib import train_rllib
 
         return train_rllib(config, address=address)
     if config.backend == "ray":
         return _train_on_ray(config, address)
-    from agents.training.run import train
+    from naval_agents.training.run import train
 
     return train(config)
 
 
 def _train_on_ray(config: TrainConfig, address: str | None) -> Path:
     """The SB3 run as one Ray task (on a cluster its run folder is written on the node that trains it)."""
-    from agents.distributed.ray_runtime import import_ray, ray_session
-    from agents.training.run import check_run, train
+    from naval_agents.distributed.ray_runtime import import_ray, ray_session
+    from naval_agents.training.run import check_run, train
 
     check_run(config)   # refuse a bad config here, before a Ray starts
     import_ray()

@@ -9,10 +9,10 @@ from typing import Any
 import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
 
-from agents.arena import play_game
-from agents.numpy_policy import NumpyPolicyCaptain
-from agents.registry import make_captain
-from agents.training.plots import EVAL_HISTORY, TRAIN_HISTORY
+from naval_agents.arena import play_game
+from naval_agents.numpy_policy import NumpyPolicyCaptain
+from naval_agents.registry import make_captain
+from naval_agents.training.plots import EVAL_HISTORY, TRAIN_HISTORY
 from naval_env.envs.gym_env import learner_points
 from naval_env.envs.match import Match
 

@@ -9,8 +9,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from agents.training.rllib.settings import RLlibSettings
-from agents.training.starts import (
+from naval_agents.training.rllib.settings import RLlibSettings
+from naval_agents.training.starts import (
     MidgameSettings,
     ScenarioChoice,
     StartsSettings,
@@ -143,7 +143,7 @@ class ExpertIterationSettings(StrictModel):
 
     @model_validator(mode="after")
     def _search_name(self) -> ExpertIterationSettings:
-        from agents.search.names import parse_search_name
+        from naval_agents.search.names import parse_search_name
 
         parse_search_name(self.search)   # SearchNameError (a ValueError) names the allowed forms
         return self
@@ -182,7 +182,7 @@ class TrainConfig(StrictModel):
     progress_bar: bool = True
     backend: Literal["local", "ray", "rllib"] = Field(default="local", description=(
         "local: SB3 on this machine; ray: SB3 as Ray tasks (one per seed; a local Ray or the cluster given by "
-        "--address); rllib: RLlib's PPO on Ray (agents.training.rllib; settings in rllib:)"))
+        "--address); rllib: RLlib's PPO on Ray (naval_agents.training.rllib; settings in rllib:)"))
     rllib: RLlibSettings = RLlibSettings()
 
     @field_validator("scenario")

@@ -32,12 +32,12 @@ import gymnasium as gym
 import numpy as np
 import torch
 
-from agents.base import Captain
-from agents.numpy_policy import NumpyPolicy, NumpyPolicyCaptain
-from agents.search import SearchCaptain, SearchResult, parse_search_name
-from agents.search.evaluators import Evaluator, netted_side_values, result_values
-from agents.training.config import ExpertIterationSettings
-from agents.training.imitation import Demonstrations, agreement, fit_in_batches, record_games
+from naval_agents.base import Captain
+from naval_agents.numpy_policy import NumpyPolicy, NumpyPolicyCaptain
+from naval_agents.search import SearchCaptain, SearchResult, parse_search_name
+from naval_agents.search.evaluators import Evaluator, netted_side_values, result_values
+from naval_agents.training.config import ExpertIterationSettings
+from naval_agents.training.imitation import Demonstrations, agreement, fit_in_batches, record_games
 from naval_env.core.game import Game
 from naval_env.core.spaces import ActionSpec
 from naval_env.envs.gym_env import NavalEnv

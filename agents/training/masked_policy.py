@@ -156,7 +156,7 @@ class SegmentedMaskablePolicy(MaskableActorCriticPolicy):
         # ``slots`` (plain JSON, so a saved model rebuilds without unpickling): the entity network of
         # agents/training/slot_network.py in place of the flat input, its kwargs (layout, width, heads, layers).
         if slots is not None:
-            from agents.training.slot_network import SlotAttentionExtractor
+            from naval_agents.training.slot_network import SlotAttentionExtractor
 
             kwargs = {**kwargs, "features_extractor_class": SlotAttentionExtractor,
                       "features_extractor_kwargs": dict(slots)}

@@ -19,10 +19,10 @@ from stable_baselines3.common.callbacks import CallbackList, CheckpointCallback,
 from stable_baselines3.common.utils import LinearSchedule, set_random_seed
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecMonitor
 
-from agents.learned import RUN_MANIFEST
-from agents.registry import make_captain
-from agents.training.callbacks import QuickEvalCallback, SelfPlayCallback, WinRateLogger
-from agents.training.checkpoints import (
+from naval_agents.learned import RUN_MANIFEST
+from naval_agents.registry import make_captain
+from naval_agents.training.callbacks import QuickEvalCallback, SelfPlayCallback, WinRateLogger
+from naval_agents.training.checkpoints import (
     Checkpoint,
     StopRequest,
     TrainingStopped,
@@ -32,14 +32,14 @@ from agents.training.checkpoints import (
     restore_parts,
     restore_snapshots,
 )
-from agents.training.checkpoints import CheckpointCallback as ResumeCheckpoints
-from agents.training.config import PPOSettings, TrainConfig, TrainingScenarios
-from agents.training.expert_iteration import expert_iteration
-from agents.training.imitation import clone, collect, teachers_by_side
-from agents.training.masked_policy import SegmentedMaskablePolicy
-from agents.training.plots import plot_learning_curve
-from agents.training.slot_network import slot_layout
-from agents.training.start_draws import StartsCallback, StartsEnv, position_pool
+from naval_agents.training.checkpoints import CheckpointCallback as ResumeCheckpoints
+from naval_agents.training.config import PPOSettings, TrainConfig, TrainingScenarios
+from naval_agents.training.expert_iteration import expert_iteration
+from naval_agents.training.imitation import clone, collect, teachers_by_side
+from naval_agents.training.masked_policy import SegmentedMaskablePolicy
+from naval_agents.training.plots import plot_learning_curve
+from naval_agents.training.slot_network import slot_layout
+from naval_agents.training.start_draws import StartsCallback, StartsEnv, position_pool
 from naval_env.core.errors import ConfigError
 from naval_env.core.ruleset import get_ruleset
 from naval_env.envs.gym_env import CaptainSpec, NavalEnv
@@ -263,9 +263,9 @@ def resume(run_folder: Path, progress_bar: bool | None = None) -> Path:
 
     The run's own ``config.yaml`` is read back and validated; the policy, optimizer, step count (and so
     the learning-rate schedule), self-play pool, histories and draw table come from the checkpoint.
-    Refuses a folder this toolkit did not make (:class:`~agents.training.checkpoints.ResumeError`).
+    Refuses a folder this toolkit did not make (:class:`~naval_agents.training.checkpoints.ResumeError`).
     """
-    from agents.training.config import load_train_config
+    from naval_agents.training.config import load_train_config
 
     checkpoint = latest_checkpoint(run_folder)
     config = load_train_config(run_folder / "config.yaml", {"progress_bar": progress_bar})

@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from agents.training.config import TrainConfig
+from naval_agents.training.config import TrainConfig
 from naval_env.core.errors import ConfigError
 
 SUMMARY = "seeds.json"
@@ -94,7 +94,7 @@ class SeedsSummary:
 
 def check_seeds(seeds: Sequence[int], backend: str, workers: int | None) -> None:
     """Refuse, before any folder is made, repeated or out-of-range seeds, a bad backend or worker count."""
-    from agents.training.config import MAX_SEED
+    from naval_agents.training.config import MAX_SEED
 
     if not seeds:
         raise ConfigError("--seeds needs at least one seed, e.g. --seeds 0 1 2")
@@ -129,7 +129,7 @@ def make_parent_folder(config: TrainConfig) -> Path:
 
 def train_one_seed(config: TrainConfig, folder: str) -> SeedOutcome:
     """Train one seed into ``folder``; any failure becomes the outcome's error instead of a raise."""
-    from agents.training.run import train
+    from naval_agents.training.run import train
 
     try:
         train(config, Path(folder))
@@ -148,7 +148,7 @@ def train_seeds(config: TrainConfig, seeds: Sequence[int], *, backend: str | Non
     (default ``config.backend``): ``local`` processes, or ``ray`` tasks on a local Ray or the
     cluster at ``address`` (its nodes must share the file system the run folders are on).
     """
-    from agents.training.run import check_run
+    from naval_agents.training.run import check_run
 
     backend = backend or config.backend
     check_seeds(seeds, backend, workers)
@@ -156,7 +156,7 @@ def train_seeds(config: TrainConfig, seeds: Sequence[int], *, backend: str | Non
         raise ConfigError(f"--address ({address!r}) names a Ray cluster to join, so it needs backend ray, not "
                           f"{backend!r}; add --backend ray or drop --address")
     if backend == "ray":   # Ray missing or a malformed address: refused before any folder is made
-        from agents.distributed.ray_runtime import check_address, import_ray
+        from naval_agents.distributed.ray_runtime import check_address, import_ray
 
         import_ray()
         if address is not None:
@@ -203,7 +203,7 @@ def _local(configs: list[TrainConfig], folders: list[str], workers: int,
 def _on_ray(configs: list[TrainConfig], folders: list[str], workers: int, address: str | None,
             on_done: Callable[[SeedOutcome], Any]) -> list[SeedOutcome]:
     """At most ``workers`` seeds in flight, each asking Ray for the CPUs its env processes use."""
-    from agents.distributed.ray_runtime import ray_session
+    from naval_agents.distributed.ray_runtime import ray_session
 
     cpus = _cpus(configs[0])
     with ray_session(address, num_cpus=max(workers * cpus, os.cpu_count() or 1)) as ray:

@@ -1,4 +1,4 @@
-"""The per-game draws of :mod:`agents.training.starts`: the mid-game position pool, the env wrapper that draws
+"""The per-game draws of :mod:`naval_agents.training.starts`: the mid-game position pool, the env wrapper that draws
 each game's start and the callback that gathers results by (scenario, opponent) cell, writes the per-scenario learning curve and feeds
 prioritized draws."""
 
@@ -13,10 +13,10 @@ from typing import Any
 import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
 
-from agents.evaluation.midgame import sample_positions
-from agents.registry import scripted_names
-from agents.training.selfplay import SelfPlayEnv
-from agents.training.starts import MidgameSettings, PrioritySettings
+from naval_agents.evaluation.midgame import sample_positions
+from naval_agents.registry import scripted_names
+from naval_agents.training.selfplay import SelfPlayEnv
+from naval_agents.training.starts import MidgameSettings, PrioritySettings
 from naval_env.core.ruleset import get_ruleset
 from naval_env.envs.gym_env import NavalEnv, learner_points
 

@@ -1,8 +1,8 @@
 """Training over many starts: several scenarios, mid-game positions, and prioritized (scenario, opponent) draws.
 
-The game-by-game draws live in :mod:`agents.training.start_draws`. A run config's ``scenario`` may name one scenario, a list (drawn uniformly), a mapping of
+The game-by-game draws live in :mod:`naval_agents.training.start_draws`. A run config's ``scenario`` may name one scenario, a list (drawn uniformly), a mapping of
 scenario to weight, or ``all``; ``starts.midgame.share`` of games begin from mid-game positions
-drawn from seeded games between scripted captains (:mod:`agents.evaluation.midgame`), so a
+drawn from seeded games between scripted captains (:mod:`naval_agents.evaluation.midgame`), so a
 captain learns the states an app sends. Each game's (scenario, opponent) cell is drawn by
 the env's seeded generator; with ``starts.prioritized`` on, cells where the learner scored
 worst over its recent games are drawn more often (PFSP's ``(1 - p) ** power``, as in

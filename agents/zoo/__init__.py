@@ -8,7 +8,7 @@ Nothing here unpickles: the captains are ONNX files checked against their sideca
 
 from __future__ import annotations
 
-from agents.zoo.catalogue import (
+from naval_agents.zoo.catalogue import (
     ZOO_CAPTAIN,
     ZooError,
     card_path,
@@ -17,7 +17,7 @@ from agents.zoo.catalogue import (
     zoo_onnx_path,
     zoo_rulesets,
 )
-from agents.zoo.levels import LEVELS, is_level, make_level_captain
+from naval_agents.zoo.levels import LEVELS, is_level, make_level_captain
 
 __all__ = [
     "LEVELS",

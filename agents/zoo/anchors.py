@@ -25,10 +25,10 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from agents.scripted import scripted_names
-from agents.search.captain import default_rollout
-from agents.zoo.ladder import CEILING, _log_midpoint, probe, tempered_spec
-from agents.zoo.levels import Level, RulesetLevels, levels_of
+from naval_agents.scripted import scripted_names
+from naval_agents.search.captain import default_rollout
+from naval_agents.zoo.ladder import CEILING, _log_midpoint, probe, tempered_spec
+from naval_agents.zoo.levels import Level, RulesetLevels, levels_of
 
 #: A probe: (ruleset, scenario, upper captain spec, lower captain spec, seeds, workers) -> upper's score.
 Prober = Callable[[str, "str | None", str, str, int, int], float]

@@ -8,12 +8,18 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from agents.evaluation.tournament import Evaluation, build_tournament, evaluate
-from agents.registry import scripted_names
-from agents.zoo.card import read_facts, write_card
-from agents.zoo.catalogue import CAPTAINS_DIR, ZooError, card_path, rebuild_command, zoo_onnx_path
-from agents.zoo.report import REPORT_SEED, generalization_report
-from agents.zoo.report_card import report_facts
+from naval_agents.evaluation.tournament import Evaluation, build_tournament, evaluate
+from naval_agents.registry import scripted_names
+from naval_agents.zoo.card import read_facts, write_card
+from naval_agents.zoo.catalogue import (
+    CAPTAINS_DIR,
+    ZooError,
+    card_path,
+    rebuild_command,
+    zoo_onnx_path,
+)
+from naval_agents.zoo.report import REPORT_SEED, generalization_report
+from naval_agents.zoo.report_card import report_facts
 
 #: Seeds of the strength table: 400 seeds, each played from both sides.
 EVALUATION_SEED = 1000
@@ -32,7 +38,7 @@ BOOKKEEPING_FIELDS = ("name", "seed", "run_dir", "progress_bar")
 def load_build_config(ruleset_id: str, config: str, seed: int, run_dir: str = "runs") -> Any:
     """The run config a zoo build trains (a shipped name such as ``crew_phase_strong`` or a YAML path), checked
     to be for ``ruleset_id``."""
-    from agents.training.config import load_train_config
+    from naval_agents.training.config import load_train_config
 
     loaded = load_train_config(config, {"seed": seed, "run_dir": run_dir, "name": f"zoo-{ruleset_id}",
                                         "progress_bar": sys.stderr.isatty()})
@@ -44,7 +50,7 @@ def load_build_config(ruleset_id: str, config: str, seed: int, run_dir: str = "r
 def check_run_matches_config(run_folder: Path, ruleset_id: str, config: str) -> None:
     """Refuse a run that was not trained by ``config`` (apart from its name, seed and folder), so the card's
     training command is the one that made the model."""
-    from agents.training.config import load_train_config
+    from naval_agents.training.config import load_train_config
 
     saved = run_folder / "config.yaml"
     if not saved.is_file():
@@ -60,21 +66,21 @@ def check_run_matches_config(run_folder: Path, ruleset_id: str, config: str) -> 
 
 def config_command_path(config: str) -> str:
     """How a training command names ``config``: ``configs/train/<name>.yaml`` for a shipped name, else the path."""
-    from agents.training.config import names_shipped_config
+    from naval_agents.training.config import names_shipped_config
 
     return f"configs/train/{config}.yaml" if names_shipped_config(config) else config
 
 
 def train_captain(ruleset_id: str, seed: int = 0, run_dir: str = "runs", config: str | None = None) -> Path:
     """Train ``config`` (default the ruleset's shipped run config, ``configs/train/<ruleset>.yaml``) with ``seed``."""
-    from agents.training.run import train
+    from naval_agents.training.run import train
 
     return train(load_build_config(ruleset_id, config or ruleset_id, seed, run_dir))
 
 
 def export_captain(ruleset_id: str, run_folder: Path, directory: Path = CAPTAINS_DIR) -> Path:
     """Export the run's final model as the zoo captain (ONNX, sidecar, conformance vectors)."""
-    from agents.export import export_run
+    from naval_agents.export import export_run
 
     directory.mkdir(parents=True, exist_ok=True)
     out = zoo_onnx_path(ruleset_id, directory)

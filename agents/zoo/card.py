@@ -12,10 +12,10 @@ from typing import Any
 
 import yaml
 
-from agents.zoo.catalogue import CAPTAINS_DIR, card_path, facts_path, read_facts
-from agents.zoo.levels import LEVELS
-from agents.zoo.monotone import ScenarioLadder, summary_lines, to_markdown
-from agents.zoo.report_card import RULES_DIR, report_section, rewrite_rules_page
+from naval_agents.zoo.catalogue import CAPTAINS_DIR, card_path, facts_path, read_facts
+from naval_agents.zoo.levels import LEVELS
+from naval_agents.zoo.monotone import ScenarioLadder, summary_lines, to_markdown
+from naval_agents.zoo.report_card import RULES_DIR, report_section, rewrite_rules_page
 
 __all__ = ["facts_path", "read_facts", "render_card", "write_card"]
 
@@ -37,7 +37,7 @@ def write_card(ruleset_id: str, facts: dict[str, Any], directory: Path = CAPTAIN
 
 def record_report(ruleset_id: str, report: dict[str, Any], directory: Path = CAPTAINS_DIR,
                   rules_dir: Path | None = None) -> Path:
-    """Put a generalization report (:func:`agents.zoo.report_card.report_facts`) onto the card."""
+    """Put a generalization report (:func:`naval_agents.zoo.report_card.report_facts`) onto the card."""
     facts = read_facts(ruleset_id, directory)
     facts["report"] = report
     return write_card(ruleset_id, facts, directory, rules_dir)

@@ -8,15 +8,15 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from agents.base import Captain
-from agents.search.value_net import ValueFileError, ValueLeaf, ValueNet
+from naval_agents.base import Captain
+from naval_agents.search.value_net import ValueFileError, ValueLeaf, ValueNet
 from naval_env.core.errors import NavalError
 
 #: The captain name that loads a ruleset's shipped captain.
 ZOO_CAPTAIN = "zoo"
 
 #: Shipped with the package (package data), so ``zoo`` works from a wheel installed anywhere.
-CAPTAINS_DIR = Path(str(files("agents.zoo") / "captains"))
+CAPTAINS_DIR = Path(str(files("naval_agents.zoo") / "captains"))
 
 
 class ZooError(NavalError):
@@ -95,8 +95,8 @@ def load_zoo_captain(ruleset_id: str, config: Any = None, directory: Path = CAPT
 
     A ruleset changed since the captain was exported fails here with what to rerun.
     """
-    from agents.export.onnx_captain import OnnxCaptain
-    from agents.learned import ModelLoadError
+    from naval_agents.export.onnx_captain import OnnxCaptain
+    from naval_agents.learned import ModelLoadError
 
     path = zoo_onnx_path(ruleset_id, directory)
     if not path.is_file():

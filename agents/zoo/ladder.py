@@ -20,11 +20,25 @@ from pathlib import Path
 
 import yaml
 
-from agents.evaluation.tournament import Evaluation, build_tournament, evaluate
-from agents.zoo.card import read_facts, write_card
-from agents.zoo.catalogue import CAPTAINS_DIR
-from agents.zoo.levels import LEVELS, LEVELS_FILE, MAX_TEMPERATURE, Level, RulesetLevels, levels_of
-from agents.zoo.monotone import BAND, ScenarioLadder, Step, Verdict, play_steps, scenario_ladder
+from naval_agents.evaluation.tournament import Evaluation, build_tournament, evaluate
+from naval_agents.zoo.card import read_facts, write_card
+from naval_agents.zoo.catalogue import CAPTAINS_DIR
+from naval_agents.zoo.levels import (
+    LEVELS,
+    LEVELS_FILE,
+    MAX_TEMPERATURE,
+    Level,
+    RulesetLevels,
+    levels_of,
+)
+from naval_agents.zoo.monotone import (
+    BAND,
+    ScenarioLadder,
+    Step,
+    Verdict,
+    play_steps,
+    scenario_ladder,
+)
 
 TARGET = 0.70
 TOLERANCE = 0.05
@@ -220,7 +234,7 @@ def write_levels(ruleset_id: str, levels: RulesetLevels, path: Path = LEVELS_FIL
     body = "".join(f"{rid}:\n" + "".join(f"  {name}: {_flow(entry)}\n" for name, entry in data[rid].items())
                    for rid in data)
     path.write_text(header + body, encoding="utf-8")
-    from agents.zoo import levels as levels_module
+    from naval_agents.zoo import levels as levels_module
 
     levels_module._all_levels.cache_clear()
 

@@ -23,15 +23,15 @@ from typing import Any
 import numpy as np
 from pydantic import Field, model_validator
 
-from agents.base import Captain, Decision
-from agents.search.evaluators import Evaluator
+from naval_agents.base import Captain, Decision
+from naval_agents.search.evaluators import Evaluator
 from naval_env.core.config import StrictModel, read_yaml, validate
 from naval_env.core.errors import ConfigError
 from naval_env.core.spaces import ActionSpec
 
 #: The difficulty levels, easiest first.
 LEVELS = ("easy", "normal", "hard", "expert")
-LEVELS_FILE = Path(str(files("agents.zoo") / "levels.yaml"))
+LEVELS_FILE = Path(str(files("naval_agents.zoo") / "levels.yaml"))
 TIMED_EXPERT_FORM = "expert:Nms"
 _TIMED_EXPERT = re.compile(r"^expert:(?P<ms>[0-9]+)ms$")
 
@@ -83,7 +83,7 @@ def is_timed_expert(name: str) -> bool:
 
 def parse_timed_expert(name: str, max_ms: float | None = None) -> float:
     """The milliseconds a decision of ``expert:Nms``; a ValueError names the form and the allowed range."""
-    from agents.search.names import MAX_TIME_BUDGET_MS
+    from naval_agents.search.names import MAX_TIME_BUDGET_MS
 
     most = MAX_TIME_BUDGET_MS if max_ms is None else max_ms
     found = _TIMED_EXPERT.match(name)
@@ -97,7 +97,7 @@ def make_timed_expert(milliseconds: float, ruleset_id: str, seed: int | None = N
                       guide: Captain | None = None) -> Captain:
     """``expert:Nms``: search for ``milliseconds`` a decision, trying ``guide``'s move first (default: the
     shipped zoo captain where there is one, else the search's rollout captain)."""
-    from agents.zoo.catalogue import has_zoo_captain, load_zoo_captain, load_zoo_value_leaf
+    from naval_agents.zoo.catalogue import has_zoo_captain, load_zoo_captain, load_zoo_value_leaf
 
     if guide is None and has_zoo_captain(ruleset_id):
         guide = load_zoo_captain(ruleset_id, config)
@@ -111,10 +111,10 @@ def searching_captain(base: Captain | None, simulations: int | None, millisecond
     same moves faster); without a base, the search's own default rollout captain. With ``value`` (the ruleset's
     value network) rollouts stop after a few decisions and it judges the position; else hull fractions after
     more decisions do."""
-    from agents.search import SearchCaptain
-    from agents.search.captain import DEFAULT_ROLLOUT_DEPTH, VALUE_ROLLOUT_DEPTH
-    from agents.search.evaluators import hull_values
-    from agents.search.fast_policy import fast_copy
+    from naval_agents.search import SearchCaptain
+    from naval_agents.search.captain import DEFAULT_ROLLOUT_DEPTH, VALUE_ROLLOUT_DEPTH
+    from naval_agents.search.evaluators import hull_values
+    from naval_agents.search.fast_policy import fast_copy
 
     player = None if base is None else fast_copy(base)
     depth = DEFAULT_ROLLOUT_DEPTH if value is None else VALUE_ROLLOUT_DEPTH
@@ -227,7 +227,7 @@ def make_level_captain(level: str, ruleset_id: str, action_spec: ActionSpec, bas
     base = base_captain(spec.base)
     value = None
     if spec.search:
-        from agents.zoo.catalogue import load_zoo_value_leaf
+        from naval_agents.zoo.catalogue import load_zoo_value_leaf
 
         value = load_zoo_value_leaf(ruleset_id, config)
     return level_captain(base, spec, action_spec, name=level, seed=seed, value=value)

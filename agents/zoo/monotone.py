@@ -16,10 +16,10 @@ from dataclasses import asdict, dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from agents.evaluation.stats import PairingSummary
+from naval_agents.evaluation.stats import PairingSummary
 
 if TYPE_CHECKING:   # the cards render these tables without the evaluation stack
-    from agents.evaluation.tournament import Evaluation
+    from naval_agents.evaluation.tournament import Evaluation
 
 #: The calibration band of the default scenario's steps.
 BAND = (0.60, 0.80)
@@ -109,7 +109,7 @@ def play_steps(ruleset_id: str, scenario: str, steps: Sequence[str], seeds: int,
 
     ``specs`` plays a level as another captain (``{"hard": "tempered:zoo:2.5"}``), keeping its name: how a
     calibration checks a candidate temperature, and how a test builds a ladder it knows to be broken."""
-    from agents.evaluation.tournament import build_tournament, evaluate
+    from naval_agents.evaluation.tournament import build_tournament, evaluate
 
     names = list(dict.fromkeys(name for step in steps for name in step.split(":")))
     entrants = [f"{name}={specs[name]}" if specs and name in specs else name for name in names]

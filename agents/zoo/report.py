@@ -5,11 +5,11 @@ Two tables per ruleset, on seeds of their own (recorded in the output):
 1. **From each scenario's set-up.** The captain plays every scripted captain (``random`` left out)
    in every scenario: ``games`` seeds a pairing, each played from both sides (the tournament's
    paired games), win rates with Wilson intervals (``agents/evaluation``). Beside each, the seat-paired
-   difference against the ruleset's strongest scripted captain (:mod:`agents.evaluation.seat_paired`): it
+   difference against the ruleset's strongest scripted captain (:mod:`naval_agents.evaluation.seat_paired`): it
    plays every opponent on the same seeds and seats (itself as a mirror), and the cell gives the captain's
    score minus its score, paired, with its interval, so a lopsided scenario no longer reads as "0.50, par".
 2. **From mid-game positions.** ``positions`` positions per scenario are drawn from seeded games
-   between the other scripted captains (:mod:`agents.evaluation.midgame`). From each position, the
+   between the other scripted captains (:mod:`naval_agents.evaluation.midgame`). From each position, the
    captain plays on from either seat against each scripted opponent, and so does the reference:
    the strongest scripted captain from the same positions (the best mean score in a round robin of
    the scripted captains played on from them), with the same dice. The table gives both scores and
@@ -27,11 +27,11 @@ from itertools import permutations
 from pathlib import Path
 from typing import Any
 
-from agents.base import Captain
-from agents.evaluation.midgame import StartPosition, play_from, sample_positions, side_score
-from agents.evaluation.seat_paired import SeatPaired, reference_name
-from agents.evaluation.stats import PairedDifference, paired_difference
-from agents.evaluation.tournament import (
+from naval_agents.base import Captain
+from naval_agents.evaluation.midgame import StartPosition, play_from, sample_positions, side_score
+from naval_agents.evaluation.seat_paired import SeatPaired, reference_name
+from naval_agents.evaluation.stats import PairedDifference, paired_difference
+from naval_agents.evaluation.tournament import (
     Evaluation,
     EvaluationInputError,
     build_tournament,
@@ -39,7 +39,7 @@ from agents.evaluation.tournament import (
     load_captain,
     parse_entrant,
 )
-from agents.registry import scripted_names
+from naval_agents.registry import scripted_names
 from naval_env.core.ruleset import get_ruleset, ruleset_ids
 from naval_env.envs.match import Match
 

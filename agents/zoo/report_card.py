@@ -13,8 +13,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from agents.zoo.catalogue import ZooError
-from agents.zoo.report import Report, midgame_lines, scenario_lines
+from naval_agents.zoo.catalogue import ZooError
+from naval_agents.zoo.report import Report, midgame_lines, scenario_lines
 
 #: The rules pages of a source checkout (absent from an installed wheel, where there is no page to rewrite).
 RULES_DIR = Path(__file__).resolve().parents[2] / "docs" / "rules"

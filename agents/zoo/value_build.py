@@ -28,12 +28,17 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.base import Captain
-from agents.scripted import make_scripted_captain, scripted_captains
-from agents.search.evaluators import hull_values
-from agents.search.fast_policy import fast_copy
-from agents.search.value_net import ValueNet
-from agents.zoo.catalogue import CAPTAINS_DIR, has_zoo_captain, load_zoo_captain, zoo_value_path
+from naval_agents.base import Captain
+from naval_agents.scripted import make_scripted_captain, scripted_captains
+from naval_agents.search.evaluators import hull_values
+from naval_agents.search.fast_policy import fast_copy
+from naval_agents.search.value_net import ValueNet
+from naval_agents.zoo.catalogue import (
+    CAPTAINS_DIR,
+    has_zoo_captain,
+    load_zoo_captain,
+    zoo_value_path,
+)
 from naval_env.core.ruleset import get_ruleset
 from naval_env.envs.match import Match
 

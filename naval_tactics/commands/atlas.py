@@ -15,8 +15,8 @@ import time
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from agents.atlas.plan import BACKENDS, DEFAULT_GAMES, DEFAULT_OUT, AtlasError, AtlasSettings
-from agents.distributed.ray_runtime import add_ray_arguments
+from naval_agents.atlas.plan import BACKENDS, DEFAULT_GAMES, DEFAULT_OUT, AtlasError, AtlasSettings
+from naval_agents.distributed.ray_runtime import add_ray_arguments
 from naval_env.core.errors import NavalError
 from naval_env.core.ruleset import ruleset_ids
 
@@ -61,14 +61,14 @@ def settings_from(args: argparse.Namespace) -> AtlasSettings:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = make_parser().parse_args(argv)
-    from agents.atlas.build import make_atlas
-    from agents.atlas.plan import check_settings
+    from naval_agents.atlas.build import make_atlas
+    from naval_agents.atlas.plan import check_settings
 
     settings = settings_from(args)
     started = time.perf_counter()
 
     def report(games: object) -> None:
-        from agents.atlas.play import ScenarioGames
+        from naval_agents.atlas.play import ScenarioGames
 
         assert isinstance(games, ScenarioGames)
         print(f"{games.plan.ruleset} / {games.plan.scenario}: {len(games.results) + len(games.mirror)} games "

@@ -24,8 +24,8 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, NoReturn, get_type_hints
 
-from agents.distributed.ray_runtime import add_ray_arguments
-from agents.evaluation.report import (
+from naval_agents.distributed.ray_runtime import add_ray_arguments
+from naval_agents.evaluation.report import (
     check_output_folder,
     clear_replays,
     games_phrase,
@@ -34,8 +34,8 @@ from agents.evaluation.report import (
     render_match,
     write_results,
 )
-from agents.evaluation.seat_paired import reference_name
-from agents.evaluation.tournament import (
+from naval_agents.evaluation.seat_paired import reference_name
+from naval_agents.evaluation.tournament import (
     BACKENDS,
     EvaluationInputError,
     build_tournament,
@@ -45,8 +45,8 @@ from agents.evaluation.tournament import (
     load_captain,
     parse_entrant,
 )
-from agents.extras import invoked_as
-from agents.registry import make_captain
+from naval_agents.extras import invoked_as
+from naval_agents.registry import make_captain
 from naval_env.core.errors import ConfigError
 from naval_env.core.ruleset import get_ruleset
 from naval_env.envs.match import Match
@@ -59,7 +59,7 @@ DEMO_GAMES = 10
 #: The settings the demo honours; it refuses the others rather than ignore them.
 DEMO_SETTINGS = frozenset({"demo", "config", "seed", "workers", "backend", "address", "out", "overwrite",
                            "no_progress"})
-#: Settings whose flags come from agents.distributed.ray_runtime, worded as in every command with a backend.
+#: Settings whose flags come from naval_agents.distributed.ray_runtime, worded as in every command with a backend.
 RAY_SETTINGS = ("backend", "address")
 
 

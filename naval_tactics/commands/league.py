@@ -72,8 +72,8 @@ def make_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = make_parser().parse_args(argv)
-    from agents.league.db import LeagueError
-    from agents.league.sprt import SprtError
+    from naval_agents.league.db import LeagueError
+    from naval_agents.league.sprt import SprtError
 
     try:
         return {"add": run_add, "play": run_play, "status": run_status}[args.action](args)
@@ -93,7 +93,7 @@ class LeagueStoredError(NavalError):
 
 
 def run_add(args: argparse.Namespace) -> int:
-    from agents.league.roster import add
+    from naval_agents.league.roster import add
 
     try:
         league, fresh = add(args.db, args.captains, ruleset=args.ruleset, scenario=args.scenario, config=args.config,
@@ -113,10 +113,10 @@ def run_add(args: argparse.Namespace) -> int:
 
 
 def run_play(args: argparse.Namespace) -> int:
-    from agents.evaluation.report import make_console
-    from agents.league.db import open_league
-    from agents.league.play import play
-    from agents.league.sprt import parse_sprt
+    from naval_agents.evaluation.report import make_console
+    from naval_agents.league.db import open_league
+    from naval_agents.league.play import play
+    from naval_agents.league.sprt import parse_sprt
 
     sprt = parse_sprt(args.sprt) if args.sprt is not None else None
     with open_league(args.db) as league:
@@ -135,21 +135,21 @@ def run_play(args: argparse.Namespace) -> int:
 
 
 def run_status(args: argparse.Namespace) -> int:
-    from agents.league.db import open_league
+    from naval_agents.league.db import open_league
 
     with open_league(args.db) as league:
         if args.json:
             print(json.dumps(status_json(league), indent=2))
         else:
-            from agents.evaluation.report import make_console
+            from naval_agents.evaluation.report import make_console
 
             print_status(league, make_console())
     return 0
 
 
 def status_json(league: Any) -> dict[str, Any]:
-    from agents.league.sprt import MODEL
-    from agents.league.standings import standings
+    from naval_agents.league.sprt import MODEL
+    from naval_agents.league.standings import standings
 
     s = standings(league)
     info = s.info
@@ -182,8 +182,8 @@ def sprt_cells(a: str, b: str, state: Any) -> tuple[str, str]:
 def print_status(league: Any, console: Any) -> None:
     from rich.table import Table
 
-    from agents.league.sprt import MODEL
-    from agents.league.standings import standings
+    from naval_agents.league.sprt import MODEL
+    from naval_agents.league.standings import standings
 
     s = standings(league)
     info = s.info

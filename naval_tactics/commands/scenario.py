@@ -28,16 +28,16 @@ PROG = "naval-tactics scenario"
 
 
 def make_parser() -> argparse.ArgumentParser:
-    from agents.distributed.ray_runtime import add_ray_arguments
-    from agents.evaluation.balance import DEFAULT_ROUNDS
-    from agents.evaluation.balance import DEFAULT_SEEDS as DEFAULT_BALANCE_SEEDS
-    from agents.evaluation.scenario_check import (
+    from naval_agents.distributed.ray_runtime import add_ray_arguments
+    from naval_agents.evaluation.balance import DEFAULT_ROUNDS
+    from naval_agents.evaluation.balance import DEFAULT_SEEDS as DEFAULT_BALANCE_SEEDS
+    from naval_agents.evaluation.scenario_check import (
         DEFAULT_CLAIRVOYANT_SIMULATIONS,
         DEFAULT_LUCK_SEEDS,
         DEFAULT_SEEDS,
         MIN_DECISIVENESS,
     )
-    from agents.evaluation.tournament import BACKENDS
+    from naval_agents.evaluation.tournament import BACKENDS
 
     parser = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0].replace("``", ""))
     commands = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
@@ -126,8 +126,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from agents.evaluation.scenario_check import CheckCaptains, check_scenario, to_markdown
-    from agents.evaluation.tournament import EvaluationInputError, check_backend, check_workers
+    from naval_agents.evaluation.scenario_check import CheckCaptains, check_scenario, to_markdown
+    from naval_agents.evaluation.tournament import (
+        EvaluationInputError,
+        check_backend,
+        check_workers,
+    )
     from naval_env.core.errors import ConfigError
     from naval_env.core.ruleset import get_ruleset
 
@@ -174,9 +178,13 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _balance(args: argparse.Namespace) -> int:
-    from agents.evaluation.balance import Point, balance_scenario, points_table
-    from agents.evaluation.scenario_check import SIDE_BALANCE, CheckCaptains
-    from agents.evaluation.tournament import EvaluationInputError, check_backend, check_workers
+    from naval_agents.evaluation.balance import Point, balance_scenario, points_table
+    from naval_agents.evaluation.scenario_check import SIDE_BALANCE, CheckCaptains
+    from naval_agents.evaluation.tournament import (
+        EvaluationInputError,
+        check_backend,
+        check_workers,
+    )
     from naval_env.core.errors import ConfigError
 
     for flag, value in (("--games-per-point", args.games_per_point), ("--rounds", args.rounds)):

@@ -23,12 +23,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from agents.distributed.ray_runtime import add_ray_arguments
-from agents.extras import MissingExtraError, cli_command, invoked_as, require_training
+from naval_agents.distributed.ray_runtime import add_ray_arguments
+from naval_agents.extras import MissingExtraError, cli_command, invoked_as, require_training
 from naval_env.core.errors import ConfigError
 
 if TYPE_CHECKING:
-    from agents.training.config import TrainConfig
+    from naval_agents.training.config import TrainConfig
 
 TRAIN_BACKENDS = ("local", "ray", "rllib")
 #: Flags that steer where and how many runs go, not fields of the run config.
@@ -93,7 +93,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except MissingExtraError as error:
         print(f"{prog}: error: {error}", file=sys.stderr)
         return 2
-    from agents.training.config import load_train_config
+    from naval_agents.training.config import load_train_config
 
     if args.resume is not None:
         return resume_run(args)
@@ -107,8 +107,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     if args.seeds is not None:
         return train_several(config, args.seeds, args.workers, args.address)
-    from agents.training.backends import train_on_backend
-    from agents.training.checkpoints import TrainingStopped
+    from naval_agents.training.backends import train_on_backend
+    from naval_agents.training.checkpoints import TrainingStopped
 
     try:
         folder = train_on_backend(config, args.address)
@@ -128,7 +128,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def run_summary(folder: Path) -> list[str]:
     """The last lines of a run: each opponent's final quick evaluation (the final model's, else the last one
     played) with its interval, and the learning curve's path."""
-    from agents.training.plots import LEARNING_CURVE, load_learning_curve
+    from naval_agents.training.plots import LEARNING_CURVE, load_learning_curve
 
     lines = []
     for opponent, points in load_learning_curve(folder).evals.items():
@@ -143,8 +143,8 @@ def run_summary(folder: Path) -> list[str]:
 
 def resume_run(args: argparse.Namespace) -> int:
     """``--resume RUN_FOLDER``: the run goes on with its own config; other run settings are refused."""
-    from agents.training.checkpoints import ResumeError, TrainingStopped
-    from agents.training.run import resume
+    from naval_agents.training.checkpoints import ResumeError, TrainingStopped
+    from naval_agents.training.run import resume
 
     prog = invoked_as("train")
     given = sorted(f"--{k.replace('_', '-')}" for k, v in vars(args).items()
@@ -166,7 +166,7 @@ def resume_run(args: argparse.Namespace) -> int:
 
 def train_several(config: TrainConfig, seeds: list[int], workers: int | None, address: str | None) -> int:
     """``--seeds``: train them in parallel and print the table; exit 1 when a seed failed (the others finish)."""
-    from agents.training.seeds import format_summary, train_seeds
+    from naval_agents.training.seeds import format_summary, train_seeds
 
     try:
         summary = train_seeds(config, seeds, workers=workers, address=address,
@@ -182,12 +182,12 @@ def train_several(config: TrainConfig, seeds: list[int], workers: int | None, ad
 
 def evaluate_command(config: TrainConfig, folder: Path) -> list[str]:
     """The evaluation command for a finished run; it works from any folder where the package is installed."""
-    from agents.registry import scripted_names
+    from naval_agents.registry import scripted_names
 
     command = [*cli_command(), "evaluate", "--ruleset", config.ruleset]
     if config.ruleset_config is not None:
         command += ["--config", config.ruleset_config]
-    from agents.training.config import TrainingScenarios
+    from naval_agents.training.config import TrainingScenarios
 
     scenario = TrainingScenarios.of(config).home
     if scenario is not None:   # a run over several scenarios is evaluated in its first; zoo report plays them all

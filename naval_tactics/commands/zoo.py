@@ -24,12 +24,12 @@ from typing import TYPE_CHECKING
 from naval_tactics.ruleset_names import ruleset_ids
 
 if TYPE_CHECKING:
-    from agents.zoo.report import Report
+    from naval_agents.zoo.report import Report
 
-TARGET = 0.70   # agents.zoo.ladder.TARGET, without importing the evaluation stack for --help
-REPORT_GAMES = 200   # agents.zoo.build.REPORT_GAMES (and REPORT_POSITIONS): 400 paired games a cell
+TARGET = 0.70   # naval_agents.zoo.ladder.TARGET, without importing the evaluation stack for --help
+REPORT_GAMES = 200   # naval_agents.zoo.build.REPORT_GAMES (and REPORT_POSITIONS): 400 paired games a cell
 CALIBRATED = ("hard", "normal", "easy")   # the levels below expert, in the order calibration walks down
-VALUE_GAMES = 3000   # agents.zoo.value_build: what the shipped value networks were built from
+VALUE_GAMES = 3000   # naval_agents.zoo.value_build: what the shipped value networks were built from
 MAX_VALUE_GAMES = 100_000
 #: Exit status of a build stopped by Ctrl-C or SIGTERM (as ``train``'s: 128 + SIGINT).
 STOPPED = 130
@@ -121,7 +121,7 @@ def make_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = make_parser().parse_args(argv)
-    from agents.zoo import card_path, zoo_rulesets
+    from naval_agents.zoo import card_path, zoo_rulesets
 
     if args.action == "list":
         for ruleset_id in zoo_rulesets():
@@ -148,9 +148,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         if not _has_training("naval-tactics zoo build"):
             return 2
-        from agents.training.checkpoints import TrainingStopped
-        from agents.zoo.build import build_entry
-        from agents.zoo.catalogue import ZooError
+        from naval_agents.training.checkpoints import TrainingStopped
+        from naval_agents.zoo.build import build_entry
+        from naval_agents.zoo.catalogue import ZooError
         from naval_env.core.errors import ConfigError
 
         config = build_config(args.ruleset, args.config)
@@ -177,7 +177,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _has_training(command: str) -> bool:
     """Whether the [train] extra is installed; if not, says what to install for ``command``."""
-    from agents.extras import MissingExtraError, require_training
+    from naval_agents.extras import MissingExtraError, require_training
 
     try:
         require_training(command)
@@ -194,8 +194,8 @@ def _value(args: argparse.Namespace) -> int:
         return 2
     if not _has_training("naval-tactics zoo value"):
         return 2
-    from agents.zoo.catalogue import CAPTAINS_DIR
-    from agents.zoo.value_build import DEFAULT_FIRST_SEED, build
+    from naval_agents.zoo.catalogue import CAPTAINS_DIR
+    from naval_agents.zoo.value_build import DEFAULT_FIRST_SEED, build
 
     first = DEFAULT_FIRST_SEED if args.first_seed is None else args.first_seed
     card = build(args.ruleset, args.games, first, directory=args.out or CAPTAINS_DIR, epochs=args.epochs)
@@ -206,14 +206,14 @@ def _value(args: argparse.Namespace) -> int:
 
 
 def _ladder(args: argparse.Namespace) -> int:
-    from agents.zoo.ladder import (
+    from naval_agents.zoo.ladder import (
         calibrate,
         measure_elsewhere,
         measure_ladder,
         record_ladder,
         write_levels,
     )
-    from agents.zoo.monotone import scenario_ladder, summary_lines, to_markdown
+    from naval_agents.zoo.monotone import scenario_ladder, summary_lines, to_markdown
     from naval_env.core.ruleset import get_ruleset
 
     rules = get_ruleset(args.ruleset)
@@ -221,7 +221,7 @@ def _ladder(args: argparse.Namespace) -> int:
     scenario = config.default_scenario
     others = [name for name in rules.scenarios(config) if name != scenario]
     if args.calibrate and args.anchored:
-        from agents.zoo.anchors import calibrate_anchored, describe
+        from naval_agents.zoo.anchors import calibrate_anchored, describe
 
         anchored = calibrate_anchored(args.ruleset, scenario, probe_seeds=args.probe_games, workers=args.workers)
         write_levels(args.ruleset, anchored.levels)
@@ -255,7 +255,7 @@ def build_config(ruleset_id: str, given: str | None) -> str:
     own ``configs/train/<ruleset>.yaml``. Rebuilding with no ``--config`` thus remakes the captain that ships."""
     if given is not None:
         return given
-    from agents.zoo.catalogue import recorded_rebuild_command
+    from naval_agents.zoo.catalogue import recorded_rebuild_command
 
     words = recorded_rebuild_command(ruleset_id).split()
     return words[words.index("--config") + 1] if "--config" in words[:-1] else ruleset_id
@@ -277,7 +277,7 @@ def sigterm_stops() -> Iterator[None]:
 
 def _build_problem(args: argparse.Namespace) -> str | None:
     """What is wrong with the build's report flags, or None: checked before hours of training."""
-    from agents.zoo.report import MAX_GAMES
+    from naval_agents.zoo.report import MAX_GAMES
 
     for flag, value in (("--report-games", args.report_games), ("--report-positions", args.report_positions)):
         if not 1 <= value <= MAX_GAMES:
@@ -311,7 +311,7 @@ def _ladder_problem(args: argparse.Namespace) -> str | None:
 
 def _report_problem(args: argparse.Namespace) -> str | None:
     """What is wrong with ``--card``, or None: only the shipped zoo captain's report goes on its card."""
-    from agents.zoo.catalogue import ZOO_CAPTAIN, has_zoo_captain
+    from naval_agents.zoo.catalogue import ZOO_CAPTAIN, has_zoo_captain
 
     if not args.card:
         return None
@@ -326,8 +326,13 @@ def _report_problem(args: argparse.Namespace) -> str | None:
 def _report(args: argparse.Namespace) -> int:
     import time
 
-    from agents.evaluation.tournament import EvaluationInputError
-    from agents.zoo.report import REPORT_SEED, generalization_report, to_markdown, write_report
+    from naval_agents.evaluation.tournament import EvaluationInputError
+    from naval_agents.zoo.report import (
+        REPORT_SEED,
+        generalization_report,
+        to_markdown,
+        write_report,
+    )
 
     problem = _report_problem(args)
     if problem:
@@ -355,9 +360,9 @@ def _report(args: argparse.Namespace) -> int:
 
 def _write_onto_card(report: Report, seconds: float, workers: int) -> int:
     """Put the report onto the zoo card (the rules page's block follows from the card's facts)."""
-    from agents.zoo.card import record_report
-    from agents.zoo.catalogue import ZooError
-    from agents.zoo.report_card import RULES_DIR, report_facts
+    from naval_agents.zoo.card import record_report
+    from naval_agents.zoo.catalogue import ZooError
+    from naval_agents.zoo.report_card import RULES_DIR, report_facts
 
     try:
         card = record_report(report.ruleset, report_facts(report, seconds, workers))

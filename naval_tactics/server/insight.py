@@ -17,7 +17,7 @@ from fastapi import APIRouter, Path
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from agents.evaluation.replay import replay_text
+from naval_agents.evaluation.replay import replay_text
 from naval_env.core.errors import IllegalActionError
 from naval_env.core.game import Game
 from naval_env.core.moves import MoveError, encode

@@ -1,6 +1,6 @@
 """Games kept in one SQLite file, so they survive a restart and every worker process serves them.
 
-The league's pattern (:mod:`agents.league.db`): WAL, explicit ``BEGIN IMMEDIATE`` transactions, a
+The league's pattern (:mod:`naval_agents.league.db`): WAL, explicit ``BEGIN IMMEDIATE`` transactions, a
 ``meta`` table that marks the file and its schema version, checked before anything is written.
 
 A game is stored as what replays it exactly (:mod:`.history`): ruleset, config digest, scenario or

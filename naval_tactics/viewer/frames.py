@@ -1,6 +1,6 @@
 """A recorded game as frames: the board picture after every decision, with that decision's move and events.
 
-The game is re-played from its seed through the engine (``agents.evaluation.replay``), so each frame is
+The game is re-played from its seed through the engine (``naval_agents.evaluation.replay``), so each frame is
 the engine's own position, painted by the ruleset's picture (the same one ``rgb_array`` frames show).
 Frame 0 is the battle before the first decision (with the opening events); frame ``k`` follows decision
 ``k - 1``; the last frame is the finished game and carries the result.
@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.evaluation.replay import (
+from naval_agents.evaluation.replay import (
     Replay,
     ReplayError,
     ReplayMismatchError,

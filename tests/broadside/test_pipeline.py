@@ -1,7 +1,7 @@
 """broadside's default training config. The pipeline itself (a tiny run with cloning, evaluation, export with
 parity) runs on every ruleset in tests/test_pipeline.py."""
 
-from agents.training.config import load_train_config
+from naval_agents.training.config import load_train_config
 
 
 def test_default_training_config_weights_the_galley_and_clones_a_teacher_per_side():

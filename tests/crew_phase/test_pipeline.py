@@ -1,7 +1,7 @@
 """crew_phase's default training config. The pipeline itself (a tiny run with cloning, evaluation, export with
 parity) runs on every ruleset in tests/test_pipeline.py."""
 
-from agents.training.config import load_train_config
+from naval_agents.training.config import load_train_config
 
 
 def test_default_training_config_clones_the_breaker_then_decays_the_learning_rate():

@@ -3,7 +3,7 @@ every ruleset in tests/test_pipeline.py."""
 
 from __future__ import annotations
 
-from agents.training.config import load_train_config
+from naval_agents.training.config import load_train_config
 from naval_env.envs.match import Match
 
 

@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from agents.training.config import TrainConfig
+    from naval_agents.training.config import TrainConfig
 
 
 def train_rllib(config: TrainConfig, address: str | None = None) -> Path:
     """Train ``config`` with RLlib (a local Ray, or the cluster at ``address``); returns the run folder."""
-    from agents.training.rllib.train import train_rllib as run
+    from naval_agents.training.rllib.train import train_rllib as run
 
     return run(config, address)

@@ -1,6 +1,6 @@
 """The training env as RLlib sees it: a multi-agent env whose one acting agent per game is the learner's seat.
 
-Under it is the env the SB3 path trains on (``agents.training.run.make_env``: ``NavalEnv`` in
+Under it is the env the SB3 path trains on (``naval_agents.training.run.make_env``: ``NavalEnv`` in
 ``SelfPlayEnv``), so the seat drawn per game (``learner``), the opponents (``opponents.mode``/``pool``,
 frozen snapshots mixed with scripted anchors), the allies and the rewards are the same code, not a
 copy. The other seats are played inside by their captains; RLlib only ever sees the learner's seat,
@@ -16,8 +16,8 @@ from gymnasium import spaces
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 from ray.rllib.utils.typing import AgentID, MultiAgentDict
 
-from agents.training.config import TrainConfig
-from agents.training.rllib.module import ACTION_MASK, OBSERVATION
+from naval_agents.training.config import TrainConfig
+from naval_agents.training.rllib.module import ACTION_MASK, OBSERVATION
 from naval_env.envs.gym_env import NavalEnv, learner_points
 from naval_env.envs.spaces import mask_box, observation_box
 
@@ -35,7 +35,7 @@ class NavalMultiAgentEnv(MultiAgentEnv):
 
     def __init__(self, env_config: dict[str, Any] | None = None) -> None:
         super().__init__()
-        from agents.training.run import make_env
+        from naval_agents.training.run import make_env
 
         env_config = env_config or {}
         self.config = TrainConfig.model_validate(env_config["train_config"])

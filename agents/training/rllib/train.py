@@ -20,12 +20,17 @@ import numpy as np
 import torch
 from stable_baselines3.common.utils import set_random_seed
 
-from agents.distributed.ray_runtime import import_ray, ray_session
-from agents.learned import LoadedModel
-from agents.learned_rllib import BEST_WEIGHTS, FINAL_WEIGHTS, load_rllib_policy, save_policy_weights
-from agents.training.config import TrainConfig, TrainingScenarios
-from agents.training.plots import EVAL_HISTORY, TRAIN_HISTORY, plot_learning_curve
-from agents.training.run import check_run, create_run_folder, library_versions, write_manifest
+from naval_agents.distributed.ray_runtime import import_ray, ray_session
+from naval_agents.learned import LoadedModel
+from naval_agents.learned_rllib import (
+    BEST_WEIGHTS,
+    FINAL_WEIGHTS,
+    load_rllib_policy,
+    save_policy_weights,
+)
+from naval_agents.training.config import TrainConfig, TrainingScenarios
+from naval_agents.training.plots import EVAL_HISTORY, TRAIN_HISTORY, plot_learning_curve
+from naval_agents.training.run import check_run, create_run_folder, library_versions, write_manifest
 from naval_env.core.errors import ConfigError
 from naval_env.envs.match import Match
 
@@ -38,7 +43,7 @@ def check_rllib(config: TrainConfig) -> None:
     """What only this backend refuses, named with what is allowed instead."""
     if config.backend != "rllib":
         raise ConfigError(f"train_rllib: config backend is {config.backend!r}; allowed: 'rllib' "
-                          "(local and ray train with SB3: agents.training.run.train)")
+                          "(local and ray train with SB3: naval_agents.training.run.train)")
     if config.imitation.teacher is not None:
         raise ConfigError("backend rllib: imitation.teacher is not supported (behaviour cloning runs on the "
                           "SB3 policy only); allowed: imitation.teacher unset, or backend local/ray")
@@ -84,9 +89,9 @@ def build_algorithm(config: TrainConfig) -> Any:
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
-    from agents.training.rllib.callbacks import NavalCallbacks
-    from agents.training.rllib.env import LEARNER_MODULE, NavalMultiAgentEnv, to_learner
-    from agents.training.rllib.module import MaskedPPOModule
+    from naval_agents.training.rllib.callbacks import NavalCallbacks
+    from naval_agents.training.rllib.env import LEARNER_MODULE, NavalMultiAgentEnv, to_learner
+    from naval_agents.training.rllib.module import MaskedPPOModule
 
     env_config = {"train_config": config.model_dump(mode="json")}
     probe = NavalMultiAgentEnv(env_config)
@@ -140,7 +145,7 @@ class _Recorder:
                                    self.flat_size, timesteps)
 
     def record_iteration(self, result: dict[str, Any], timesteps: int, seconds: float) -> None:
-        from agents.training.rllib.callbacks import episode_summary
+        from naval_agents.training.rllib.callbacks import episode_summary
 
         summary = episode_summary(result)
         if summary is not None:
@@ -164,7 +169,7 @@ class _Recorder:
 
     def evaluate(self, weights: Path, timesteps: int, final: bool = False) -> float:
         """Paired games against ``eval.opponent`` on the quick-evaluation seeds of the SB3 path."""
-        from agents.training.callbacks import QuickEvalCallback
+        from naval_agents.training.callbacks import QuickEvalCallback
 
         policy, _ = load_rllib_policy(weights, self.config.ruleset, self.match.config)
         quick = QuickEvalCallback(self.match, self.config.eval.opponent, self.config.eval.games,
@@ -196,7 +201,7 @@ def _number(value: Any) -> float | None:
 
 def learner_state(algo: Any) -> dict[str, torch.Tensor]:
     """The trained module's weights as CPU tensors, under sb3-contrib policy names."""
-    from agents.training.rllib.env import LEARNER_MODULE
+    from naval_agents.training.rllib.env import LEARNER_MODULE
 
     state = algo.learner_group.get_weights(module_ids=[LEARNER_MODULE])[LEARNER_MODULE]
     return {key: torch.as_tensor(np.asarray(value)).clone() for key, value in state.items()}
