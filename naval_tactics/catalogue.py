@@ -117,6 +117,9 @@ class CatalogueSettings:
     max_expert_ms: float = 2_000
     #: The most simulations a decision a client may ask of ``search:N``.
     max_search_simulations: int = DEFAULT_MAX_SEARCH_SIMULATIONS
+    #: Load and check the shipped models now (a server: a stale one fails at start-up) or at a captain's first
+    #: ``make`` (``naval-tactics list``, which names captains and plays none: 0.19 s of its start).
+    load_models: bool = True
 
     @property
     def limits(self) -> NameLimits:
@@ -195,10 +198,11 @@ def zoo_captains(settings: CatalogueSettings) -> Iterator[CaptainEntry]:
     for ruleset_id, entry in settings.rulesets.items():
         if not has_zoo_captain(ruleset_id):
             continue
-        zoo = load_zoo_captain(ruleset_id, entry.config)
-        value = load_zoo_value_leaf(ruleset_id, entry.config)
+        models = _ZooModels(ruleset_id, entry.config, load_zoo_captain, load_zoo_value_leaf)
+        if settings.load_models:
+            models.get()
         yield CaptainEntry("zoo", ruleset_id, "zoo", describe(CaptainName("zoo", "zoo"), ruleset_id),
-                           partial(_shared, zoo), has_probabilities=True)
+                           partial(_shared_zoo, models), has_probabilities=True)
         levels = levels_of(ruleset_id)
         for level in LEVELS:
             spec = getattr(levels, level)
@@ -208,13 +212,33 @@ def zoo_captains(settings: CatalogueSettings) -> Iterator[CaptainEntry]:
             timed = (f"; ask for {TIMED_EXPERT_FORM} (N from 1 to {settings.max_expert_ms:g}) to have it search "
                      "N milliseconds a decision instead") if level == "expert" else ""
             yield CaptainEntry(level, ruleset_id, "level", describe(name, ruleset_id) + timed,
-                               partial(_level, zoo, spec, entry.action_spec, level, value if spec.search else None), slow=name.searches(ruleset_id))
+                               partial(_level, models, spec, entry.action_spec, level), slow=name.searches(ruleset_id))
 
 
-def _level(zoo: Captain, level: Any, spec: ActionSpec, name: str, value: Any, seed: int | None) -> Captain:
+class _ZooModels:
+    """A ruleset's zoo captain and value leaf, loaded once: at the first :meth:`get` (one session serves every
+    game: the graph keeps no state between decisions)."""
+
+    def __init__(self, ruleset_id: str, config: Any, load_captain: Callable[[str, Any], Captain],
+                 load_value: Callable[[str, Any], Any]) -> None:
+        self._load = partial(load_captain, ruleset_id, config), partial(load_value, ruleset_id, config)
+        self._models: tuple[Captain, Any] | None = None
+
+    def get(self) -> tuple[Captain, Any]:
+        if self._models is None:
+            self._models = (self._load[0](), self._load[1]())
+        return self._models
+
+
+def _shared_zoo(models: _ZooModels, seed: int | None) -> Captain:
+    return models.get()[0]
+
+
+def _level(models: _ZooModels, level: Any, spec: ActionSpec, name: str, seed: int | None) -> Captain:
     from naval_agents.zoo.levels import level_captain
 
-    return level_captain(zoo, level, spec, name=name, seed=seed, value=value)
+    zoo, value = models.get()
+    return level_captain(zoo, level, spec, name=name, seed=seed, value=value if level.search else None)
 
 
 def _on_demand(name: CaptainName, ruleset: RulesetEntry, listed: Mapping[str, CaptainEntry],
@@ -253,11 +277,12 @@ class Catalogue:
     @classmethod
     def load(cls, captains_dir: Path | None = None, ruleset_filter: Iterable[str] | None = None,
              max_expert_ms: float = CatalogueSettings.max_expert_ms,
-             max_search_simulations: int = DEFAULT_MAX_SEARCH_SIMULATIONS) -> Catalogue:
+             max_search_simulations: int = DEFAULT_MAX_SEARCH_SIMULATIONS, *, load_models: bool = True) -> Catalogue:
+        """``load_models=False``: the shipped models load at a captain's first ``make`` instead of now."""
         wanted = list(ruleset_filter) if ruleset_filter is not None else ruleset_ids()
         rulesets = {rid: RulesetEntry.load(rid) for rid in wanted}
         settings = CatalogueSettings(rulesets, Path(captains_dir) if captains_dir is not None else None,
-                                     max_expert_ms, max_search_simulations)
+                                     max_expert_ms, max_search_simulations, load_models)
         return cls(rulesets.values(), (c for source in CAPTAIN_SOURCES for c in source(settings)), max_expert_ms,
                    max_search_simulations)
 

@@ -55,7 +55,7 @@ def catalogue_rows(ruleset: str | None = None, captains_dir: Path | None = None)
     from naval_tactics.catalogue import Catalogue, CatalogueError
 
     try:
-        catalogue = Catalogue.load(captains_dir, [ruleset] if ruleset else None)
+        catalogue = Catalogue.load(captains_dir, [ruleset] if ruleset else None, load_models=False)
     except CatalogueError as exc:
         raise CommandError(str(exc)) from None
     return [

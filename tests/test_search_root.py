@@ -203,3 +203,18 @@ def test_the_confirmation_test_uses_students_t_for_a_handful_of_pairs() -> None:
     # (0.25 - 2.353 * 0.144 = -0.090) does not
     assert not search._proven([0.0, 0.0, 0.5, 0.5])
     assert search._proven([0.3, 0.4, 0.5, 0.6])
+
+
+def test_a_timed_search_pays_for_no_import_inside_its_first_decision() -> None:
+    """The t quantile's scipy function is imported when the search is made, not inside the first decision's
+    clock (scipy.stats took 1.2 s there, 20 times a 60 ms budget); scipy.stats is not needed at all."""
+    import subprocess
+    import sys
+
+    script = ("import sys, numpy as np\n"
+              "from naval_agents.search.root import RootSearch, RootSettings\n"
+              "before = 'scipy.special' in sys.modules\n"
+              "RootSearch(RootSettings(), lambda game: {}, np.random.default_rng(0))\n"
+              "print(before, 'scipy.special' in sys.modules, 'scipy.stats' in sys.modules)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=120)
+    assert done.stdout.split() == ["False", "True", "False"]
