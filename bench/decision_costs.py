@@ -16,10 +16,10 @@ however loaded the machine is; the target is at most 3. ``--deepcopy`` adds the 
     python bench/decision_costs.py --search                     # the search captain's simulations/s
 
 ``--search`` times the search captain instead (``search:64`` at decisions with a choice, as
-``python -m naval_agents.search.bench`` picks them) and prints simulations per second with three rollout
+``python -m naval_agents.evaluation.search_bench`` picks them) and prints simulations per second with three rollout
 and proposal captains side by side: the ruleset's scripted rollout captain (the default), and an
 untrained ``[128, 128]`` policy played through ``policy.predict`` (how expert iteration's search
-rolled out before) and through its numpy copy (``agents/numpy_policy.py``, how it rolls out now).
+rolled out before) and through its numpy copy (``agents/captains/numpy_policy.py``, how it rolls out now).
 """
 
 from __future__ import annotations
@@ -92,11 +92,11 @@ def search_rates(ruleset_id: str, positions: int, simulations: int) -> dict[str,
     import torch
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-    from naval_agents.base import Decision
-    from naval_agents.learned import LoadedModel, MaskablePPOCaptain
-    from naval_agents.numpy_policy import NumpyPolicyCaptain
-    from naval_agents.search.bench import NO_OBSERVATION, choice_positions
-    from naval_agents.search.captain import SearchCaptain
+    from naval_agents.captains.base import Decision
+    from naval_agents.captains.learned import LoadedModel, MaskablePPOCaptain
+    from naval_agents.captains.numpy_policy import NumpyPolicyCaptain
+    from naval_agents.captains.search.captain import SearchCaptain
+    from naval_agents.evaluation.search_bench import NO_OBSERVATION, choice_positions
     from naval_env.envs.spaces import action_space, observation_box
 
     torch.set_num_threads(1)
@@ -104,7 +104,7 @@ def search_rates(ruleset_id: str, positions: int, simulations: int) -> dict[str,
     games = choice_positions(ruleset_id, positions)
     torch.manual_seed(0)
     # sb3-contrib's own policy class, as expert iteration's search rolled out through before (the
-    # segmented policy of agents/training/masked_policy.py is faster through predict too).
+    # segmented policy of agents/captains/networks/masked_policy.py is faster through predict too).
     policy = MaskableActorCriticPolicy(observation_box(games[0].observation_spec), action_space(games[0].action_spec),
                                        lambda _: 0.0, net_arch=[128, 128])
     rollouts: dict[str, Any] = {"scripted": None,

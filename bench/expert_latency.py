@@ -15,9 +15,9 @@ import os
 import statistics
 import time
 
-from naval_agents.base import Decision
-from naval_agents.registry import make_captain
-from naval_agents.search.candidates import allowed_values, joint_count
+from naval_agents.captains.base import Decision
+from naval_agents.captains.registry import make_captain
+from naval_agents.captains.search.candidates import allowed_values, joint_count
 from naval_env.core.ruleset import get_ruleset, ruleset_ids
 
 

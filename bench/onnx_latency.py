@@ -24,11 +24,16 @@ from typing import Any
 import numpy as np
 import torch
 
-from naval_agents.base import Captain, Decision
-from naval_agents.export.onnx_captain import OnnxCaptain
+from naval_agents.captains.base import Captain, Decision
+from naval_agents.captains.learned import (
+    load_run_captain,
+    read_manifest,
+    resolve_model_path,
+    run_folder_of,
+)
+from naval_agents.captains.onnx_captain import OnnxCaptain
 from naval_agents.export.onnx_export import export_run
 from naval_agents.export.parity import collect_decisions
-from naval_agents.learned import load_run_captain, read_manifest, resolve_model_path, run_folder_of
 from naval_env.core.ruleset import get_ruleset
 
 TARGET_RATIO = 0.5

@@ -2,7 +2,7 @@
 
 Captains come only from names: ``random``, each ruleset's scripted captains, the shipped zoo captain
 with its levels and the exported ``.onnx`` files found in a folder given at start-up are listed; the
-parametric forms of :mod:`naval_agents.registry`'s grammar (``search:N``, ``search:Nms``, ``expert:Nms``,
+parametric forms of :mod:`naval_agents.captains.registry`'s grammar (``search:N``, ``search:Nms``, ``expert:Nms``,
 ``mixed:BASE:SHARE``, ``tempered:BASE:T``) are made on demand, within the server's limits. A name a
 client sends is parsed by that one grammar and looked up here: it is never opened as a path (model
 paths are refused), and nothing is unpickled. Descriptions are the ones the registry and the
@@ -18,8 +18,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Literal
 
-from naval_agents.base import Captain, RandomCaptain
-from naval_agents.registry import (
+from naval_agents.captains.base import Captain, RandomCaptain
+from naval_agents.captains.registry import (
     NAME_FORMS,
     CaptainName,
     CaptainNameError,
@@ -127,7 +127,7 @@ class CatalogueSettings:
 
 
 def builtin_captains(settings: CatalogueSettings) -> Iterator[CaptainEntry]:
-    """``random`` and the scripted captains of every ruleset (``agents/scripted/<id>.py``), described as the
+    """``random`` and the scripted captains of every ruleset (``agents/captains/scripted/<id>.py``), described as the
     registry and the captains' classes declare."""
     for ruleset_id, entry in settings.rulesets.items():
         spec = entry.action_spec
@@ -155,8 +155,8 @@ def exported_captains(settings: CatalogueSettings) -> Iterator[CaptainEntry]:
     (one onnxruntime session serves every game: the graph keeps no state between decisions)."""
     if settings.captains_dir is None:
         return
-    from naval_agents.export.onnx_captain import OnnxCaptain
-    from naval_agents.learned import ModelLoadError
+    from naval_agents.captains.learned import ModelLoadError
+    from naval_agents.captains.onnx_captain import OnnxCaptain
 
     folder = settings.captains_dir
     if not folder.is_dir():
@@ -180,7 +180,7 @@ def exported_captains(settings: CatalogueSettings) -> Iterator[CaptainEntry]:
 def _refuse_links_out(folder: Path, *paths: Path) -> None:
     """Every file an export is loaded from lies in the captains folder, symbolic links followed (a link
     to a model elsewhere would serve a file nobody put in the folder). External-data files are held to
-    the same by :class:`~naval_agents.export.onnx_captain.OnnxCaptain`."""
+    the same by :class:`~naval_agents.captains.onnx_captain.OnnxCaptain`."""
     inside = folder.resolve()
     for path in paths:
         if not path.resolve().is_relative_to(inside):
@@ -191,9 +191,9 @@ def _refuse_links_out(folder: Path, *paths: Path) -> None:
 def zoo_captains(settings: CatalogueSettings) -> Iterator[CaptainEntry]:
     """The trained captain shipped for each ruleset (``zoo``, loaded and checked once at start-up) and the
     difficulty levels built on it (``easy``, ``normal``, ``hard``, ``expert``; see ``agents/zoo``)."""
-    from naval_agents.zoo import LEVELS, has_zoo_captain, load_zoo_captain
-    from naval_agents.zoo.catalogue import load_zoo_value_leaf
-    from naval_agents.zoo.levels import TIMED_EXPERT_FORM, levels_of
+    from naval_agents.captains.zoo import LEVELS, has_zoo_captain, load_zoo_captain
+    from naval_agents.captains.zoo.catalogue import load_zoo_value_leaf
+    from naval_agents.captains.zoo.levels import TIMED_EXPERT_FORM, levels_of
 
     for ruleset_id, entry in settings.rulesets.items():
         if not has_zoo_captain(ruleset_id):
@@ -235,7 +235,7 @@ def _shared_zoo(models: _ZooModels, seed: int | None) -> Captain:
 
 
 def _level(models: _ZooModels, level: Any, spec: ActionSpec, name: str, seed: int | None) -> Captain:
-    from naval_agents.zoo.levels import level_captain
+    from naval_agents.captains.zoo.levels import level_captain
 
     zoo, value = models.get()
     return level_captain(zoo, level, spec, name=name, seed=seed, value=value if level.search else None)

@@ -272,8 +272,8 @@ def add_play(subparsers: Subparsers) -> None:
 
 
 def run_play(args: argparse.Namespace) -> int:
-    from naval_agents.registry import default_opponent
-    from naval_agents.zoo import has_zoo_captain
+    from naval_agents.captains.registry import default_opponent
+    from naval_agents.captains.zoo import has_zoo_captain
     from naval_tactics.play import play
 
     captain = args.captain or ("zoo" if has_zoo_captain(args.ruleset) else default_opponent(args.ruleset))

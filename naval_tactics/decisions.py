@@ -2,7 +2,7 @@
 
 Builds on :mod:`naval_env.core.moves` (labels <-> integers): :func:`propose` asks a captain for
 its move in a game and gives it back as labels, with the policy's probabilities by label when
-the captain has a policy (:meth:`naval_agents.base.Captain.probabilities`).
+the captain has a policy (:meth:`naval_agents.captains.base.Captain.probabilities`).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from naval_agents.base import Captain, Decision
+from naval_agents.captains.base import Captain, Decision
 from naval_env.core.game import Game
 from naval_env.core.moves import Move, decode
 from naval_env.core.spaces import ActionSpec

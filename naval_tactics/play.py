@@ -31,11 +31,11 @@ import numpy as np
 from rich.console import Console
 from rich.text import Text
 
-from naval_agents.arena import GameRecord
-from naval_agents.base import Captain
+from naval_agents.captains.arena import GameRecord
+from naval_agents.captains.base import Captain
+from naval_agents.captains.registry import make_captain
 from naval_agents.evaluation.replay import write_replay
 from naval_agents.evaluation.report import decision_lines, make_console, match_title
-from naval_agents.registry import make_captain
 from naval_env.core.errors import IllegalActionError
 from naval_env.core.events import DamageDealt, Event
 from naval_env.core.game import Game
@@ -130,7 +130,7 @@ class PlayResult:
 class GameRecorder:
     """One game being played, keeping what a :class:`GameRecord` holds, so it can be written at any point.
 
-    Counts damage as :func:`naval_agents.arena.play_game` does; ``captains`` names each side's captain.
+    Counts damage as :func:`naval_agents.captains.arena.play_game` does; ``captains`` names each side's captain.
     """
 
     def __init__(self, match: Match, seed: int, captains: Mapping[str, str]) -> None:
@@ -444,7 +444,7 @@ def watch(ruleset: str, scenario: str | None, captains: Sequence[str | Captain] 
     """Play ``captains`` (one per side in side order, a ``{side: captain}`` mapping, or one for all) and
     print the game as it goes: the board, one line per decision (waiting ``delay`` seconds after each),
     the board again at each new round (``boards="round"``), after every decision (``"decision"``) or
-    only at the end (``"start_end"``), and the result. Seeded as :func:`naval_agents.arena.play_game`: the
+    only at the end (``"start_end"``), and the result. Seeded as :func:`naval_agents.captains.arena.play_game`: the
     same captains and seed give the same game. ``replay_path``: also write the game as a replay.
     """
     if boards not in ("start_end", "round", "decision"):

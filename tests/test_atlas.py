@@ -25,8 +25,8 @@ from naval_agents.atlas.plan import (
 )
 from naval_agents.atlas.play import ScenarioGames, scenario_tournament
 from naval_agents.atlas.reading import ClaimKind, scenario_claims
+from naval_agents.captains.registry import scripted_names
 from naval_agents.evaluation.stats import GameResult, wilson_interval
-from naval_agents.registry import scripted_names
 from naval_tactics.cli import main as cli_main
 from naval_tactics.commands.atlas import main as atlas_main
 from tests.test_plots import assert_png

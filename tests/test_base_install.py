@@ -114,10 +114,10 @@ def test_the_wheel_without_extras_plays_evaluates_and_serves_without_torch(wheel
 BESIDE_OPENAI_AGENTS = """
 import json
 from agents import Agent, Runner            # openai-agents' own top-level package
-import naval_agents.registry, naval_env
+import naval_agents.captains.registry, naval_env
 from naval_env.core.ruleset import get_ruleset
 ruleset = get_ruleset("pantheon")
-captain = naval_agents.registry.make_captain("zoo", "pantheon", ruleset.action_spec(ruleset.load_config()))
+captain = naval_agents.captains.registry.make_captain("zoo", "pantheon", ruleset.action_spec(ruleset.load_config()))
 print(json.dumps({"agent": Agent.__module__, "captain": captain.name,
                   "agents_from": __import__("agents").__file__}))
 """

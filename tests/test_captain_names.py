@@ -1,4 +1,4 @@
-"""One captain-name grammar (agents/registry.py): every form docs/captains.md offers, one concrete name each,
+"""One captain-name grammar (agents/captains/registry.py): every form docs/captains.md offers, one concrete name each,
 works in every entry point (``evaluate``, the envs' ``opponent=``, the server's ``/v1/decide`` and
 ``captain-moves``, which the ``/play`` page calls) or is refused there the same way.
 
@@ -19,8 +19,7 @@ import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
-from naval_agents.evaluation.tournament import EvaluationInputError, build_tournament
-from naval_agents.registry import (
+from naval_agents.captains.registry import (
     NAME_FORMS,
     CaptainNameError,
     NameLimits,
@@ -29,7 +28,8 @@ from naval_agents.registry import (
     make_captain,
     parse_captain_name,
 )
-from naval_agents.zoo.levels import levels_of
+from naval_agents.captains.zoo.levels import levels_of
+from naval_agents.evaluation.tournament import EvaluationInputError, build_tournament
 from naval_env.core.ruleset import get_ruleset
 from naval_tactics.catalogue import Catalogue
 from naval_tactics.server import ServerSettings, create_app

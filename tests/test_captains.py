@@ -5,9 +5,9 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from naval_agents.arena import play_game
-from naval_agents.base import Decision, RandomCaptain
-from naval_agents.registry import make_captain, scripted_names
+from naval_agents.captains.arena import play_game
+from naval_agents.captains.base import Decision, RandomCaptain
+from naval_agents.captains.registry import make_captain, scripted_names
 from naval_env.core.events import DamageDealt
 from naval_env.envs.match import Match
 from naval_env.rulesets.pantheon.events import AttackDeclared

@@ -10,10 +10,10 @@ import numpy as np
 import onnx
 import pytest
 
-from naval_agents.base import Decision
-from naval_agents.export.onnx_captain import OnnxCaptain
-from naval_agents.export.sidecar import external_data_entries, sha256_file, sidecar_path
-from naval_agents.learned import ModelLoadError
+from naval_agents.captains.base import Decision
+from naval_agents.captains.learned import ModelLoadError
+from naval_agents.captains.onnx_captain import OnnxCaptain
+from naval_agents.captains.sidecar import external_data_entries, sha256_file, sidecar_path
 from naval_env.core.ruleset import get_ruleset
 from naval_tactics.catalogue import Catalogue, CatalogueError
 from naval_tactics.testing import export_tiny_captain

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from naval_agents.arena import play_game
+from naval_agents.captains.arena import play_game
+from naval_agents.captains.registry import make_captain
 from naval_agents.evaluation.replay import write_replay
-from naval_agents.registry import make_captain
 from naval_env.envs.match import Match
 from naval_tactics.cli import main
 

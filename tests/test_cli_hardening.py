@@ -20,7 +20,8 @@ import pytest
 pytest.importorskip("sb3_contrib")  # the [train] extra: without it this module is skipped
 import torch
 
-from naval_agents.arena import play_game
+from naval_agents.captains.arena import play_game
+from naval_agents.captains.registry import make_captain
 from naval_agents.evaluation import tournament as tournament_module
 from naval_agents.evaluation.replay import ReplayMismatchError, replay_game, write_replay
 from naval_agents.evaluation.tournament import (
@@ -30,7 +31,6 @@ from naval_agents.evaluation.tournament import (
     run_tournament,
     schedule,
 )
-from naval_agents.registry import make_captain
 from naval_agents.training import run as run_module
 from naval_agents.training.config import TrainConfig, load_train_config
 from naval_agents.training.run import train

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from naval_agents.zoo import zoo_rulesets
+from naval_agents.captains.zoo import zoo_rulesets
 from naval_tactics.commands.evaluate import DEMO_CAPTAINS, DEMO_MATCH, make_parser
 
 ROOT = Path(__file__).resolve().parents[1]
-CARDS = ROOT / "agents" / "zoo" / "captains"
+CARDS = ROOT / "agents" / "captains" / "zoo"
 
 
 def card_rates(ruleset: str) -> dict[str, tuple[float, float, float]]:

@@ -22,8 +22,8 @@ import pytest
 import supersuit as ss
 
 import naval_env
-from naval_agents.export.onnx_captain import OnnxCaptain
-from naval_agents.learned import ModelLoadError
+from naval_agents.captains.learned import ModelLoadError
+from naval_agents.captains.onnx_captain import OnnxCaptain
 from naval_env.core.captain import Decision
 from naval_env.core.ruleset import get_ruleset
 from naval_env.envs.pettingzoo_env import NavalParallelEnv, aec_env

@@ -112,7 +112,7 @@ def test_render_modes():
 
 def test_reset_draws_another_game_when_the_learner_never_gets_a_decision(monkeypatch):
     """A battle the other captains end before the learner's first decision is not an episode."""
-    from naval_agents.base import RandomCaptain
+    from naval_agents.captains.base import RandomCaptain
     from naval_env.envs.match import Match
 
     env = gym.make("naval/Pantheon-v0", scenario="duel").unwrapped

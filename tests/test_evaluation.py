@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from naval_agents.arena import play_game
+from naval_agents.captains.arena import play_game
+from naval_agents.captains.registry import make_captain
 from naval_agents.evaluation.ratings import fit_ratings
 from naval_agents.evaluation.replay import (
     ReplayError,
@@ -31,7 +32,6 @@ from naval_agents.evaluation.tournament import (
     run_tournament,
     schedule,
 )
-from naval_agents.registry import make_captain
 from naval_env.core.events import Event
 from naval_env.envs.match import Match
 

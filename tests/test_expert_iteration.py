@@ -9,8 +9,8 @@ pytest.importorskip("sb3_contrib")  # the [train] extra: without it this module 
 import torch
 from sb3_contrib import MaskablePPO
 
-from naval_agents.search import SearchResult
-from naval_agents.search.tree import ChildStats
+from naval_agents.captains.search import SearchResult
+from naval_agents.captains.search.tree import ChildStats
 from naval_agents.training.config import ExpertIterationSettings, load_train_config
 from naval_agents.training.expert_iteration import (
     distil,

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
-from naval_agents.base import Decision
-from naval_agents.registry import make_captain
-from naval_agents.search import SearchCaptain
-from naval_agents.zoo.levels import levels_of, parse_timed_expert
+from naval_agents.captains.base import Decision
+from naval_agents.captains.registry import make_captain
+from naval_agents.captains.search import SearchCaptain
+from naval_agents.captains.zoo.levels import levels_of, parse_timed_expert
 from naval_env.core.ruleset import get_ruleset
 from naval_tactics.catalogue import Catalogue
 from naval_tactics.server import ServerSettings, create_app
@@ -84,7 +84,7 @@ def test_the_server_refuses_a_time_over_its_limit_naming_the_range(client: TestC
 
 # ------------------------------------------------------------------- a level that searches
 def test_a_level_that_searches_plays_the_base_captains_own_moves_only() -> None:
-    from naval_agents.zoo.levels import Level
+    from naval_agents.captains.zoo.levels import Level
 
     assert Level(base="zoo", search=64).search == 64
     with pytest.raises(ValueError, match="a level that searches .* temperature 0 and random_share 0"):
@@ -94,9 +94,9 @@ def test_a_level_that_searches_plays_the_base_captains_own_moves_only() -> None:
 
 
 def test_a_searching_level_is_the_root_search_over_the_zoo_network_and_the_server_runs_it_in_its_pool() -> None:
-    from naval_agents.search.fast_policy import NumpyActorCaptain
-    from naval_agents.zoo.catalogue import load_zoo_captain
-    from naval_agents.zoo.levels import Level, level_captain, searching_captain
+    from naval_agents.captains.search.fast_policy import NumpyActorCaptain
+    from naval_agents.captains.zoo.catalogue import load_zoo_captain
+    from naval_agents.captains.zoo.levels import Level, level_captain, searching_captain
     from naval_tactics.catalogue import _level_play
 
     ruleset = get_ruleset("pantheon")
@@ -116,9 +116,9 @@ def test_a_searching_level_is_the_root_search_over_the_zoo_network_and_the_serve
 
 
 def test_the_shipped_expert_judges_short_rollouts_with_the_rulesets_value_network() -> None:
-    from naval_agents.search.captain import DEFAULT_ROLLOUT_DEPTH, VALUE_ROLLOUT_DEPTH
-    from naval_agents.search.evaluators import hull_values
-    from naval_agents.search.value_net import ValueLeaf
+    from naval_agents.captains.search.captain import DEFAULT_ROLLOUT_DEPTH, VALUE_ROLLOUT_DEPTH
+    from naval_agents.captains.search.evaluators import hull_values
+    from naval_agents.captains.search.value_net import ValueLeaf
 
     for ruleset_id in ("pantheon", "crew_phase"):
         game = get_ruleset(ruleset_id).new_game(get_ruleset(ruleset_id).load_config(), None, seed=1)

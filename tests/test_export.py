@@ -15,13 +15,13 @@ import pytest
 pytest.importorskip("torch")  # the [train] extra: without it this module is skipped
 
 import naval_env  # noqa: F401 - registers naval/Pantheon-v0
-from naval_agents.arena import play_game
-from naval_agents.export.onnx_captain import OnnxCaptain
+from naval_agents.captains.arena import play_game
+from naval_agents.captains.learned import ModelLoadError
+from naval_agents.captains.onnx_captain import OnnxCaptain
+from naval_agents.captains.registry import make_captain
+from naval_agents.captains.sidecar import FORMAT, FORMAT_VERSION, sha256_file, sidecar_path
 from naval_agents.export.onnx_export import ExportError, ExportResult, export_run
 from naval_agents.export.parity import check_parity
-from naval_agents.export.sidecar import FORMAT, FORMAT_VERSION, sha256_file, sidecar_path
-from naval_agents.learned import ModelLoadError
-from naval_agents.registry import make_captain
 from naval_env.core.ruleset import get_ruleset
 from naval_env.core.spaces import ActionSpec, ObservationSpec
 from naval_env.envs.match import Match
@@ -131,9 +131,9 @@ def test_registry_loads_onnx_paths(exported: ExportResult) -> None:
 def test_onnx_captain_needs_no_torch(exported: ExportResult) -> None:
     code = f"""
 import sys
-from naval_agents.export.onnx_captain import OnnxCaptain
-from naval_agents.arena import play_game
-from naval_agents.registry import make_captain
+from naval_agents.captains.onnx_captain import OnnxCaptain
+from naval_agents.captains.arena import play_game
+from naval_agents.captains.registry import make_captain
 from naval_env.envs.match import Match
 captain = OnnxCaptain({str(exported.onnx_path)!r}, expected_ruleset="pantheon")
 match = Match("pantheon")

@@ -22,7 +22,10 @@ import pytest
 pytest.importorskip("torch")  # the [train] extra: without it this module is skipped
 
 import naval_env  # noqa: F401 - registers the Gymnasium ids
-from naval_agents.base import Decision
+from naval_agents.captains.base import Decision
+from naval_agents.captains.learned import ModelLoadError
+from naval_agents.captains.onnx_captain import OnnxCaptain
+from naval_agents.captains.sidecar import FORMAT_VERSION, sha256_file, sidecar_path
 from naval_agents.export.conformance import (
     FORMAT,
     ConformanceError,
@@ -33,11 +36,8 @@ from naval_agents.export.conformance import (
     write_conformance,
 )
 from naval_agents.export.derivation import describe_observation, group_of
-from naval_agents.export.onnx_captain import OnnxCaptain
 from naval_agents.export.onnx_export import ExportError, ExportResult, export_run
-from naval_agents.export.sidecar import FORMAT_VERSION, sha256_file, sidecar_path
 from naval_agents.export.vectors import has_positions, make_vectors
-from naval_agents.learned import ModelLoadError
 from naval_env.core.moves import options
 from naval_env.core.ruleset import get_ruleset, ruleset_ids
 
@@ -200,7 +200,7 @@ def test_a_bad_position_action_or_seat_is_named(exported: ExportResult, document
 
 
 def test_a_captain_that_decides_otherwise_is_named(exported: ExportResult, document: dict[str, Any]) -> None:
-    from naval_agents.registry import make_captain
+    from naval_agents.captains.registry import make_captain
 
     ruleset = get_ruleset(exported.ruleset_id)
     spec = ruleset.action_spec(ruleset.load_config())

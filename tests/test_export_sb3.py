@@ -25,13 +25,13 @@ pytest.importorskip("sb3_contrib")  # the [train] extra: without it this module 
 from sb3_contrib import MaskablePPO
 
 import naval_env  # noqa: F401 - registers the gym ids
+from naval_agents.captains.learned import LoadedModel, MaskablePPOCaptain, load_policy
+from naval_agents.captains.networks.masked_policy import SegmentedMaskablePolicy
+from naval_agents.captains.networks.slot_network import slot_layout
 from naval_agents.export.__main__ import main as export_main
 from naval_agents.export.onnx_export import ExportError
 from naval_agents.export.parity import collect_decisions
 from naval_agents.export.sb3_zip import STOCK_POLICY, default_zip_path, export_sb3
-from naval_agents.learned import LoadedModel, MaskablePPOCaptain, load_policy
-from naval_agents.training.masked_policy import SegmentedMaskablePolicy
-from naval_agents.training.slot_network import slot_layout
 from naval_env.core.ruleset import get_ruleset
 
 pytestmark = pytest.mark.train

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from naval_agents.captains.model_files import ModelLoadError, resolve_model_path
 from naval_agents.export.__main__ import main as export_main
-from naval_agents.model_files import ModelLoadError, resolve_model_path
 from naval_tactics.cli import main as cli_main
 from naval_tactics.testing import export_tiny_captain
 

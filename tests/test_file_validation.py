@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from naval_agents.arena import play_game
+from naval_agents.captains.arena import play_game
+from naval_agents.captains.registry import make_captain
 from naval_agents.evaluation.replay import MAX_LINE_BYTES, ReplayError, load_replay, write_replay
-from naval_agents.registry import make_captain
 from naval_env.envs.match import Match
 from naval_tactics.cli import main as cli
 from naval_tactics.commands.league import main as league

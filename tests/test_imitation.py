@@ -8,7 +8,7 @@ import pytest
 pytest.importorskip("sb3_contrib")  # the [train] extra: without it this module is skipped
 from sb3_contrib import MaskablePPO
 
-from naval_agents.base import Captain
+from naval_agents.captains.base import Captain
 from naval_agents.training.config import load_train_config
 from naval_agents.training.imitation import agreement, clone, collect, discounted, teachers_by_side
 from naval_agents.training.run import make_env, train

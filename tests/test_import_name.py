@@ -23,7 +23,7 @@ import gymnasium as gym
 from sb3_contrib import MaskablePPO
 
 import naval_env  # noqa: F401 - registers the gym ids
-from naval_agents.training.masked_policy import SegmentedMaskablePolicy
+from naval_agents.captains.networks.masked_policy import SegmentedMaskablePolicy
 from naval_env.core.ruleset import get_ruleset
 
 pytestmark = pytest.mark.train
@@ -33,8 +33,8 @@ OLD_MODULE = "agents.training.masked_policy"
 
 DECIDE = """
 import json, sys
-from naval_agents.base import Decision
-from naval_agents.loading import load_model_captain
+from naval_agents.captains.base import Decision
+from naval_agents.captains.loading import load_model_captain
 from naval_env.core.ruleset import get_ruleset
 captain = load_model_captain(sys.argv[1], "pantheon")
 ruleset = get_ruleset("pantheon")

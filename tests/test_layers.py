@@ -3,7 +3,10 @@
 The import graph is read from the source (AST), so an import inside a function counts as much as one at the
 top of a module: it runs as soon as the function does. Layers, lowest first:
 
-    naval_env.core -> naval_env.rulesets -> naval_env.envs -> naval_env -> naval_agents -> naval_tactics
+    naval_env.core -> naval_env.rulesets -> naval_env.envs -> naval_env -> naval_agents.captains -> naval_agents
+    -> naval_tactics
+
+(``naval_agents.captains``: the run-time captains; the rest of ``naval_agents``: the pipelines above them.)
 
 A module may import its own layer and those below it, never one above (``TYPE_CHECKING`` imports
 included: a type named from above is a dependency on it all the same). A cycle is two or more modules
@@ -26,7 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("naval_env", "naval_agents", "naval_tactics")
 
 #: Lowest first; a module belongs to the longest prefix it starts with.
-LAYERS = ("naval_env.core", "naval_env.rulesets", "naval_env.envs", "naval_env", "naval_agents", "naval_tactics")
+LAYERS = ("naval_env.core", "naval_env.rulesets", "naval_env.envs", "naval_env", "naval_agents.captains", "naval_agents",
+          "naval_tactics")
 
 #: The only imports allowed to reach a higher layer, each with why. (importer, imported)
 UPWARD_EXCEPTIONS: dict[tuple[str, str], str] = {
@@ -34,6 +38,10 @@ UPWARD_EXCEPTIONS: dict[tuple[str, str], str] = {
         "PettingZoo's convention: a game's package offers env() and parallel_env() (as pettingzoo.classic."
         "tictactoe_v3 does), made for every ruleset by pettingzoo_factories; the import runs only when they "
         "are called, after the envs are importable",
+    ("naval_agents.captains.model_files", "naval_agents.training.config"):
+        "a training run folder's config.yaml is validated by the schema that wrote it (load_train_config) before "
+        "its policy is rebuilt; the import runs inside run_settings, only when a run folder's zip is loaded (which "
+        "needs the [train] extra), never for a scripted, search, zoo or ONNX captain",
 }
 
 #: Cycles that still stand, each with why and who removes it. The test fails when one of them is gone too,
@@ -177,14 +185,14 @@ def test_no_import_cycles() -> None:
 
 def test_the_checker_sees_lazy_and_relative_imports(tmp_path: Path) -> None:
     source = ("from typing import TYPE_CHECKING\nfrom . import game\n"
-              "if TYPE_CHECKING:\n    from naval_agents.base import Captain\n"
+              "if TYPE_CHECKING:\n    from naval_agents.captains.base import Captain\n"
               "def f():\n    import naval_tactics.cli\n")
     path = tmp_path / "ruleset.py"
     path.write_text(source)
-    known = dict.fromkeys(["naval_env.core.ruleset", "naval_env.core.game", "naval_agents.base", "naval_tactics.cli"],
+    known = dict.fromkeys(["naval_env.core.ruleset", "naval_env.core.game", "naval_agents.captains.base", "naval_tactics.cli"],
                           path)
     found = {(i.imported, i.type_only) for i in imports_of("naval_env.core.ruleset", path, known)}
-    assert found == {("naval_env.core.game", False), ("naval_agents.base", True), ("naval_tactics.cli", False)}
+    assert found == {("naval_env.core.game", False), ("naval_agents.captains.base", True), ("naval_tactics.cli", False)}
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [frozenset("abc")]
 
 
@@ -210,6 +218,39 @@ def test_an_env_resolves_captain_names_without_agents_imported_first() -> None:
     assert done.returncode == 0, (f"{done.stderr[-1500:]}\n(if it says no captain package is installed: the "
                                   "entry point is recorded on install; run `make setup` or `pip install -e .`)")
     assert done.stdout.splitlines() == ["['zoo:pantheon'] NoneType", "rammer"]
+
+
+#: Run-time modules that import torch (or Ray) when imported: the policy networks, the numpy copy of a torch
+#: policy (made from its torch layers) and the captain of an RLlib checkpoint. Every other run-time module must
+#: import without them.
+NEEDS_TRAINING_EXTRA = ("naval_agents.captains.networks.", "naval_agents.captains.numpy_policy",
+                        "naval_agents.captains.learned_rllib")
+
+
+def test_the_run_time_captains_import_no_pipeline_torch_sb3_or_ray() -> None:
+    """In a fresh interpreter: every run-time module (but the networks) imports, a zoo level and a search captain
+    are made and decide, and nothing of torch, stable-baselines3, Ray or the pipelines was imported."""
+    names = sorted(m for m in modules() if m.startswith("naval_agents.captains")
+                   and not m.startswith(NEEDS_TRAINING_EXTRA))
+    script = ("import importlib, sys\n"
+              f"for name in {names!r}:\n    importlib.import_module(name)\n"
+              "from naval_agents.captains.base import Decision\n"
+              "from naval_agents.captains.registry import make_captain\n"
+              "from naval_env.core.ruleset import get_ruleset\n"
+              "ruleset = get_ruleset('pantheon')\n"
+              "game = ruleset.new_game(ruleset.load_config(), seed=0)\n"
+              "for name in ('zoo', 'hard', 'search:4', 'expert:20ms'):\n"
+              "    captain = make_captain(name, 'pantheon', game.action_spec, seed=0)\n"
+              "    agent = game.current_agent\n"
+              "    captain.act(Decision(agent, game.observe(agent), game.legal_mask(agent), game))\n"
+              "heavy = ('torch', 'stable_baselines3', 'sb3_contrib', 'ray', 'tensorboard')\n"
+              "pipelines = tuple(f'naval_agents.{p}' for p in ('training', 'evaluation', 'league', 'atlas', "
+              "'distributed', 'export', 'zoo', 'plots'))\n"
+              "print(sorted(m for m in sys.modules if m.split('.')[0] in heavy or m.startswith(pipelines)))\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, check=False,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.strip().splitlines()[-1] == "[]", f"the run-time captains imported: {done.stdout.strip()}"
 
 
 def test_architecture_page_lists_the_layers_the_check_enforces() -> None:

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from naval_agents.captains.zoo import zoo_onnx_path
 from naval_agents.evaluation.tournament import build_tournament, evaluate
 from naval_agents.league.db import SCHEMA_VERSION, LeagueError, open_league
 from naval_agents.league.play import play
 from naval_agents.league.roster import add
 from naval_agents.league.sprt import SprtParams, llr
 from naval_agents.league.standings import pairing_index, standings
-from naval_agents.zoo import zoo_onnx_path
 from naval_tactics.cli import main as cli_main
 from naval_tactics.commands.league import main as league_main
 

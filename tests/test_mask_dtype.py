@@ -11,11 +11,11 @@ import pytest
 
 import naval_agents
 import naval_env
-from naval_agents.export.onnx_captain import OnnxCaptain, mask_input, onnx_inputs
-from naval_agents.export.sidecar import INPUT_MASK, INPUT_OBSERVATION, OUTPUT_ACTION
+from naval_agents.captains.onnx_captain import OnnxCaptain, mask_input, onnx_inputs
+from naval_agents.captains.sidecar import INPUT_MASK, INPUT_OBSERVATION, OUTPUT_ACTION
 from naval_env.envs.pettingzoo_env import aec_env
 
-ZOO = Path(naval_agents.__file__).parent / "zoo" / "captains"
+ZOO = Path(naval_agents.__file__).parent / "captains" / "zoo"
 RULESETS = naval_env.ruleset_ids()
 DECISIONS = 25
 

@@ -25,12 +25,12 @@ pytest.importorskip("sb3_contrib")  # the [train] extra: without it this module 
 import torch
 import yaml
 
-from naval_agents.arena import play_game
-from naval_agents.base import Decision
+from naval_agents.captains.arena import play_game
+from naval_agents.captains.base import Decision
+from naval_agents.captains.learned import MaskablePPOCaptain, ModelLoadError, load_run_captain
+from naval_agents.captains.registry import make_captain
 from naval_agents.export.onnx_export import export_run
 from naval_agents.export.parity import DecisionSet, collect_decisions, torch_logits
-from naval_agents.learned import MaskablePPOCaptain, ModelLoadError, load_run_captain
-from naval_agents.registry import make_captain
 from naval_agents.training.config import load_train_config
 from naval_agents.training.run import train
 from naval_env.core.ruleset import get_ruleset

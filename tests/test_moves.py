@@ -9,9 +9,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from naval_agents.base import RandomCaptain
-from naval_agents.export.onnx_captain import OnnxCaptain
-from naval_agents.registry import make_captain, scripted_captains
+from naval_agents.captains.base import RandomCaptain
+from naval_agents.captains.onnx_captain import OnnxCaptain
+from naval_agents.captains.registry import make_captain, scripted_captains
 from naval_env.core.game import Game
 from naval_env.core.moves import MoveError, decode, decode_choices, encode, legal_options
 from naval_env.core.ruleset import get_ruleset, ruleset_ids

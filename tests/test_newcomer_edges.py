@@ -17,9 +17,9 @@ from types import SimpleNamespace
 import pytest
 
 from naval_agents import extras
+from naval_agents.captains.zoo.catalogue import CAPTAINS_DIR
 from naval_agents.zoo import build as zoo_build
 from naval_agents.zoo.card import read_facts
-from naval_agents.zoo.catalogue import CAPTAINS_DIR
 from naval_tactics import cli
 from naval_tactics.commands import atlas, evaluate, league, train, zoo
 
@@ -209,7 +209,7 @@ def test_flotilla_writes_facings_as_compass_letters() -> None:
     texts: list[str] = []
     for seed in range(3):
         texts += [event.text() for event in match.reset(seed)]
-        from naval_agents.registry import make_captain
+        from naval_agents.captains.registry import make_captain
 
         captains = {agent: make_captain("random", "flotilla", match.action_spec) for agent in match.agents}
         for captain in captains.values():
@@ -226,4 +226,4 @@ def test_gitignore_covers_what_the_readme_commands_make() -> None:
     for made in ("captains/pantheon.onnx", "duel.sqlite", "game.jsonl", "game.html", "runs/x/run.json",
                  "results/x/results.json"):
         assert ignored(made), made
-    assert not ignored("agents/zoo/captains/pantheon.onnx")   # the shipped captains stay tracked
+    assert not ignored("agents/captains/zoo/pantheon.onnx")   # the shipped captains stay tracked

@@ -19,9 +19,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from naval_agents.arena import play_game
-from naval_agents.base import Captain, Decision
-from naval_agents.registry import default_opponent, make_captain
+from naval_agents.captains.arena import play_game
+from naval_agents.captains.base import Captain, Decision
+from naval_agents.captains.registry import default_opponent, make_captain
 from naval_env.core.moves import encode, options
 from naval_env.core.ruleset import ruleset_ids
 from naval_env.envs.match import Match

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-import naval_agents.registry
+import naval_agents.captains.registry
 from naval_env.core.captain import Captain, RandomCaptain
 from naval_env.core.ruleset import get_ruleset
 from naval_env.envs import opponents
@@ -26,13 +26,13 @@ def pantheon_spec() -> Any:
 
 
 def test_the_installed_resolver_is_agents_registry() -> None:
-    assert opponents.resolver() is naval_agents.registry
-    assert opponents.default_opponent("pantheon") == naval_agents.registry.default_opponent("pantheon") == "rammer"
+    assert opponents.resolver() is naval_agents.captains.registry
+    assert opponents.default_opponent("pantheon") == naval_agents.captains.registry.default_opponent("pantheon") == "rammer"
 
 
 def test_names_resolve_as_the_registry_resolves_them() -> None:
     captain = opponents.make_captain("gunner", "pantheon", pantheon_spec())
-    assert type(captain) is type(naval_agents.registry.make_captain("gunner", "pantheon", pantheon_spec()))
+    assert type(captain) is type(naval_agents.captains.registry.make_captain("gunner", "pantheon", pantheon_spec()))
     assert captain.name == "gunner"
 
 
@@ -59,9 +59,9 @@ def test_two_resolvers_are_refused_rather_than_one_chosen_silently(no_resolver: 
         def default_opponent(self, ruleset_id: str) -> str:
             return "random"
 
-    opponents.register_resolver("naval_agents", naval_agents.registry)  # type: ignore[arg-type]
-    opponents.register_resolver("naval_agents", naval_agents.registry)  # type: ignore[arg-type]  # again: the same one
-    assert opponents.resolver() is naval_agents.registry
+    opponents.register_resolver("naval_agents", naval_agents.captains.registry)  # type: ignore[arg-type]
+    opponents.register_resolver("naval_agents", naval_agents.captains.registry)  # type: ignore[arg-type]  # again: the same one
+    assert opponents.resolver() is naval_agents.captains.registry
     opponents.register_resolver("other", Other())
     with pytest.raises(RuntimeError, match=r"several captain resolvers are installed \(naval_agents, other"):
         opponents.resolver()

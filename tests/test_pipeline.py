@@ -11,10 +11,10 @@ import pytest
 
 pytest.importorskip("sb3_contrib")  # the [train] extra: without it this module is skipped
 
-from naval_agents.arena import play_game
+from naval_agents.captains.arena import play_game
+from naval_agents.captains.registry import make_captain, scripted_names
 from naval_agents.evaluation.tournament import build_tournament, evaluate
 from naval_agents.export.__main__ import main as export_main
-from naval_agents.registry import make_captain, scripted_names
 from naval_agents.training.config import TrainConfig, load_train_config
 from naval_agents.training.run import train
 from naval_env.core.ruleset import get_ruleset, ruleset_ids

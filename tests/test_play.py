@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-from naval_agents.arena import play_game
+from naval_agents.captains.arena import play_game
+from naval_agents.captains.registry import default_opponent, make_captain
 from naval_agents.evaluation.replay import ReplayMismatchError, load_replay, replay_game
-from naval_agents.registry import default_opponent, make_captain
 from naval_env.core.errors import IllegalActionError
 from naval_env.core.moves import decode, options
 from naval_env.core.ruleset import get_ruleset, ruleset_ids

@@ -15,8 +15,8 @@ pytest.importorskip("sb3_contrib")  # the [train] extra: without it this module 
 pytest.importorskip("ray")  # and the [ray] extra
 import yaml
 
+from naval_agents.captains.learned import load_run_captain
 from naval_agents.export.__main__ import main as export_main
-from naval_agents.learned import load_run_captain
 from naval_tactics.commands.evaluate import main as evaluate_main
 from naval_tactics.commands.train import main as train_main
 

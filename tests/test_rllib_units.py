@@ -18,10 +18,10 @@ from gymnasium import spaces
 from ray.rllib.core.columns import Columns
 from sb3_contrib.common.maskable.distributions import MaskableMultiCategoricalDistribution
 
+from naval_agents.captains.learned import ModelLoadError, load_run_captain
+from naval_agents.captains.learned_rllib import FINAL_WEIGHTS, save_policy_weights
+from naval_agents.captains.registry import make_captain
 from naval_agents.export.parity import torch_logits
-from naval_agents.learned import ModelLoadError, load_run_captain
-from naval_agents.learned_rllib import FINAL_WEIGHTS, save_policy_weights
-from naval_agents.registry import make_captain
 from naval_agents.training.config import TrainConfig
 from naval_agents.training.rllib.module import ILLEGAL_LOGIT, MaskedPPOModule, masked_logits
 from naval_agents.training.rllib.train import check_rllib

@@ -6,11 +6,11 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
-from naval_agents.arena import play_game
-from naval_agents.base import Decision
-from naval_agents.registry import captain_names, default_opponent, make_captain
-from naval_agents.search import SearchCaptain, SearchNameError, parse_search_name
-from naval_agents.search.chance import determinized
+from naval_agents.captains.arena import play_game
+from naval_agents.captains.base import Decision
+from naval_agents.captains.registry import captain_names, default_opponent, make_captain
+from naval_agents.captains.search import SearchCaptain, SearchNameError, parse_search_name
+from naval_agents.captains.search.chance import determinized
 from naval_env.core.dice import Dice, ScriptedDice
 from naval_env.core.ruleset import get_ruleset, ruleset_ids
 from naval_env.envs.match import Match

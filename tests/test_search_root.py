@@ -7,24 +7,24 @@ import itertools
 import numpy as np
 import pytest
 
-from naval_agents.base import Decision
-from naval_agents.registry import make_captain
-from naval_agents.search import SearchCaptain
-from naval_agents.search.candidates import allowed_values, allows
-from naval_agents.search.evaluators import RolloutEvaluator, hull_values
-from naval_agents.search.fast_policy import (
+from naval_agents.captains.base import Decision
+from naval_agents.captains.registry import make_captain
+from naval_agents.captains.search import SearchCaptain
+from naval_agents.captains.search.candidates import allowed_values, allows
+from naval_agents.captains.search.evaluators import RolloutEvaluator, hull_values
+from naval_agents.captains.search.fast_policy import (
     NumpyActor,
     NumpyActorCaptain,
     UnsupportedGraph,
     fast_copy,
 )
-from naval_agents.search.root import (
+from naval_agents.captains.search.root import (
     RootSearch,
     RootSettings,
     distinct_challengers,
     top_joint_actions,
 )
-from naval_agents.zoo.catalogue import load_zoo_captain, zoo_onnx_path
+from naval_agents.captains.zoo.catalogue import load_zoo_captain, zoo_onnx_path
 from naval_env.core.ruleset import get_ruleset, ruleset_ids
 from tests.test_search_captain import FIRE_WINS, decide, mid_game
 
@@ -194,7 +194,7 @@ def test_a_graph_that_is_not_an_mlp_actor_is_refused_by_name(tmp_path) -> None: 
 
 
 def test_the_confirmation_test_uses_students_t_for_a_handful_of_pairs() -> None:
-    from naval_agents.search.root import t_quantile
+    from naval_agents.captains.search.root import t_quantile
 
     assert t_quantile(0.95, 3) == pytest.approx(2.3534, abs=1e-4)     # 4 pairs: far above the normal's 1.645
     assert t_quantile(0.95, 1000) == pytest.approx(1.6464, abs=1e-3)
@@ -212,7 +212,7 @@ def test_a_timed_search_pays_for_no_import_inside_its_first_decision() -> None:
     import sys
 
     script = ("import sys, numpy as np\n"
-              "from naval_agents.search.root import RootSearch, RootSettings\n"
+              "from naval_agents.captains.search.root import RootSearch, RootSettings\n"
               "before = 'scipy.special' in sys.modules\n"
               "RootSearch(RootSettings(), lambda game: {}, np.random.default_rng(0))\n"
               "print(before, 'scipy.special' in sys.modules, 'scipy.stats' in sys.modules)\n")

@@ -3,7 +3,7 @@
 import json
 import time
 
-from naval_agents.search.table import cell_path, fill_cell, load_cell, main
+from naval_agents.evaluation.search_table import cell_path, fill_cell, load_cell, main
 
 
 def test_a_cell_plays_each_seed_from_both_sides_and_keeps_them(tmp_path):
@@ -57,7 +57,7 @@ def test_the_table_keeps_a_cached_cell_of_a_budget_not_asked_for(tmp_path):
 
 
 def test_the_docs_tables_are_filled_between_their_markers(tmp_path):
-    from naval_agents.search.table import END, START, write_docs
+    from naval_agents.evaluation.search_table import END, START, write_docs
 
     (tmp_path / "rules").mkdir()
     page = f"# Pantheon\n\n## Search headroom\n\n{START}\nold rows\n{END}\n\n## Speed\n"

@@ -8,7 +8,7 @@ pytest.importorskip("sb3_contrib")  # the [train] extra: without it this module 
 
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-from naval_agents.scripted.pantheon import GunnerCaptain
+from naval_agents.captains.scripted.pantheon import GunnerCaptain
 from naval_agents.training.selfplay import SelfPlayEnv, SnapshotCaptain
 from naval_env.envs.gym_env import NavalEnv
 

@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
-from naval_agents.base import RandomCaptain
-from naval_agents.registry import LEVELS, make_captain, scripted_captains, scripted_names
-from naval_agents.zoo import has_zoo_captain
+from naval_agents.captains.base import RandomCaptain
+from naval_agents.captains.registry import LEVELS, make_captain, scripted_captains, scripted_names
+from naval_agents.captains.zoo import has_zoo_captain
 from naval_env.core.moves import decode, encode, legal_options
 from naval_env.core.ruleset import get_ruleset, ruleset_ids
 from naval_tactics.catalogue import CAPTAIN_SOURCES, Catalogue
@@ -392,18 +392,18 @@ def test_a_random_captain_gives_its_uniform_probabilities(client: TestClient) ->
     assert all(answer["move"][c] in labels for c, labels in view["legal"].items())
 
 
-@pytest.mark.parametrize("name", ["../tiny.onnx", "/tmp/evil.onnx", "agents/scripted/pantheon.py", "runs/x",
+@pytest.mark.parametrize("name", ["../tiny.onnx", "/tmp/evil.onnx", "agents/captains/scripted/pantheon.py", "runs/x",
                                   "gunner.onnx", "RANDOM", ""])
 def test_a_captain_name_is_only_looked_up_never_opened(client: TestClient, name: str, tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    import naval_agents.loading
-    import naval_agents.registry
+    import naval_agents.captains.loading
+    import naval_agents.captains.registry
 
     def never(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("the server must not load a captain from a client's string")
 
-    monkeypatch.setattr(naval_agents.loading, "load_model_captain", never)
-    monkeypatch.setattr(naval_agents.registry, "make_captain", never)
+    monkeypatch.setattr(naval_agents.captains.loading, "load_model_captain", never)
+    monkeypatch.setattr(naval_agents.captains.registry, "make_captain", never)
     view = new_game(client)
     error = error_of(client.post(f"/v1/games/{view['id']}/captain-moves", json={"captain": name}),
                      422, "unknown_captain")

@@ -19,10 +19,10 @@ import httpx
 import numpy as np
 import pytest
 
-from naval_agents.arena import play_game
-from naval_agents.base import Captain, Decision
-from naval_agents.export.onnx_captain import OnnxCaptain
-from naval_agents.registry import default_opponent, make_captain
+from naval_agents.captains.arena import play_game
+from naval_agents.captains.base import Captain, Decision
+from naval_agents.captains.onnx_captain import OnnxCaptain
+from naval_agents.captains.registry import default_opponent, make_captain
 from naval_env.core.events import Event
 from naval_env.core.game import Game
 from naval_env.core.moves import encode, options

@@ -13,14 +13,23 @@ import pytest
 pytest.importorskip("sb3_contrib")  # the [train] extra: without it this module is skipped
 import torch
 
-from naval_agents.arena import play_game
-from naval_agents.learned import MaskablePPOCaptain, ModelLoadError, load_policy, load_run_captain
-from naval_agents.model_files import build_policy
-from naval_agents.numpy_policy import NumpyPolicy
-from naval_agents.registry import make_captain
+from naval_agents.captains.arena import play_game
+from naval_agents.captains.learned import (
+    MaskablePPOCaptain,
+    ModelLoadError,
+    load_policy,
+    load_run_captain,
+)
+from naval_agents.captains.model_files import build_policy
+from naval_agents.captains.networks.slot_network import (
+    SlotAttentionExtractor,
+    check_layout,
+    slot_layout,
+)
+from naval_agents.captains.numpy_policy import NumpyPolicy
+from naval_agents.captains.registry import make_captain
 from naval_agents.training.config import load_train_config
 from naval_agents.training.run import policy_kwargs, train
-from naval_agents.training.slot_network import SlotAttentionExtractor, check_layout, slot_layout
 from naval_env.core.errors import ConfigError
 from naval_env.core.ruleset import get_ruleset
 from naval_env.envs.match import Match

@@ -9,8 +9,8 @@ import pytest
 
 pytest.importorskip("sb3_contrib")  # the [train] extra: without it this module is skipped
 
+from naval_agents.captains.registry import make_captain
 from naval_agents.evaluation.midgame import play_from, sample_positions, source_pairings
-from naval_agents.registry import make_captain
 from naval_agents.training.config import load_train_config
 from naval_agents.training.run import check_run, make_env
 from naval_agents.training.start_draws import SNAPSHOT, StartsEnv, position_pool

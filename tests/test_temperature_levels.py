@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from naval_agents.arena import play_game
-from naval_agents.registry import make_captain
-from naval_agents.zoo.levels import Level, TemperatureCaptain, level_captain
+from naval_agents.captains.arena import play_game
+from naval_agents.captains.registry import make_captain
+from naval_agents.captains.zoo.levels import Level, TemperatureCaptain, level_captain
 from naval_env.core.errors import ConfigError
 from naval_env.envs.match import Match
 
@@ -68,9 +68,9 @@ def test_a_temperature_level_plays_on_the_onnx_captain_without_torch():
 
     code = """
 import sys
-from naval_agents.arena import play_game
-from naval_agents.registry import make_captain
-from naval_agents.zoo.levels import TemperatureCaptain, levels_of
+from naval_agents.captains.arena import play_game
+from naval_agents.captains.registry import make_captain
+from naval_agents.captains.zoo.levels import TemperatureCaptain, levels_of
 from naval_env.envs.match import Match
 match = Match("pantheon")
 hard = make_captain("hard", "pantheon", match.action_spec, seed=1)

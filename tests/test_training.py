@@ -7,9 +7,9 @@ import pytest
 pytest.importorskip("sb3_contrib")  # the [train] extra: without it this module is skipped
 import torch
 
-from naval_agents.arena import play_game
-from naval_agents.learned import MaskablePPOCaptain, ModelLoadError, load_run_captain
-from naval_agents.registry import make_captain
+from naval_agents.captains.arena import play_game
+from naval_agents.captains.learned import MaskablePPOCaptain, ModelLoadError, load_run_captain
+from naval_agents.captains.registry import make_captain
 from naval_agents.training.config import PPOSettings, load_train_config, shipped_train_configs
 from naval_agents.training.run import learning_rate, train, write_manifest
 from naval_agents.training.starts import scenario_weights

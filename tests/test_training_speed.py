@@ -16,16 +16,16 @@ from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.distributions import MaskableMultiCategoricalDistribution
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-from naval_agents.arena import play_game
-from naval_agents.learned import MaskablePPOCaptain
-from naval_agents.numpy_policy import NumpyPolicy, NumpyPolicyCaptain
-from naval_agents.registry import make_captain
-from naval_agents.training.callbacks import QuickEvalCallback
-from naval_agents.training.config import load_train_config
-from naval_agents.training.masked_policy import (
+from naval_agents.captains.arena import play_game
+from naval_agents.captains.learned import MaskablePPOCaptain
+from naval_agents.captains.networks.masked_policy import (
     SegmentedMaskablePolicy,
     SegmentedMaskedMultiCategorical,
 )
+from naval_agents.captains.numpy_policy import NumpyPolicy, NumpyPolicyCaptain
+from naval_agents.captains.registry import make_captain
+from naval_agents.training.callbacks import QuickEvalCallback
+from naval_agents.training.config import load_train_config
 from naval_agents.training.run import make_vec_env
 from naval_env.envs.match import Match
 

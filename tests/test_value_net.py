@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from naval_agents.search.evaluators import result_values
-from naval_agents.search.value_net import ValueFileError, ValueLeaf, ValueNet, card_path
-from naval_agents.zoo.catalogue import ZooError, load_zoo_value_leaf, zoo_value_path
+from naval_agents.captains.search.evaluators import result_values
+from naval_agents.captains.search.value_net import ValueFileError, ValueLeaf, ValueNet, card_path
+from naval_agents.captains.zoo.catalogue import ZooError, load_zoo_value_leaf, zoo_value_path
 from naval_agents.zoo.value_build import ValueData, fit, play_and_record
 from naval_env.core.ruleset import get_ruleset
 from naval_env.envs.match import Match

@@ -16,14 +16,14 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import naval_env  # noqa: F401 - registers the envs
-from naval_agents.arena import play_game
+from naval_agents.captains.arena import play_game
+from naval_agents.captains.registry import make_captain, scripted_names
 from naval_agents.evaluation.replay import (
     ReplayError,
     ReplayMismatchError,
     load_replay,
     write_replay,
 )
-from naval_agents.registry import make_captain, scripted_names
 from naval_env.core.moves import legal_options
 from naval_env.core.picture import BAR_W, picture_of, picture_of_position
 from naval_env.core.position import PositionError

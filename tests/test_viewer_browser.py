@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from naval_agents.arena import play_game
+from naval_agents.captains.arena import play_game
+from naval_agents.captains.registry import make_captain, scripted_names
 from naval_agents.evaluation.replay import load_replay, write_replay
-from naval_agents.registry import make_captain, scripted_names
 from naval_env.envs.match import Match
 from naval_tactics.viewer import replay_to_html
 from tests.chromium import headless_chromium

@@ -9,15 +9,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from naval_agents.arena import play_game
-from naval_agents.base import RandomCaptain
+from naval_agents.captains.arena import play_game
+from naval_agents.captains.base import RandomCaptain
+from naval_agents.captains.registry import LEVELS, captain_names, make_captain, scripted_names
+from naval_agents.captains.search import SearchCaptain
+from naval_agents.captains.zoo import ZooError, load_zoo_captain, zoo_rulesets
+from naval_agents.captains.zoo.catalogue import CAPTAINS_DIR, card_path
+from naval_agents.captains.zoo.levels import MixedCaptain, levels_of
 from naval_agents.export.conformance import check_conformance
-from naval_agents.registry import LEVELS, captain_names, make_captain, scripted_names
-from naval_agents.search import SearchCaptain
-from naval_agents.zoo import ZooError, load_zoo_captain, zoo_rulesets
 from naval_agents.zoo.card import read_facts, render_card
-from naval_agents.zoo.catalogue import CAPTAINS_DIR, card_path
-from naval_agents.zoo.levels import MixedCaptain, levels_of
 from naval_env.core.ruleset import get_ruleset, ruleset_ids
 from naval_env.envs.match import Match
 
@@ -109,7 +109,7 @@ def test_every_level_is_a_captain_name(ruleset_id: str) -> None:
         "easier levels sample from a flatter policy; expert plays its most likely moves"
     for name in LEVELS:
         captain = make_captain(name, ruleset_id, spec, seed=1, config=config)
-        if name == "expert":   # the zoo captain searched (agents/zoo/levels.yaml): no temperature, no random moves
+        if name == "expert":   # the zoo captain searched (agents/captains/zoo/levels.yaml): no temperature, no random moves
             assert isinstance(captain, SearchCaptain) and captain.name == name and captain.simulations == 256
             continue
         assert isinstance(captain, MixedCaptain) and captain.name == name

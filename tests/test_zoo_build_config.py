@@ -6,6 +6,12 @@ from pathlib import Path
 import pytest
 import yaml
 
+from naval_agents.captains.zoo.catalogue import (
+    CAPTAINS_DIR,
+    ZooError,
+    rebuild_command,
+    recorded_rebuild_command,
+)
 from naval_agents.zoo.build import (
     check_run_matches_config,
     config_command_path,
@@ -13,12 +19,6 @@ from naval_agents.zoo.build import (
     training_facts,
 )
 from naval_agents.zoo.card import read_facts, render_card
-from naval_agents.zoo.catalogue import (
-    CAPTAINS_DIR,
-    ZooError,
-    rebuild_command,
-    recorded_rebuild_command,
-)
 from naval_tactics.commands.zoo import main
 
 

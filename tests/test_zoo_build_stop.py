@@ -16,10 +16,10 @@ import pytest
 pytest.importorskip("stable_baselines3")  # the [train] extra: without it this module is skipped
 import yaml
 
+from naval_agents.captains.zoo import zoo_rulesets
+from naval_agents.captains.zoo.catalogue import CAPTAINS_DIR, read_facts
 from naval_agents.training.checkpoints import complete_checkpoints
-from naval_agents.zoo import zoo_rulesets
 from naval_agents.zoo.build import load_build_config
-from naval_agents.zoo.catalogue import CAPTAINS_DIR, read_facts
 from naval_tactics.commands.zoo import build_config, main
 
 pytestmark = pytest.mark.train

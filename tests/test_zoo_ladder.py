@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from naval_agents.captains.zoo.catalogue import CAPTAINS_DIR
+from naval_agents.captains.zoo.levels import LEVELS_FILE, Level, levels_of
 from naval_agents.evaluation.stats import wilson_interval
 from naval_agents.zoo import ladder
 from naval_agents.zoo.card import render_card
-from naval_agents.zoo.catalogue import CAPTAINS_DIR
-from naval_agents.zoo.levels import LEVELS_FILE, Level, levels_of
 from naval_agents.zoo.monotone import (
     ScenarioLadder,
     Step,
@@ -130,8 +130,8 @@ def test_level_descriptions_say_how_each_level_plays_and_only_searches_are_compu
 def test_re_measuring_keeps_the_cards_note_only_while_the_levels_it_describes_are_unchanged(tmp_path: Path) -> None:
     import json
 
+    from naval_agents.captains.zoo.catalogue import CAPTAINS_DIR
     from naval_agents.zoo.card import read_facts
-    from naval_agents.zoo.catalogue import CAPTAINS_DIR
 
     card = tmp_path / "pantheon.card.json"
     facts = json.loads((CAPTAINS_DIR / "pantheon.card.json").read_text())

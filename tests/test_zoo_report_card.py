@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from naval_agents.captains.zoo.catalogue import CAPTAINS_DIR, card_path, zoo_rulesets
 from naval_agents.zoo import card as card_module
 from naval_agents.zoo.card import read_facts, record_report, render_card
-from naval_agents.zoo.catalogue import CAPTAINS_DIR, card_path, zoo_rulesets
 from naval_agents.zoo.report import Report, generalization_report
 from naval_agents.zoo.report_card import (
     BLOCK_END,

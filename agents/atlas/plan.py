@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from naval_agents.registry import ZOO_CAPTAIN, scripted_names
-from naval_agents.zoo import has_zoo_captain, zoo_onnx_path
+from naval_agents.captains.registry import ZOO_CAPTAIN, scripted_names
+from naval_agents.captains.zoo import has_zoo_captain, zoo_onnx_path
 from naval_env.core.errors import NavalError
 from naval_env.core.ruleset import get_ruleset, ruleset_ids
 
@@ -121,11 +121,11 @@ def _digest(path: Path) -> str:
 def captains_of(ruleset: str) -> tuple[Captain, ...]:
     """``random``, every scripted captain and, where one ships, the trained ``zoo`` captain."""
     captains = [Captain(name, "random" if name == "random" else "scripted",
-                        "uniformly random legal moves" if name == "random" else f"agents/scripted/{ruleset}.py")
+                        "uniformly random legal moves" if name == "random" else f"agents/captains/scripted/{ruleset}.py")
                 for name in scripted_names(ruleset)]
     if has_zoo_captain(ruleset):
         path = zoo_onnx_path(ruleset)
-        captains.append(Captain(ZOO_CAPTAIN, "zoo", f"agents/zoo/captains/{path.name}, sha256 {_digest(path)}…"))
+        captains.append(Captain(ZOO_CAPTAIN, "zoo", f"agents/captains/zoo/{path.name}, sha256 {_digest(path)}…"))
     return tuple(captains)
 
 

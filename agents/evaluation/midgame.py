@@ -18,9 +18,9 @@ from typing import Any
 
 import numpy as np
 
-from naval_agents.arena import play_game
-from naval_agents.base import Captain
-from naval_agents.registry import make_captain
+from naval_agents.captains.arena import play_game
+from naval_agents.captains.base import Captain
+from naval_agents.captains.registry import make_captain
 from naval_env.envs.match import Match
 
 #: Where in a game a position is taken, as a share of its decisions.

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
 
-from naval_agents.arena import GameRecord
+from naval_agents.captains.arena import GameRecord
 from naval_agents.distributed.ray_runtime import ray_session
 from naval_agents.evaluation.schedule import EvaluationInputError, GameTask
 from naval_agents.evaluation.stats import GameResult

@@ -26,7 +26,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from naval_agents.arena import GameRecord
+from naval_agents.captains.arena import GameRecord
 from naval_env.core.errors import IllegalActionError, NavalError
 from naval_env.core.events import Event
 from naval_env.core.game import Game

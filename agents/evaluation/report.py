@@ -24,8 +24,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from naval_agents.arena import play_game
-from naval_agents.base import Captain
+from naval_agents.captains.arena import play_game
+from naval_agents.captains.base import Captain
 from naval_agents.evaluation.ratings import Rating
 from naval_agents.evaluation.seat_paired import SeatPaired
 from naval_agents.evaluation.stats import GameResult, PairingSummary

@@ -6,7 +6,7 @@ of :mod:`naval_agents.evaluation.tournament`, so ``--backend ray`` plays it on R
 - every ordered pair of the *sound* captains (the strongest captain and every scripted captain but
   ``random``) on every seed: ``a`` on the first side and ``b`` on the second, and the reverse; a mirror
   ``a:a`` once a seed (with the sides swapped it is the same game: captains are reset from the seed and
-  the side, :func:`naval_agents.arena.play_game`);
+  the side, :func:`naval_agents.captains.arena.play_game`);
 - the strongest captain against ``random``, from both sides.
 
 From it:
@@ -36,7 +36,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from naval_agents.base import Captain
+from naval_agents.captains.base import Captain
+from naval_agents.captains.registry import scripted_names
+from naval_agents.captains.search.captain import default_rollout
+from naval_agents.captains.zoo.catalogue import ZOO_CAPTAIN, has_zoo_captain
 from naval_agents.evaluation.schedule import (
     Entrant,
     EvaluationInputError,
@@ -50,9 +53,6 @@ from naval_agents.evaluation.schedule import (
 from naval_agents.evaluation.stats import GameResult, wilson_interval
 from naval_agents.evaluation.tournament import run_tournament
 from naval_agents.evaluation.workers import _Setup, _Worker
-from naval_agents.registry import scripted_names
-from naval_agents.search.captain import default_rollout
-from naval_agents.zoo.catalogue import ZOO_CAPTAIN, has_zoo_captain
 from naval_env.core.errors import NavalError
 from naval_env.core.ruleset import get_ruleset
 
@@ -308,7 +308,7 @@ class _ClairvoyantWorker(_Worker):
 def clairvoyant_factory(simulations: int) -> Callable[[Captain], Captain]:
     """A clairvoyant root search with ``prior`` as its prior; imported here, so the rest of the check works
     without it."""
-    from naval_agents.search.captain import SearchCaptain
+    from naval_agents.captains.search.captain import SearchCaptain
 
     def make(prior: Captain) -> Captain:
         try:

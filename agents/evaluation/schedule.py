@@ -14,9 +14,9 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any, overload
 
-from naval_agents.base import Captain
+from naval_agents.captains.base import Captain
+from naval_agents.captains.registry import make_captain, scripted_names
 from naval_agents.evaluation.stats import GameResult
-from naval_agents.registry import make_captain, scripted_names
 from naval_env.core.errors import NavalError
 from naval_env.core.ruleset import get_ruleset, ruleset_ids
 

@@ -18,8 +18,8 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from naval_agents.arena import GameRecord, play_game
-from naval_agents.base import Captain
+from naval_agents.captains.arena import GameRecord, play_game
+from naval_agents.captains.base import Captain
 from naval_agents.evaluation.replay import write_replay
 from naval_agents.evaluation.schedule import Entrant, GameTask, Tournament, load_captain
 from naval_agents.evaluation.stats import GameResult

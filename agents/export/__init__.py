@@ -1,7 +1,7 @@
 """ONNX exports of trained captains: a ``.onnx`` graph plus a JSON sidecar that describes it.
 
 - :mod:`naval_agents.export.onnx_export` writes an export from a training run (needs torch).
-- :mod:`naval_agents.export.onnx_captain` plays from an export with onnxruntime and numpy only.
+- :mod:`naval_agents.captains.onnx_captain` plays from an export with onnxruntime and numpy only.
 - :mod:`naval_agents.export.parity` checks an export against the torch model on real games.
 - :mod:`naval_agents.export.sidecar` is the sidecar format (``FORMAT``, ``FORMAT_VERSION``).
 - :mod:`naval_agents.export.conformance` is the conformance vectors' format and their check
@@ -11,7 +11,7 @@
 - :mod:`naval_agents.export.sb3_zip` writes a zip stock sb3-contrib loads (``python -m naval_agents.export RUN --sb3``),
   checked by reloading it with ``MaskablePPO.load``.
 
-Nothing is imported here eagerly, so ``import naval_agents.export.onnx_captain`` never pulls in torch.
+Nothing is imported here eagerly, so ``import naval_agents.captains.onnx_captain`` never pulls in torch.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ __all__ = ["ConformanceReport", "OnnxCaptain", "ParityReport", "check_conformanc
            "export_sb3"]
 
 _LAZY = {
-    "OnnxCaptain": "naval_agents.export.onnx_captain",
+    "OnnxCaptain": "naval_agents.captains.onnx_captain",
     "export_run": "naval_agents.export.onnx_export",
     "export_sb3": "naval_agents.export.sb3_zip",
     "check_parity": "naval_agents.export.parity",

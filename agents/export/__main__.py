@@ -16,8 +16,13 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from naval_agents.captains.extras import (
+    MissingExtraError,
+    invoked_as,
+    python_command,
+    require_training,
+)
 from naval_agents.export.conformance import DEFAULT_COUNT
-from naval_agents.extras import MissingExtraError, invoked_as, python_command, require_training
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -72,9 +77,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     from pathlib import Path
 
-    from naval_agents.export.onnx_captain import OnnxCaptain
+    from naval_agents.captains.onnx_captain import OnnxCaptain
+    from naval_agents.captains.sidecar import FORMAT, FORMAT_VERSION
     from naval_agents.export.onnx_export import export_run
-    from naval_agents.export.sidecar import FORMAT, FORMAT_VERSION
     from naval_env.core.errors import NavalError
 
     try:

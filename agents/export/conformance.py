@@ -48,7 +48,7 @@ from typing import Any
 
 import numpy as np
 
-from naval_agents.base import Decision
+from naval_agents.captains.base import Decision
 from naval_agents.export.derivation import field_at
 from naval_env.core.errors import NavalError
 from naval_env.core.moves import options
@@ -218,7 +218,7 @@ def check_document(document: Mapping[str, Any], *, config: Any = None, captain: 
     """Re-derive every vector of ``document`` from its position with this engine and name what differs.
 
     ``config``: a ruleset config object or path (default: the file's ``ruleset_config``, else the
-    ruleset's default). ``captain``: a captain (e.g. :class:`~naval_agents.export.onnx_captain.OnnxCaptain`)
+    ruleset's default). ``captain``: a captain (e.g. :class:`~naval_agents.captains.onnx_captain.OnnxCaptain`)
     whose move is compared with each vector's ``action``; without one, actions are only checked legal.
     """
     check_header(document, source)
@@ -376,7 +376,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         document = read_conformance(args.file)
         captain = None
         if args.onnx:
-            from naval_agents.export.onnx_captain import OnnxCaptain
+            from naval_agents.captains.onnx_captain import OnnxCaptain
 
             captain = OnnxCaptain(args.onnx, expected_ruleset=document["ruleset"]["id"],
                                   config=args.config or document.get("ruleset_config"))

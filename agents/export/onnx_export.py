@@ -24,20 +24,7 @@ import torch
 from gymnasium import spaces
 from torch import nn
 
-from naval_agents.export.conformance import DEFAULT_COUNT, conformance_path
-from naval_agents.export.sidecar import (
-    HUGE_NEG,
-    INPUT_MASK,
-    INPUT_OBSERVATION,
-    OPSET,
-    OUTPUT_ACTION,
-    build_sidecar,
-    logits_output_names,
-    sidecar_path,
-    write_sidecar,
-)
-from naval_agents.export.vectors import has_positions
-from naval_agents.learned import (
+from naval_agents.captains.learned import (
     MaskablePPOCaptain,
     ModelLoadError,
     load_run_captain,
@@ -45,6 +32,19 @@ from naval_agents.learned import (
     resolve_model_path,
     run_folder_of,
 )
+from naval_agents.captains.sidecar import (
+    HUGE_NEG,
+    INPUT_MASK,
+    INPUT_OBSERVATION,
+    OPSET,
+    OUTPUT_ACTION,
+    logits_output_names,
+    sidecar_path,
+    write_sidecar,
+)
+from naval_agents.export.conformance import DEFAULT_COUNT, conformance_path
+from naval_agents.export.sidecar import build_sidecar
+from naval_agents.export.vectors import has_positions
 from naval_env.core.errors import NavalError
 from naval_env.core.ruleset import Ruleset, get_ruleset
 from naval_env.core.spaces import ActionSpec, ObservationSpec
@@ -177,13 +177,13 @@ def _json_kind(value: Any) -> str:
 def _write_conformance(out: Path, ruleset: Ruleset, config: Any, config_path: str | None, count: int,
                        seed: int) -> tuple[Path, dict[str, Any]]:
     """Write ``count`` vectors played by the just-written graph, reload every one and recompute it."""
+    from naval_agents.captains.onnx_captain import OnnxCaptain
     from naval_agents.export.conformance import (
         check_conformance,
         conformance_entry,
         conformance_path,
         write_conformance,
     )
-    from naval_agents.export.onnx_captain import OnnxCaptain
     from naval_agents.export.vectors import make_vectors
 
     captain = OnnxCaptain(out, expected_ruleset=ruleset.id, config=config)

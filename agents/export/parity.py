@@ -18,11 +18,11 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from naval_agents.base import Captain, Decision
-from naval_agents.export.onnx_captain import OnnxCaptain
-from naval_agents.export.sidecar import HUGE_NEG
-from naval_agents.learned import MaskablePPOCaptain
-from naval_agents.registry import make_captain, scripted_names
+from naval_agents.captains.base import Captain, Decision
+from naval_agents.captains.learned import MaskablePPOCaptain
+from naval_agents.captains.onnx_captain import OnnxCaptain
+from naval_agents.captains.registry import make_captain, scripted_names
+from naval_agents.captains.sidecar import HUGE_NEG
 from naval_env.core.ruleset import get_ruleset
 from naval_env.envs.match import Match
 
@@ -90,7 +90,7 @@ def collect_decisions(captain: Captain, ruleset_id: str, n: int, seed: int = 0,
                       scenarios: list[str] | None = None, opponents: list[str] | None = None,
                       config_path: str | None = None) -> DecisionSet:
     """Play games until ``captain`` has made at least ``n`` decisions; rotate scenario, opponent, side."""
-    from naval_agents.arena import play_game
+    from naval_agents.captains.arena import play_game
 
     ruleset = get_ruleset(ruleset_id)
     config = ruleset.load_config(config_path)

@@ -3,7 +3,7 @@
 A run's own zips pickle this package's ``SegmentedMaskablePolicy`` (and naval_env's space subclasses), so
 ``MaskablePPO.load`` fails without ``agents`` and ``naval_env`` importable, which keeps them out of RL Zoo and
 model hubs. The segmented policy is ``MaskableActorCriticPolicy`` (what ``"MlpPolicy"`` names) with a faster
-distribution over the same logits: every layer, name and weight is the same (agents/training/masked_policy.py).
+distribution over the same logits: every layer, name and weight is the same (agents/captains/networks/masked_policy.py).
 So the weights are loaded into a stock ``MaskablePPO("MlpPolicy", ...)`` built on plain Gymnasium ``Box`` and
 ``MultiDiscrete`` spaces of the same sizes, with the run's PPO settings, and saved. The zip is then loaded back
 with stock ``MaskablePPO.load`` and must take the project policy's most likely action on real decisions.
@@ -22,8 +22,8 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from naval_agents.captains.model_files import RUN_CONFIG, read_policy_file
 from naval_agents.export.onnx_export import ExportError, run_model
-from naval_agents.model_files import RUN_CONFIG, read_policy_file
 
 #: The stock policy class every zip written here names (``"MlpPolicy"`` of ``MaskablePPO``).
 STOCK_POLICY = "sb3_contrib.common.maskable.policies.MaskableActorCriticPolicy"
@@ -90,7 +90,7 @@ def export_sb3(source: str | Path, out: str | Path | None = None, *, check: int 
     from sb3_contrib import MaskablePPO
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-    from naval_agents.learned import load_policy
+    from naval_agents.captains.learned import load_policy
 
     if isinstance(check, bool) or not isinstance(check, int) or check < 0:
         raise ExportError(f"check must be 0 (none) or a positive number of decisions, got {check!r}")
@@ -135,8 +135,8 @@ def _check_actions(policy: Any, reloaded: Any, ruleset_id: str, n: int, seed: in
                    out: Path) -> int:
     """The run policy's most likely actions on ``n`` of its own decisions in real games, which stock
     ``predict(..., action_masks=..., deterministic=True)`` must reproduce exactly."""
+    from naval_agents.captains.learned import LoadedModel, MaskablePPOCaptain
     from naval_agents.export.parity import collect_decisions
-    from naval_agents.learned import LoadedModel, MaskablePPOCaptain
 
     captain = MaskablePPOCaptain(LoadedModel(policy), name="run", deterministic=True)
     decisions = collect_decisions(captain, ruleset_id, n, seed=seed, config_path=config_path)

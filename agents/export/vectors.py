@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from naval_agents.base import Captain, Decision
+from naval_agents.captains.base import Captain, Decision
 from naval_agents.export.conformance import (
     DEFAULT_COUNT,
     ENCODING,

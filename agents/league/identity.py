@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from naval_agents.registry import LEVELS, MIXED_PREFIX, ZOO_CAPTAIN
+from naval_agents.captains.registry import LEVELS, MIXED_PREFIX, ZOO_CAPTAIN
 
 
 def captain_files(spec: str, ruleset: str) -> list[Path]:
@@ -20,7 +20,7 @@ def captain_files(spec: str, ruleset: str) -> list[Path]:
         base = spec[len(MIXED_PREFIX):].rpartition(":")[0]
         return captain_files(base, ruleset) if base else []
     if spec in (ZOO_CAPTAIN, *LEVELS):
-        from naval_agents.zoo import zoo_onnx_path
+        from naval_agents.captains.zoo import zoo_onnx_path
 
         onnx = zoo_onnx_path(ruleset)
         return [p for p in (onnx, onnx.with_suffix(".json")) if p.is_file()]

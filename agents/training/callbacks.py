@@ -9,9 +9,9 @@ from typing import Any
 import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
 
-from naval_agents.arena import play_game
-from naval_agents.numpy_policy import NumpyPolicyCaptain
-from naval_agents.registry import make_captain
+from naval_agents.captains.arena import play_game
+from naval_agents.captains.numpy_policy import NumpyPolicyCaptain
+from naval_agents.captains.registry import make_captain
 from naval_agents.training.plots import EVAL_HISTORY, TRAIN_HISTORY
 from naval_env.envs.gym_env import learner_points
 from naval_env.envs.match import Match

@@ -29,7 +29,7 @@ from typing import Any
 import torch
 from stable_baselines3.common.callbacks import BaseCallback
 
-from naval_agents.learned import RUN_CONFIG, RUN_MANIFEST
+from naval_agents.captains.learned import RUN_CONFIG, RUN_MANIFEST
 from naval_env.core.errors import NavalError
 
 RESUME_DIR = "resume"

@@ -9,6 +9,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
+from naval_agents.captains.networks import SLOT_BOUNDS
 from naval_agents.training.rllib.settings import RLlibSettings
 from naval_agents.training.starts import (
     MidgameSettings,
@@ -23,9 +24,6 @@ from naval_env.core.errors import ConfigError
 #: The largest seed numpy's global generator (which SB3 seeds) accepts.
 MAX_SEED = 2**32 - 1
 
-
-#: The slot network's bounds, for a run config and for a model file's ``policy_kwargs.slots`` alike.
-SLOT_BOUNDS = {"width": (1, 1024), "heads": (1, 64), "layers": (0, 8)}
 
 
 def _bounded(key: str, default: int, description: str) -> Any:
@@ -67,7 +65,7 @@ class PPOSettings(StrictModel):
         default=[128, 128], min_length=1, description="widths of the hidden layers, each at least 1")
     slots: SlotNetworkSettings | None = Field(
         default=None, description="an entity network over the observation's ship slots before the net_arch "
-                                  "layers (agents/training/slot_network.py); absent: the flat observation")
+                                  "layers (agents/captains/networks/slot_network.py); absent: the flat observation")
 
 
 class SelfPlaySettings(StrictModel):
@@ -143,7 +141,7 @@ class ExpertIterationSettings(StrictModel):
 
     @model_validator(mode="after")
     def _search_name(self) -> ExpertIterationSettings:
-        from naval_agents.search.names import parse_search_name
+        from naval_agents.captains.search.names import parse_search_name
 
         parse_search_name(self.search)   # SearchNameError (a ValueError) names the allowed forms
         return self

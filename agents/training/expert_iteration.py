@@ -32,10 +32,10 @@ import gymnasium as gym
 import numpy as np
 import torch
 
-from naval_agents.base import Captain
-from naval_agents.numpy_policy import NumpyPolicy, NumpyPolicyCaptain
-from naval_agents.search import SearchCaptain, SearchResult, parse_search_name
-from naval_agents.search.evaluators import Evaluator, netted_side_values, result_values
+from naval_agents.captains.base import Captain
+from naval_agents.captains.numpy_policy import NumpyPolicy, NumpyPolicyCaptain
+from naval_agents.captains.search import SearchCaptain, SearchResult, parse_search_name
+from naval_agents.captains.search.evaluators import Evaluator, netted_side_values, result_values
 from naval_agents.training.config import ExpertIterationSettings
 from naval_agents.training.imitation import Demonstrations, agreement, fit_in_batches, record_games
 from naval_env.core.game import Game

@@ -18,8 +18,8 @@ import numpy as np
 import torch
 from torch.nn import functional
 
-from naval_agents.base import Captain, Decision
-from naval_agents.registry import make_captain
+from naval_agents.captains.base import Captain, Decision
+from naval_agents.captains.registry import make_captain
 from naval_env.envs.gym_env import CaptainSpec, NavalEnv, learner_points
 
 

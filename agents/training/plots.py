@@ -21,8 +21,8 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import StrMethodFormatter
 
+from naval_agents.captains.learned import RUN_MANIFEST
 from naval_agents.evaluation.stats import Z_95, wilson_interval
-from naval_agents.learned import RUN_MANIFEST
 from naval_agents.plots import (
     WIN_RATE_AXIS,
     count_phrase,

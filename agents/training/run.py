@@ -19,8 +19,10 @@ from stable_baselines3.common.callbacks import CallbackList, CheckpointCallback,
 from stable_baselines3.common.utils import LinearSchedule, set_random_seed
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecMonitor
 
-from naval_agents.learned import RUN_MANIFEST
-from naval_agents.registry import make_captain
+from naval_agents.captains.learned import RUN_MANIFEST
+from naval_agents.captains.networks.masked_policy import SegmentedMaskablePolicy
+from naval_agents.captains.networks.slot_network import slot_layout
+from naval_agents.captains.registry import make_captain
 from naval_agents.training.callbacks import QuickEvalCallback, SelfPlayCallback, WinRateLogger
 from naval_agents.training.checkpoints import (
     Checkpoint,
@@ -36,9 +38,7 @@ from naval_agents.training.checkpoints import CheckpointCallback as ResumeCheckp
 from naval_agents.training.config import PPOSettings, TrainConfig, TrainingScenarios
 from naval_agents.training.expert_iteration import expert_iteration
 from naval_agents.training.imitation import clone, collect, teachers_by_side
-from naval_agents.training.masked_policy import SegmentedMaskablePolicy
 from naval_agents.training.plots import plot_learning_curve
-from naval_agents.training.slot_network import slot_layout
 from naval_agents.training.start_draws import StartsCallback, StartsEnv, position_pool
 from naval_env.core.errors import ConfigError
 from naval_env.core.ruleset import get_ruleset

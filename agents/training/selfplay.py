@@ -15,7 +15,7 @@ import gymnasium as gym
 import numpy as np
 import torch
 
-from naval_agents.base import Captain, Decision
+from naval_agents.captains.base import Captain, Decision
 from naval_env.envs.gym_env import NavalEnv
 
 

@@ -13,8 +13,8 @@ from typing import Any
 import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
 
+from naval_agents.captains.registry import scripted_names
 from naval_agents.evaluation.midgame import sample_positions
-from naval_agents.registry import scripted_names
 from naval_agents.training.selfplay import SelfPlayEnv
 from naval_agents.training.starts import MidgameSettings, PrioritySettings
 from naval_env.core.ruleset import get_ruleset

@@ -16,7 +16,7 @@ toward its aim, walking down from ``hard``: ``normal`` never plays sharper than 
 below a reference's band, the level plays them and the calibration names it as out of reach.
 
 The weakest scripted captain is measured, not declared: every scripted captain but ``random`` against the
-strongest (the search's rollout captain, ``agents/search/captain.py``) over the probe seeds, the lowest score.
+strongest (the search's rollout captain, ``agents/captains/search/captain.py``) over the probe seeds, the lowest score.
 """
 
 from __future__ import annotations
@@ -25,10 +25,10 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from naval_agents.scripted import scripted_names
-from naval_agents.search.captain import default_rollout
+from naval_agents.captains.scripted import scripted_names
+from naval_agents.captains.search.captain import default_rollout
+from naval_agents.captains.zoo.levels import Level, RulesetLevels, levels_of
 from naval_agents.zoo.ladder import CEILING, _log_midpoint, probe, tempered_spec
-from naval_agents.zoo.levels import Level, RulesetLevels, levels_of
 
 #: A probe: (ruleset, scenario, upper captain spec, lower captain spec, seeds, workers) -> upper's score.
 Prober = Callable[[str, "str | None", str, str, int, int], float]

@@ -8,16 +8,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from naval_agents.evaluation.tournament import Evaluation, build_tournament, evaluate
-from naval_agents.registry import scripted_names
-from naval_agents.zoo.card import read_facts, write_card
-from naval_agents.zoo.catalogue import (
+from naval_agents.captains.registry import scripted_names
+from naval_agents.captains.zoo.catalogue import (
     CAPTAINS_DIR,
     ZooError,
     card_path,
     rebuild_command,
     zoo_onnx_path,
 )
+from naval_agents.evaluation.tournament import Evaluation, build_tournament, evaluate
+from naval_agents.zoo.card import read_facts, write_card
 from naval_agents.zoo.report import REPORT_SEED, generalization_report
 from naval_agents.zoo.report_card import report_facts
 

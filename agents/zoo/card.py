@@ -12,8 +12,8 @@ from typing import Any
 
 import yaml
 
-from naval_agents.zoo.catalogue import CAPTAINS_DIR, card_path, facts_path, read_facts
-from naval_agents.zoo.levels import LEVELS
+from naval_agents.captains.zoo.catalogue import CAPTAINS_DIR, card_path, facts_path, read_facts
+from naval_agents.captains.zoo.levels import LEVELS
 from naval_agents.zoo.monotone import ScenarioLadder, summary_lines, to_markdown
 from naval_agents.zoo.report_card import RULES_DIR, report_section, rewrite_rules_page
 
@@ -59,9 +59,9 @@ def _ladder_how(ladder: dict[str, Any]) -> list[str]:
     """How the levels play and were calibrated; cards measured before the temperature ladder kept random shares."""
     if "shares" in ladder:
         return [("Each level is the zoo captain playing a share of its decisions uniformly at random "
-                 "(`agents/zoo/levels.yaml`). ")]
+                 "(`agents/captains/zoo/levels.yaml`). ")]
     return [("Each level is the zoo captain sampling its moves from its own policy at a temperature "
-            "(`agents/zoo/levels.yaml`): 0 plays its most likely move, a higher one spreads its choice over the "
+            "(`agents/captains/zoo/levels.yaml`): 0 plays its most likely move, a higher one spreads its choice over the "
             "moves the policy rates lower, never onto an illegal one, so a weaker level plays like a less sure "
             "captain rather than one that sometimes moves at random. `naval-tactics zoo ladder --calibrate` "
             "bisects each temperature so that each level beats the one below it at the target (0.60-0.80; "

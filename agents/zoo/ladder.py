@@ -1,7 +1,7 @@
 """Calibrate and measure the difficulty ladder: each level should beat the one below it 60-80% of the time in the
 default scenario, and at least half the time in every scenario.
 
-Each level is the zoo captain sampling its moves at a temperature (``agents/zoo/levels.py``). Calibration walks
+Each level is the zoo captain sampling its moves at a temperature (``agents/captains/zoo/levels.py``). Calibration walks
 down from ``expert`` (temperature 0): for each lower level it bisects the temperature (on a log scale) until the
 level above beats it within ``target +- tolerance`` (kept inside the 0.60-0.80 band) over ``probe_seeds`` paired seeds (a win rate that rises with
 the temperature, as a flatter policy only weakens a captain), then checks that step in the other scenarios
@@ -20,10 +20,8 @@ from pathlib import Path
 
 import yaml
 
-from naval_agents.evaluation.tournament import Evaluation, build_tournament, evaluate
-from naval_agents.zoo.card import read_facts, write_card
-from naval_agents.zoo.catalogue import CAPTAINS_DIR
-from naval_agents.zoo.levels import (
+from naval_agents.captains.zoo.catalogue import CAPTAINS_DIR
+from naval_agents.captains.zoo.levels import (
     LEVELS,
     LEVELS_FILE,
     MAX_TEMPERATURE,
@@ -31,6 +29,8 @@ from naval_agents.zoo.levels import (
     RulesetLevels,
     levels_of,
 )
+from naval_agents.evaluation.tournament import Evaluation, build_tournament, evaluate
+from naval_agents.zoo.card import read_facts, write_card
 from naval_agents.zoo.monotone import (
     BAND,
     ScenarioLadder,
@@ -234,7 +234,7 @@ def write_levels(ruleset_id: str, levels: RulesetLevels, path: Path = LEVELS_FIL
     body = "".join(f"{rid}:\n" + "".join(f"  {name}: {_flow(entry)}\n" for name, entry in data[rid].items())
                    for rid in data)
     path.write_text(header + body, encoding="utf-8")
-    from naval_agents.zoo import levels as levels_module
+    from naval_agents.captains.zoo import levels as levels_module
 
     levels_module._all_levels.cache_clear()
 

@@ -27,7 +27,8 @@ from itertools import permutations
 from pathlib import Path
 from typing import Any
 
-from naval_agents.base import Captain
+from naval_agents.captains.base import Captain
+from naval_agents.captains.registry import scripted_names
 from naval_agents.evaluation.midgame import StartPosition, play_from, sample_positions, side_score
 from naval_agents.evaluation.seat_paired import SeatPaired, reference_name
 from naval_agents.evaluation.stats import PairedDifference, paired_difference
@@ -39,7 +40,6 @@ from naval_agents.evaluation.tournament import (
     load_captain,
     parse_entrant,
 )
-from naval_agents.registry import scripted_names
 from naval_env.core.ruleset import get_ruleset, ruleset_ids
 from naval_env.envs.match import Match
 

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from naval_agents.zoo.catalogue import ZooError
+from naval_agents.captains.zoo.catalogue import ZooError
 from naval_agents.zoo.report import Report, midgame_lines, scenario_lines
 
 #: The rules pages of a source checkout (absent from an installed wheel, where there is no page to rewrite).
@@ -95,7 +95,7 @@ def rules_block(ruleset_id: str, facts: dict[str, Any]) -> str:
     lines = [
         BLOCK_START,
         (f"How the shipped captain holds up in every scenario: the generalization report from its "
-         f"[model card](../../agents/zoo/captains/{ruleset_id}.md#how-it-holds-up-in-every-scenario) "
+         f"[model card](../../agents/captains/zoo/{ruleset_id}.md#how-it-holds-up-in-every-scenario) "
          f"(this block is written from the card's facts; do not edit it by hand). {_measured(facts)}; reproduce "
          f"with `{facts['card_command']}`."),
         "",

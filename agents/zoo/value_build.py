@@ -1,6 +1,6 @@
 """Build a ruleset's value network: play games, label positions with their outcome, fit an MLP.
 
-The search's leaf (``agents/search/value_net.py``) needs the expected result of a position for each
+The search's leaf (``agents/captains/search/value_net.py``) needs the expected result of a position for each
 side. Here that is learned the plain Monte Carlo way AlphaZero's value head is trained: positions
 from played games, each labelled with how its game ended for the captain who observed it (1 a
 win, -1 a loss, 0 a draw), fitted by least squares.
@@ -28,12 +28,12 @@ from pathlib import Path
 
 import numpy as np
 
-from naval_agents.base import Captain
-from naval_agents.scripted import make_scripted_captain, scripted_captains
-from naval_agents.search.evaluators import hull_values
-from naval_agents.search.fast_policy import fast_copy
-from naval_agents.search.value_net import ValueNet
-from naval_agents.zoo.catalogue import (
+from naval_agents.captains.base import Captain
+from naval_agents.captains.scripted import make_scripted_captain, scripted_captains
+from naval_agents.captains.search.evaluators import hull_values
+from naval_agents.captains.search.fast_policy import fast_copy
+from naval_agents.captains.search.value_net import ValueNet
+from naval_agents.captains.zoo.catalogue import (
     CAPTAINS_DIR,
     has_zoo_captain,
     load_zoo_captain,

@@ -2,7 +2,7 @@
 
 It lives under the environments because they play captains; the captains themselves (scripted,
 search, trained, exported) live above, in ``agents``, which re-exports these names from
-``naval_agents.base``. A captain gets a :class:`Decision` (observation vector and flat action mask, plus
+``naval_agents.captains.base``. A captain gets a :class:`Decision` (observation vector and flat action mask, plus
 the engine game for scripted captains that reason over the rules) and returns a
 MultiDiscrete action. Learned and exported captains read only the arrays, so an
 external front end can drive them with nothing but the export's JSON spec.

@@ -6,10 +6,10 @@ writes the captains, which sits above the envs and may not be imported by them. 
 offers a *resolver* (anything with this module's :class:`CaptainResolver` methods) in the entry
 point group ``naval_env.captains`` of its distribution metadata, the way Gymnasium finds
 third-party environments (group ``gymnasium.envs``) and pytest its plugins (``pytest11``). The
-toolkit's own ``pyproject.toml`` declares ``agents = "naval_agents.registry"``, so
+toolkit's own ``pyproject.toml`` declares ``agents = "naval_agents.captains.registry"``, so
 ``gym.make("naval/Pantheon-v0", opponent="zoo")`` works without importing ``agents`` first, while
 nothing under ``naval_env`` names it. A resolver may also register itself in code
-(:func:`register_resolver`); ``naval_agents.registry`` does on import, so a source tree run without being
+(:func:`register_resolver`); ``naval_agents.captains.registry`` does on import, so a source tree run without being
 installed still resolves names once ``agents`` is imported.
 """
 
@@ -27,7 +27,7 @@ CaptainSpec = str | Captain
 
 
 class CaptainResolver(Protocol):
-    """Turns captain names into captains (``naval_agents.registry`` is one, as a module)."""
+    """Turns captain names into captains (``naval_agents.captains.registry`` is one, as a module)."""
 
     def make_captain(self, spec: str | Captain, ruleset_id: str, action_spec: ActionSpec,
                      seed: int | None = None, config: Any = None) -> Captain: ...

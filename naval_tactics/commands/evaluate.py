@@ -24,6 +24,8 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, NoReturn, get_type_hints
 
+from naval_agents.captains.extras import invoked_as
+from naval_agents.captains.registry import make_captain
 from naval_agents.distributed.ray_runtime import add_ray_arguments
 from naval_agents.evaluation.report import (
     check_output_folder,
@@ -45,8 +47,6 @@ from naval_agents.evaluation.tournament import (
     load_captain,
     parse_entrant,
 )
-from naval_agents.extras import invoked_as
-from naval_agents.registry import make_captain
 from naval_env.core.errors import ConfigError
 from naval_env.core.ruleset import get_ruleset
 from naval_env.envs.match import Match

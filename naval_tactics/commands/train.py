@@ -23,8 +23,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from naval_agents.captains.extras import (
+    MissingExtraError,
+    cli_command,
+    invoked_as,
+    require_training,
+)
 from naval_agents.distributed.ray_runtime import add_ray_arguments
-from naval_agents.extras import MissingExtraError, cli_command, invoked_as, require_training
 from naval_env.core.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -182,7 +187,7 @@ def train_several(config: TrainConfig, seeds: list[int], workers: int | None, ad
 
 def evaluate_command(config: TrainConfig, folder: Path) -> list[str]:
     """The evaluation command for a finished run; it works from any folder where the package is installed."""
-    from naval_agents.registry import scripted_names
+    from naval_agents.captains.registry import scripted_names
 
     command = [*cli_command(), "evaluate", "--ruleset", config.ruleset]
     if config.ruleset_config is not None:

@@ -63,7 +63,7 @@ def make_parser() -> argparse.ArgumentParser:
                                                 "recalibrate it)")
     ladder.add_argument("--ruleset", required=True, choices=ruleset_ids(), help="the ruleset whose ladder to measure")
     ladder.add_argument("--calibrate", action="store_true",
-                        help="first bisect each level's sampling temperature toward --target (writes agents/zoo/levels.yaml)")
+                        help="first bisect each level's sampling temperature toward --target (writes agents/captains/zoo/levels.yaml)")
     ladder.add_argument("--anchored", action="store_true",
                         help="with --calibrate: anchor each level to a reference captain instead of the level above "
                              "(hard level with the strongest scripted captain, normal with the weakest, easy 0.70 "
@@ -121,7 +121,7 @@ def make_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = make_parser().parse_args(argv)
-    from naval_agents.zoo import card_path, zoo_rulesets
+    from naval_agents.captains.zoo import card_path, zoo_rulesets
 
     if args.action == "list":
         for ruleset_id in zoo_rulesets():
@@ -148,9 +148,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         if not _has_training("naval-tactics zoo build"):
             return 2
+        from naval_agents.captains.zoo.catalogue import ZooError
         from naval_agents.training.checkpoints import TrainingStopped
         from naval_agents.zoo.build import build_entry
-        from naval_agents.zoo.catalogue import ZooError
         from naval_env.core.errors import ConfigError
 
         config = build_config(args.ruleset, args.config)
@@ -177,7 +177,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _has_training(command: str) -> bool:
     """Whether the [train] extra is installed; if not, says what to install for ``command``."""
-    from naval_agents.extras import MissingExtraError, require_training
+    from naval_agents.captains.extras import MissingExtraError, require_training
 
     try:
         require_training(command)
@@ -194,7 +194,7 @@ def _value(args: argparse.Namespace) -> int:
         return 2
     if not _has_training("naval-tactics zoo value"):
         return 2
-    from naval_agents.zoo.catalogue import CAPTAINS_DIR
+    from naval_agents.captains.zoo.catalogue import CAPTAINS_DIR
     from naval_agents.zoo.value_build import DEFAULT_FIRST_SEED, build
 
     first = DEFAULT_FIRST_SEED if args.first_seed is None else args.first_seed
@@ -255,7 +255,7 @@ def build_config(ruleset_id: str, given: str | None) -> str:
     own ``configs/train/<ruleset>.yaml``. Rebuilding with no ``--config`` thus remakes the captain that ships."""
     if given is not None:
         return given
-    from naval_agents.zoo.catalogue import recorded_rebuild_command
+    from naval_agents.captains.zoo.catalogue import recorded_rebuild_command
 
     words = recorded_rebuild_command(ruleset_id).split()
     return words[words.index("--config") + 1] if "--config" in words[:-1] else ruleset_id
@@ -311,7 +311,7 @@ def _ladder_problem(args: argparse.Namespace) -> str | None:
 
 def _report_problem(args: argparse.Namespace) -> str | None:
     """What is wrong with ``--card``, or None: only the shipped zoo captain's report goes on its card."""
-    from naval_agents.zoo.catalogue import ZOO_CAPTAIN, has_zoo_captain
+    from naval_agents.captains.zoo.catalogue import ZOO_CAPTAIN, has_zoo_captain
 
     if not args.card:
         return None
@@ -360,8 +360,8 @@ def _report(args: argparse.Namespace) -> int:
 
 def _write_onto_card(report: Report, seconds: float, workers: int) -> int:
     """Put the report onto the zoo card (the rules page's block follows from the card's facts)."""
+    from naval_agents.captains.zoo.catalogue import ZooError
     from naval_agents.zoo.card import record_report
-    from naval_agents.zoo.catalogue import ZooError
     from naval_agents.zoo.report_card import RULES_DIR, report_facts
 
     try:

@@ -1,6 +1,6 @@
 """Search captains off the event loop: a bounded pool of worker processes.
 
-Every name whose captain searches (:meth:`naval_agents.registry.CaptainName.searches`: ``search``,
+Every name whose captain searches (:meth:`naval_agents.captains.registry.CaptainName.searches`: ``search``,
 ``search:N``, ``search:Nms``, ``expert:Nms``, a level that searches, and ``mixed:`` / ``tempered:``
 names built on one) is answered here, its budget within the server's ``max_expert_ms`` and
 ``max_search_simulations``.

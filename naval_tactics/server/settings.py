@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from naval_agents.search.names import MAX_SIMULATIONS
+from naval_agents.captains.search.names import MAX_SIMULATIONS
 from naval_tactics.catalogue import DEFAULT_MAX_SEARCH_SIMULATIONS
 
 MEMORY: Literal["memory"] = "memory"

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from naval_agents.base import Captain
+from naval_agents.captains.base import Captain
 from naval_env.core.dice import Dice
 from naval_tactics.catalogue import Catalogue, RulesetEntry, UnknownNameError
 from naval_tactics.server.store import GameSession

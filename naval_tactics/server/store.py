@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from naval_agents.base import Captain
+from naval_agents.captains.base import Captain
 from naval_env.core.dice import Dice
 from naval_env.core.events import Event
 from naval_env.core.game import Game
@@ -101,7 +101,7 @@ class GameSession:
 
     def side_captain(self, entry: CaptainEntry, side: str) -> Captain:
         """The game's captain ``entry`` for ``side``, reset with ``seed * 2 + side index`` as
-        :func:`naval_agents.arena.play_game` resets the captain of each side."""
+        :func:`naval_agents.captains.arena.play_game` resets the captain of each side."""
         key = (side, entry.name)
         captain = self.captains.get(key)
         if captain is None:

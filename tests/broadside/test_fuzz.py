@@ -33,7 +33,7 @@ def test_random_legal_games_keep_invariants(scenario, games):
 
 def test_scripted_captains_games_keep_invariants():
     """Scripted play reaches rams, boarding and melees far more often than random play."""
-    from naval_agents.registry import make_captain
+    from naval_agents.captains.registry import make_captain
     from naval_env.envs.match import Match
 
     match = Match("broadside", scenario="fleet_with_iceberg", illegal_action="raise")

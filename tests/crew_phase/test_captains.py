@@ -7,10 +7,10 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from naval_agents.arena import play_game
-from naval_agents.base import Decision, RandomCaptain
-from naval_agents.registry import default_opponent, make_captain, scripted_names
-from naval_agents.scripted.crew_phase import BreakerCaptain
+from naval_agents.captains.arena import play_game
+from naval_agents.captains.base import Decision, RandomCaptain
+from naval_agents.captains.registry import default_opponent, make_captain, scripted_names
+from naval_agents.captains.scripted.crew_phase import BreakerCaptain
 from naval_env.envs.match import Match
 from naval_env.rulesets.crew_phase.combat import TargetKind
 from naval_env.rulesets.crew_phase.events import AttackRolled, RamRolled, StationManned

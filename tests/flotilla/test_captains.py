@@ -8,10 +8,14 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from naval_agents.arena import play_game
-from naval_agents.base import Decision
-from naval_agents.registry import default_opponent, make_captain, scripted_names
-from naval_agents.scripted.flotilla import TacticianCaptain, grapple_trade, mage_exchange_value
+from naval_agents.captains.arena import play_game
+from naval_agents.captains.base import Decision
+from naval_agents.captains.registry import default_opponent, make_captain, scripted_names
+from naval_agents.captains.scripted.flotilla import (
+    TacticianCaptain,
+    grapple_trade,
+    mage_exchange_value,
+)
 from naval_env.envs.match import Match
 from naval_env.rulesets.flotilla import combat
 from naval_env.rulesets.flotilla.events import BoardingAttempt, Rammed, Reacted

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from naval_agents.scripted.flotilla import exchange_value
+from naval_agents.captains.scripted.flotilla import exchange_value
 from naval_env.rulesets.flotilla import combat
 from naval_env.rulesets.flotilla.events import AttackDeclared, HitLocation, Reacted
 from naval_env.rulesets.flotilla.geometry import Arc

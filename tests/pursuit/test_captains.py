@@ -6,8 +6,8 @@ from collections import Counter
 
 import pytest
 
-from naval_agents.arena import play_game
-from naval_agents.registry import default_opponent, make_captain, scripted_names
+from naval_agents.captains.arena import play_game
+from naval_agents.captains.registry import default_opponent, make_captain, scripted_names
 from naval_env.envs.match import Match
 from naval_env.rulesets.pursuit.events import Crashed, Maneuvered
 

@@ -79,7 +79,7 @@ def env_fingerprint(ruleset_id: str, seed: int) -> dict[str, Any]:
     import gymnasium as gym
 
     import naval_env  # noqa: F401  - registers naval/*-v0
-    from naval_agents.registry import default_opponent
+    from naval_agents.captains.registry import default_opponent
     from naval_env.core.ruleset import get_ruleset
 
     env = gym.make(get_ruleset(ruleset_id).gym_id, opponent=default_opponent(ruleset_id))

@@ -20,14 +20,14 @@ import numpy as np
 import torch
 from stable_baselines3.common.utils import set_random_seed
 
-from naval_agents.distributed.ray_runtime import import_ray, ray_session
-from naval_agents.learned import LoadedModel
-from naval_agents.learned_rllib import (
+from naval_agents.captains.learned import LoadedModel
+from naval_agents.captains.learned_rllib import (
     BEST_WEIGHTS,
     FINAL_WEIGHTS,
     load_rllib_policy,
     save_policy_weights,
 )
+from naval_agents.distributed.ray_runtime import import_ray, ray_session
 from naval_agents.training.config import TrainConfig, TrainingScenarios
 from naval_agents.training.plots import EVAL_HISTORY, TRAIN_HISTORY, plot_learning_curve
 from naval_agents.training.run import check_run, create_run_folder, library_versions, write_manifest
