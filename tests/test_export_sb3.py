@@ -106,7 +106,7 @@ def test_the_zip_names_the_stock_policy_and_pickles_nothing_of_this_package(expo
             pickled = base64.b64decode(value[":serialized:"])
             assert not any(name.encode() in pickled for name in OURS), key
     # The run's own zip does pickle this package: the reason for the export.
-    assert b"naval_agents.training" in base64.b64decode(_data(mlp_run / "final_model.zip")["policy_class"][":serialized:"])
+    assert b"naval_agents.captains.networks" in base64.b64decode(_data(mlp_run / "final_model.zip")["policy_class"][":serialized:"])
 
 
 def test_the_zip_carries_the_runs_ppo_settings(exported: Path) -> None:

@@ -16,7 +16,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from naval_agents import extras
+from naval_agents.captains import extras
 from naval_agents.captains.zoo.catalogue import CAPTAINS_DIR
 from naval_agents.zoo import build as zoo_build
 from naval_agents.zoo.card import read_facts

@@ -212,3 +212,13 @@ def test_an_iteration_without_runner_metrics_counts_no_steps() -> None:
     assert sampled_lifetime({"env_runners": {"num_env_steps_sampled_lifetime": 4000}}) == 4000
     assert sampled_lifetime({"num_env_steps_sampled_lifetime": 2000, "env_runners": {}}) == 2000
     assert sampled_lifetime({"learners": {}}) is None
+    # RLlib's NaN for a window that holds nothing yet (a loaded machine): no steps counted, not a crash
+    assert sampled_lifetime({"env_runners": {"num_env_steps_sampled_lifetime": float("nan")}}) is None
+
+
+def test_an_iteration_whose_episode_count_is_nan_ended_no_game() -> None:
+    from naval_agents.training.rllib.callbacks import EPISODES, episode_summary
+
+    assert episode_summary({"env_runners": {EPISODES: float("nan")}}) is None
+    assert episode_summary({"env_runners": {}}) is None
+    assert episode_summary({"env_runners": {EPISODES: 2.0}})["episodes"] == 2

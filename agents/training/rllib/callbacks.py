@@ -29,7 +29,9 @@ class NavalCallbacks(RLlibCallback):
 def episode_summary(result: dict[str, Any]) -> dict[str, Any] | None:
     """``{episodes, win_rate, reward_mean, reward_std}`` of one iteration's result (None: no game ended)."""
     runners = result.get("env_runners", {})
-    episodes = int(runners.get(EPISODES, 0) or 0)
+    count = runners.get(EPISODES)
+    # RLlib reports NaN for a summed metric whose window holds no value (seen on a loaded machine): no game ended.
+    episodes = 0 if count is None or math.isnan(float(count)) else int(count)
     if episodes == 0:
         return None
     mean = float(runners.get(RETURN, 0.0)) / episodes
