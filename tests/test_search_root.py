@@ -218,3 +218,29 @@ def test_a_timed_search_pays_for_no_import_inside_its_first_decision() -> None:
               "print(before, 'scipy.special' in sys.modules, 'scipy.stats' in sys.modules)\n")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=120)
     assert done.stdout.split() == ["False", "True", "False"]
+
+
+def test_a_pause_while_timing_does_not_cut_a_timed_search_short() -> None:
+    """A search given 600 ms whose first timed simulation is caught in a 0.4 s pause (a loaded machine) still
+    sizes its plan from the fastest timed simulation, searches and uses its time, instead of playing its prior
+    after 0.4 s (a single timed simulation made it do so)."""
+    import time
+
+    game = mid_game("pantheon", seed=4)
+    agent = game.current_agent
+    calls = 0
+
+    def paused_once(_game):   # type: ignore[no-untyped-def]
+        nonlocal calls
+        calls += 1
+        if calls == 2:   # the first simulation timed
+            time.sleep(0.4)
+        else:
+            time.sleep(0.002)
+        return {side: 0.0 for side in game.sides}
+
+    allowed = allowed_values(game.action_spec, game.legal_mask(agent))
+    incumbent = tuple(values[0] for values in allowed)
+    result = RootSearch(RootSettings(), paused_once, np.random.default_rng(0)).run(game, agent, incumbent, [], None, 600)
+    assert result.simulations > 2 * RootSettings().min_paired + 1, result   # it searched: more than the prior's share
+    assert 0.5 <= result.seconds <= 0.6 * 1.5 + 0.05, result.seconds
