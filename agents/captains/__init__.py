@@ -7,6 +7,6 @@ the search (``search/``), the shipped zoo captains and their levels (``zoo/``), 
 
 Nothing here imports the pipelines above it (training, evaluation, league, atlas, zoo building, export
 building; ``tests/test_layers.py`` checks it), and importing it loads no torch, stable-baselines3 or Ray: the
-modules that need them (``networks``, ``numpy_policy``, ``learned_rllib``) import them when imported, and the others
-import those only when a run folder or an RLlib checkpoint is loaded.
+modules built on torch (``networks``, ``numpy_policy``, ``learned_rllib``) import it themselves, and the others
+import those three only when a run folder or an RLlib checkpoint is loaded.
 """

@@ -193,7 +193,7 @@ class RootSearch:
         finalist = max(challengers, key=lambda c: c.mean)
         pairs = max(pairs, (budget - spent) // 2)    # what screening left (one challenger needs none) confirms
         if deadline is not None and spent:
-            # Re-size from the pace of every simulation so far (the plan above trusted one timed simulation);
+            # Re-size from the pace of every simulation so far (the plan above trusted the fastest timed one);
             # it reads only the clock, never the values, so the test below stays a fixed-size test.
             pace = (time.perf_counter() - start) / spent
             affordable = int((deadline - time.perf_counter()) / pace) // 2

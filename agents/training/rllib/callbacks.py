@@ -26,12 +26,16 @@ class NavalCallbacks(RLlibCallback):
             metrics_logger.log_value(POINTS, float(points), reduce="sum")
 
 
+def reported_count(value: Any) -> int | None:
+    """A count RLlib reported, or None where it reported none: the key missing, or NaN (its value for a summed
+    metric whose window holds nothing yet, seen on a loaded machine)."""
+    return None if value is None or math.isnan(float(value)) else int(value)
+
+
 def episode_summary(result: dict[str, Any]) -> dict[str, Any] | None:
     """``{episodes, win_rate, reward_mean, reward_std}`` of one iteration's result (None: no game ended)."""
     runners = result.get("env_runners", {})
-    count = runners.get(EPISODES)
-    # RLlib reports NaN for a summed metric whose window holds no value (seen on a loaded machine): no game ended.
-    episodes = 0 if count is None or math.isnan(float(count)) else int(count)
+    episodes = reported_count(runners.get(EPISODES)) or 0
     if episodes == 0:
         return None
     mean = float(runners.get(RETURN, 0.0)) / episodes

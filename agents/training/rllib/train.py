@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import csv
 import json
-import math
 import time
 from importlib import metadata
 from pathlib import Path
@@ -231,8 +230,9 @@ def sampled_lifetime(result: dict[str, Any]) -> int | None:
     """Env steps sampled so far, from a training result; None when the iteration carries no runner metrics."""
     runners = result.get("env_runners") or {}
     value = runners.get("num_env_steps_sampled_lifetime", result.get("num_env_steps_sampled_lifetime"))
-    # NaN: RLlib's value for a metric whose window holds nothing yet, as good as no metric.
-    return None if value is None or math.isnan(float(value)) else int(value)
+    from naval_agents.training.rllib.callbacks import reported_count
+
+    return reported_count(value)
 
 
 def _train_in(folder: Path, config: TrainConfig, scenarios: TrainingScenarios, extra: dict[str, Any]) -> Path:
