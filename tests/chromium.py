@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import shutil
+import time
+import uuid
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
@@ -39,3 +41,24 @@ def headless_chromium(arguments: tuple[str, ...] = (), prefs: Mapping[str, Any] 
         yield driver
     finally:
         driver.quit()
+
+
+def console_errors(driver: Any, timeout: float = 15.0) -> list[dict[str, Any]]:
+    """Console messages at error level since the last call, the log drained.
+
+    Chromium hands log entries to the driver asynchronously, so a read right after a page loads can
+    come back empty although the page's script has already thrown. A marker logged now comes after
+    everything the page logged before it; reading until the marker arrives makes "no errors" mean none
+    and "an error" mean it is seen, however loaded the machine.
+    """
+    marker = f"console-check-{uuid.uuid4().hex}"
+    driver.execute_script("console.error(arguments[0]);", marker)
+    found: list[dict[str, Any]] = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        entries = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+        if any(marker in entry["message"] for entry in entries):
+            return found + [entry for entry in entries if marker not in entry["message"]]
+        found += entries
+        time.sleep(0.05)
+    pytest.fail(f"the browser's console log did not deliver a marker within {timeout} s")

@@ -21,7 +21,7 @@ from naval_agents.captains.registry import make_captain, scripted_names
 from naval_agents.evaluation.replay import load_replay, write_replay
 from naval_env.envs.match import Match
 from naval_tactics.viewer import replay_to_html
-from tests.chromium import headless_chromium
+from tests.chromium import console_errors, headless_chromium
 
 pytestmark = pytest.mark.browser
 
@@ -44,8 +44,8 @@ def played_replay(ruleset: str, folder: Path, seed: int = 5) -> Path:
 
 
 def errors(driver: Any) -> list[dict[str, Any]]:
-    """Console messages at error level since the last call (the log is drained by reading it)."""
-    return [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+    """Console messages at error level since the last call, the log drained (tests/chromium.py)."""
+    return console_errors(driver)
 
 
 def frame_of(driver: Any) -> int:
