@@ -56,7 +56,7 @@ typecheck: setup
 
 # The browser tests' screenshots into docs/play (docs/play.md shows them); a plain test run keeps them in a temp folder.
 screenshots: setup system-packages
-	NAVAL_SCREENSHOTS=$(CURDIR)/docs/play $(PY) -m pytest -n 0 -q tests/test_play_browser.py tests/test_play_newcomer_browser.py
+	NAVAL_SCREENSHOTS=$(CURDIR)/docs/play $(PY) -m pytest -n 0 -q tests/browser/test_play_browser.py tests/browser/test_play_controls_browser.py
 
 bench: setup
 	$(PY) bench/env_speed.py
@@ -68,9 +68,9 @@ bench: setup
 # constraints.txt's CPU build, the one on these machines' disk (torch 2.3's PyPI wheel is a CUDA build of GBs).
 VENV_MIN := .venv-min
 PY_MIN := $(VENV_MIN)/bin/python
-MIN_TESTS := tests/test_conformance.py tests/test_sb3_conformance.py tests/test_training.py \
-	tests/test_export_sb3.py tests/test_version_floors.py \
-	tests/test_rl_libraries.py::test_the_cleanrl_style_example_trains_on_the_mask_in_the_observation
+MIN_TESTS := tests/envs/test_conformance.py tests/envs/test_sb3_conformance.py tests/training/test_training.py \
+	tests/training/test_export_sb3.py tests/install/test_version_floors.py \
+	tests/envs/test_rl_libraries.py::test_the_cleanrl_style_example_trains_on_the_mask_in_the_observation
 
 $(VENV_MIN)/.installed: pyproject.toml constraints.txt tools/version_floors.py
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "error: $(PYTHON) not found; set PYTHON=/path/to/python3.11"; exit 1; }
@@ -88,7 +88,7 @@ test-min: $(VENV_MIN)/.installed
 	NAVAL_FLOORS_FILE=$(VENV_MIN)/floors.txt $(PY_MIN) -m pytest -p no:cacheprovider $(MIN_TESTS)
 
 # The --sb3 export loaded where only sb3-contrib is installed: a venv (kept under build/, reused on rerun) with
-# sb3-contrib, its dependencies and constraints.txt's CPU torch, whose python tests/test_export_sb3.py loads the
+# sb3-contrib, its dependencies and constraints.txt's CPU torch, whose python tests/training/test_export_sb3.py loads the
 # exported zip with (`make test` runs the same tests with this package blocked from import instead).
 SB3_STOCK := build/sb3-stock-venv
 
@@ -100,7 +100,7 @@ $(SB3_STOCK)/.installed: constraints.txt
 	touch $@
 
 test-sb3-stock: setup $(SB3_STOCK)/.installed
-	NAVAL_SB3_STOCK_PYTHON=$(SB3_STOCK)/bin/python $(PY) -m pytest -n 0 tests/test_export_sb3.py
+	NAVAL_SB3_STOCK_PYTHON=$(SB3_STOCK)/bin/python $(PY) -m pytest -n 0 tests/training/test_export_sb3.py
 
 clean:
 	rm -rf $(VENV) $(VENV_MIN) $(SB3_STOCK) runs .pytest_cache

@@ -21,7 +21,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 # The suite never reads or writes the user's own folders: before any test runs, the XDG folders and HOME
 # point into one throwaway folder per test process (subprocesses inherit them). A serve run on this machine
 # once left its games in ~/.local/share/naval-tactics and a fresh test server started with them.
-# The user's data folder is recorded as it was first (the fixture below), for tests/test_user_folders.py.
+# The user's data folder is recorded as it was first (the fixture below), for tests/install/test_user_folders.py.
 
 
 def folder_state(folder: Path) -> dict[str, tuple[int, int]] | None:

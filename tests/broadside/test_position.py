@@ -1,5 +1,5 @@
 """`broadside` positions: the short form's exact defaults, every refusal with its path, and hand-built
-positions that play on by the rules with scripted dice (the contract itself: tests/test_positions.py)."""
+positions that play on by the rules with scripted dice (the contract itself: tests/core/test_positions.py)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """crew_phase's default training config. The pipeline itself (a tiny run with cloning, evaluation, export with
-parity) runs on every ruleset in tests/test_pipeline.py."""
+parity) runs on every ruleset in tests/training/test_pipeline.py."""
 
 from naval_agents.training.config import load_train_config
 

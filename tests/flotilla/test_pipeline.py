@@ -1,5 +1,5 @@
 """flotilla's default training config. The pipeline itself (a tiny run, evaluation, export with parity) runs on
-every ruleset in tests/test_pipeline.py."""
+every ruleset in tests/training/test_pipeline.py."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """`flotilla` positions: the short form's defaults, every refusal, and loaded games playing by the rules.
 
-The round trip over random games of every scenario is the generic contract (tests/test_positions.py).
+The round trip over random games of every scenario is the generic contract (tests/core/test_positions.py).
 Duel ships (the scenario's set-up of each id): the red frigate, veteran captain (steering 3d6), combat
 3d6 range 3, broadside guns, armour, size 2, cohesion 5; the blue brig, two veteran levels (4d6), better
 artillery (combat 3d6, range 4), ram, elite crew (boarding 4d6), size 2, cohesion 4. Both under sails.

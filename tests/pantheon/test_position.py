@@ -1,6 +1,6 @@
 """`pantheon` positions: the short form's defaults, every refusal, and loaded games playing by the rules.
 
-The round trip over random games of every scenario is the generic contract (tests/test_positions.py).
+The round trip over random games of every scenario is the generic contract (tests/core/test_positions.py).
 """
 
 from __future__ import annotations

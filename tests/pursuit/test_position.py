@@ -1,6 +1,6 @@
 """`pursuit` positions: the short form's defaults, every refusal, and loaded games playing by the rules.
 
-The round trip over random games of every scenario is the generic contract (tests/test_positions.py).
+The round trip over random games of every scenario is the generic contract (tests/core/test_positions.py).
 Duel galleys: oars 12, Health 80, radius 8, 30 crew (24 rowers), cannon (2 gunners) and ballista (1);
 both captains Intellect 12, so a maneuver is d20 + 2 against 12.
 """
