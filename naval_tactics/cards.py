@@ -2,55 +2,20 @@
 
 Hull comes from :meth:`Game.health` (every ruleset); type, status and crew are read from
 ``game.state_dict()``, whose ship fields differ by ruleset, so the crew summary is one
-small function per ruleset (:data:`CREW`).
+small function each ruleset ships (``crew_summary`` in its ``words.py``, read through its hooks).
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable
-from typing import Any
 
 from rich.table import Table
 from rich.text import Text
 
 from naval_env.core.game import Game
-
-Ship = dict[str, Any]   # one ship of game.state_dict()["ships"]
-
-
-def _broadside_crew(ship: Ship) -> str:
-    people = ship["people"]
-    return (f"crew {people['crew']}, archers {people['archers']}, marines {people['marines']}, "
-            f"lieutenants {people['lieutenants']}, heroes {people['heroes']}")
+from naval_env.core.hooks import Ship, hooks_of
 
 
-def _crew_phase_crew(ship: Ship) -> str:
-    standing = [m for m in ship["crew"] if m["hp"] > 0]
-    return f"{len(standing)}/{len(ship['crew'])} standing: " + ", ".join(
-        f"{m['role']} {m['hp']}/{m['max_hp']}" for m in ship["crew"])
-
-
-def _flotilla_crew(ship: Ship) -> str:
-    text = f"captain {'alive' if ship['captain_alive'] else 'dead'}, crew hits {ship['crew_hits']}"
-    return text + (f", mages {ship['mages']}/{ship['max_mages']}" if ship["max_mages"] else "")
-
-
-def _pantheon_crew(ship: Ship) -> str:
-    return f"PCs aboard {ship['crew_slots']}, retests {ship['retests']}"
-
-
-def _pursuit_crew(ship: Ship) -> str:
-    working = sum(not m["destroyed"] for m in ship["machines"])
-    return f"crew {ship['crew']}/{ship['crew_max']}, war machines {working}/{len(ship['machines'])}"
-
-
-CREW: dict[str, Callable[[Ship], str]] = {
-    "broadside": _broadside_crew,
-    "crew_phase": _crew_phase_crew,
-    "flotilla": _flotilla_crew,
-    "pantheon": _pantheon_crew,
-    "pursuit": _pursuit_crew,
-}
+def _no_crew_summary(ship: Ship) -> str:
+    return ""
 
 
 def ship_type(ship: Ship) -> str:
@@ -78,7 +43,7 @@ def hull_bar(current: int, maximum: int, width: int = 10) -> Text:
 def ship_cards(game: Game, deciding: str | None = None, you: str | None = None) -> Table:
     """Every ship as a row; ``deciding`` is marked, ``you`` (a side) is named in the side column."""
     ships: dict[str, Ship] = game.state_dict()["ships"]
-    crew = CREW.get(game.ruleset_id, lambda ship: "")
+    crew = hooks_of(game.ruleset_id).crew_summary() or _no_crew_summary
     table = Table(title="Ships", title_justify="left", show_lines=False)
     for name in ("", "ship", "side", "type", "status", "hull", "crew"):
         table.add_column(name)

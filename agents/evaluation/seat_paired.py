@@ -3,7 +3,7 @@ same opponent, game for game on the same seeds and seats.
 
 A win rate alone cannot tell strength from the seat: in a lopsided scenario two equal captains score 0.50
 against each other and every captain looks "par". The reference here is the strongest scripted captain
-(``STRONGEST_SCRIPTED`` in ``agents/captains/search/captain.py``) unless a command is told another. For captain ``A``
+(its ruleset's ``strongest_scripted`` hook, naval_env/core/hooks.py) unless a command is told another. For captain ``A``
 against opponent ``B``, each of ``A``'s games (seed ``k``, ``A`` on side ``s``) is paired with the reference's
 game against ``B`` on seed ``k`` with the reference on side ``s``; the difference of the two scores (draws
 half) is averaged with a normal interval (:func:`naval_agents.evaluation.stats.paired_difference`). The seed fixes

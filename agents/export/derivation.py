@@ -2,10 +2,11 @@
 
 The field table (name, offset, size, scale, description) comes from the ruleset's
 ``ObservationSpec``; this module adds what the table cannot say field by field: whose
-view it is, the order of the slots, what a block of zeros means, one paragraph per
-ruleset and a link to its rules page. Every group of fields a ruleset's spec has
-(``self``, ``allyK``, ``enemyK``, ``machineK``, ...) must be described here, so a new
-group cannot ship undescribed (:func:`describe_observation` refuses it).
+view it is, the order of the slots, what a block of zeros means, the ruleset's own paragraph
+and a link to its rules page. Every group of fields a ruleset's spec has (``self``, ``allyK``,
+``enemyK``, ``machineK``, ...) must be described in the notes the ruleset ships (``OBSERVATION``
+in its ``words.py``, read through its hooks), so a new group cannot ship undescribed
+(:func:`describe_observation` refuses it).
 
 Never imports torch or the engines' internals: only the spec and the ruleset id.
 """
@@ -13,9 +14,9 @@ Never imports torch or the engines' internals: only the spec and the ruleset id.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
+from naval_env.core.hooks import hooks_of
 from naval_env.core.spaces import ObservationSpec
 
 RULES_PAGE = "docs/rules/{id}.md"
@@ -46,113 +47,11 @@ ZERO_BLOCKS = (
     "does not hold the decision. The groups below say what zeros mean in each."
 )
 
-_SELF = "the seat's own ship (one block)"
-_ALLY = ("one block per other ship of the seat's side, in position order; all zeros for an empty slot "
-         "or a ship no longer on the board")
-_ENEMY = ("one block per enemy ship, in position order = target slot order of the actions; all zeros for "
-          "an empty slot or a ship no longer on the board")
-
-
-@dataclass(frozen=True)
-class RulesetNotes:
-    """One paragraph and per-group words for one ruleset's observation."""
-
-    paragraph: str
-    groups: dict[str, str] = field(default_factory=dict)
-
-
-NOTES: dict[str, RulesetNotes] = {
-    "pantheon": RulesetNotes(
-        "A square grid (x east, y south, in squares from the north-west corner). Facings and the wind are "
-        "eight compass points numbered clockwise from N (0) to NW (7); the wind is the direction it blows "
-        "toward, so 'wind_relative' one-hot index 0 means sailing with the wind (+2 movement). Offsets are "
-        "other minus observer; 'ahead_starboard' projects them on the unit vector of the observer's facing "
-        "(diagonal steps normalised, so values are not whole squares) and on that vector turned 90 degrees "
-        "clockwise. Health may be negative below Wrecked. 'self.allowance' is this turn's allowance during "
-        "the MOVE decision, otherwise speed plus the wind modifier (at least 1).",
-        {
-            "self": _SELF,
-            "ally": _ALLY + " (sunk or escaped by Fair Escape); wrecked and sinking ships stay, with their "
-                            "status one-hot",
-            "enemy": _ENEMY + " (sunk or escaped by Fair Escape); wrecked and sinking ships stay, with their "
-                              "status one-hot",
-        },
-    ),
-    "pursuit": RulesetNotes(
-        "An open plane in yards (x east, y north); there is no absolute position in the observation, only "
-        "offsets from the observer's centre (other minus observer). Wind and current are unit vectors of "
-        "where they flow toward. Unbounded values (distances, Speeds, displacements, the crew's Health "
-        "penalty) are clipped to [-10, 10] after scaling; every value stays in that range. 'self.drive' "
-        "reads 'no way' unless the seat holds a MANEUVER or GUNS decision (its drive for the round is set "
-        "in COMMAND); enemy 'my_speeds' use that drive, or before it is set the drive the crew would work.",
-        {
-            "self": _SELF,
-            "machine": "the own ship's war machines in the order the position lists them; all zeros for an "
-                       "empty slot or a destroyed machine",
-            "ally": "one block per other ship of the seat's side; an ally is never a target, so its "
-                    "'my_speeds', 'can_ram' and 'my_guns' are zeros. A sinking ship shows only 'sinking' = 1 "
-                    "(everything else zero); a sunk or escaped ship and an empty slot are all zeros",
-            "enemy": "one block per enemy ship, in target slot order. A sinking ship shows only 'sinking' = 1 "
-                     "(everything else zero); a sunk or escaped ship and an empty slot are all zeros",
-        },
-    ),
-    "flotilla": RulesetNotes(
-        "A square map (x east, y south, in squares; positions are the bow square). Facings and the wind "
-        "are eight compass points clockwise from N; 'self.wind' is the wind minus the facing, one-hot, then "
-        "1 when calm. Position scales are 1 / map size and the round scale 1 / round limit, from the "
-        "config. Dice and odds are computed for every exchange both ways (highest die only), so a policy "
-        "need not learn the dice arithmetic. The REACTION slices ('self.incoming_*') are zeros unless the "
-        "seat is answering an attack; 'self.boarding_odds' are zeros unless grappled; "
-        "'self.maneuver_outlook' is zeros outside a MOVE decision (and while grappled), and per maneuver "
-        "value zeros where that value is not allowed.",
-        {
-            "self": _SELF,
-            "ally": _ALLY + " (sunk)",
-            "enemy": _ENEMY + " (sunk)",
-        },
-    ),
-    "crew_phase": RulesetNotes(
-        "A square grid (x east, y south, in squares; distances count diagonals as one). Facings are eight "
-        "compass points clockwise from N. Speeds and ranges are in feet, hull in hit points (negative while "
-        "sinking). A round has a Character Phase (the CREW decision) and a Ship Phase (MOVE, then ATTACK). "
-        "Sizes come from the config's maxima (ships a side, crew, weapons), so one captain fits every "
-        "scenario.",
-        {
-            "self": _SELF,
-            "crew": "the own ship's crew members in the order the position lists them; all zeros for an "
-                    "empty slot",
-            "weapon": "the own ship's weapon mounts in the order the position lists them; all zeros for an "
-                      "empty slot. 'covers' has one value per enemy slot (in its arc within long range), "
-                      "then one per enemy slot (within normal range)",
-            "ally": _ALLY + " (sunk); a sinking ship stays, with its status one-hot. Its crew and weapon "
-                            "sub-fields are zeros past its last crew member and weapon",
-            "enemy": _ENEMY + " (sunk); a sinking ship stays, with its status one-hot. Its crew and weapon "
-                              "sub-fields are zeros past its last crew member and weapon",
-            "move": "one value per value of the 'maneuver' action component (in value order): what that "
-                    "maneuver would lead to; all zeros unless the seat holds its MOVE decision, and zero at "
-                    "maneuvers not allowed now",
-        },
-    ),
-    "broadside": RulesetNotes(
-        "A table in inches (x east, y NORTH, unlike the grid rulesets); headings are compass degrees "
-        "clockwise from north and are given as sin, cos pairs. Other ships and icebergs are placed in the "
-        "observer's frame: 'along' ahead of its centre, 'across' to starboard. Edge-to-edge gaps are exact "
-        "within 6 inches and a lower bound beyond. The round is given as round / round limit.",
-        {
-            "self": _SELF,
-            "ally": _ALLY + " (sunk, taken as a prize or fled)",
-            "enemy": _ENEMY + " (sunk, taken as a prize or fled)",
-            "iceberg": "the scenario's icebergs in the order the position lists them; all zeros for an empty "
-                       "slot",
-        },
-    ),
-}
-
 _GROUP = re.compile(r"^([A-Za-z_]+?)(\d*)\.")
 
 
 class DescriptionError(ValueError):
-    """A ruleset's observation has a group (or the ruleset has no paragraph) described nowhere here."""
+    """A ruleset's observation has a group (or the ruleset has no notes) its notes do not describe."""
 
 
 def group_of(field_name: str) -> tuple[str, int | None]:
@@ -175,10 +74,10 @@ def field_at(spec: ObservationSpec, index: int) -> tuple[str, int]:
 def describe_observation(ruleset_id: str, spec: ObservationSpec) -> dict[str, Any]:
     """The sidecar's ``observation.derivation``: perspective, slot order, scale, zero blocks, groups, the
     ruleset's paragraph and its rules page. Raises :class:`DescriptionError` for an undescribed group."""
-    notes = NOTES.get(ruleset_id)
+    notes = hooks_of(ruleset_id).observation_notes()
     if notes is None:
-        raise DescriptionError(f"ruleset {ruleset_id!r} has no observation notes in agents/export/derivation.py "
-                               f"(described: {sorted(NOTES)})")
+        raise DescriptionError(f"ruleset {ruleset_id!r} ships no observation notes (OBSERVATION in its words.py; "
+                               "naval_env/core/hooks.py lists a ruleset's hooks)")
     groups: list[dict[str, Any]] = []
     by_name: dict[str, dict[str, Any]] = {}
     for f in spec.fields:
@@ -189,7 +88,7 @@ def describe_observation(ruleset_id: str, spec: ObservationSpec) -> dict[str, An
             if meaning is None:
                 raise DescriptionError(
                     f"ruleset {ruleset_id!r}: observation group {name!r} (field {f.name!r}) is not described "
-                    f"in agents/export/derivation.py; described groups: {sorted(notes.groups)}")
+                    f"in the ruleset's OBSERVATION notes (words.py); described groups: {sorted(notes.groups)}")
             entry = {"group": name, "offset": spec.offsets[f.name], "size": 0, "slots": 0, "fields": [],
                      "meaning": meaning}
             by_name[name] = entry

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from importlib import import_module
 from typing import Any
 
 import numpy as np
@@ -17,6 +16,7 @@ import numpy as np
 from naval_env.core.dice import Dice
 from naval_env.core.errors import GameOverError, NotYourTurnError
 from naval_env.core.events import Event, GameEnded
+from naval_env.core.hooks import hooks_of
 from naval_env.core.spaces import ActionSpec, ObservationSpec
 
 #: Each registered ruleset's position writer (its codec's ``dump``), by ruleset id. Filled by
@@ -25,9 +25,12 @@ from naval_env.core.spaces import ActionSpec, ObservationSpec
 _position_writers: dict[str, Callable[[Any], Any]] = {}
 
 
-def register_position_writer(ruleset_id: str, dump: Callable[[Any], Any]) -> None:
-    """``dump(game)`` gives the position model of a ``ruleset_id`` game (``PositionCodec.dump``)."""
-    _position_writers[ruleset_id] = dump
+def register_position_writer(ruleset_id: str, dump: Callable[[Any], Any] | None) -> None:
+    """``dump(game)`` gives the position model of a ``ruleset_id`` game (``PositionCodec.dump``); None forgets it."""
+    if dump is None:
+        _position_writers.pop(ruleset_id, None)
+    else:
+        _position_writers[ruleset_id] = dump
 
 
 class Game(ABC):
@@ -129,7 +132,7 @@ class ShipBattle(Game):
     ``round``, ``phase``, ``current`` (the agent deciding now), ``to_dict()`` and ``copy()`` (an independent
     copy, for :meth:`clone`), index the ships once they are placed (:meth:`_index_ships`), build the mask of
     the decision held in :meth:`_build_mask` and keep it in ``self._mask`` until the state changes. Their
-    text renderer is ``naval_env.rulesets.<ruleset_id>.render``.
+    text renderer and picture are their ruleset's hooks (``naval_env/core/hooks.py``).
     """
 
     state: Any
@@ -324,13 +327,11 @@ class ShipBattle(Game):
         pure functions of immutable inputs may stay shared. Engines that keep such caches override this."""
 
     def render_ansi(self, events: list[Event] | None = None) -> str:
-        text: str = import_module(f"naval_env.rulesets.{self.ruleset_id}.render").render_ansi(self, events or [])
-        return text
+        return hooks_of(self.ruleset_id).render_ansi(self, events or [])
 
     def render_rgb(self) -> np.ndarray:
-        """The board picture of the ruleset's ``picture.py`` (what the HTML replay viewer shows)."""
-        # looked up by name, as core.picture.picture_of does (the picture module imports this one)
-        image: np.ndarray = import_module(f"naval_env.rulesets.{self.ruleset_id}.picture").picture(self).to_rgb()
+        """The ruleset's board picture (what the HTML replay viewer shows), as an RGB array."""
+        image: np.ndarray = hooks_of(self.ruleset_id).picture(self).to_rgb()
         return image
 
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
+from naval_env.core.hooks import hooks_of
 from naval_env.core.scene import Circle, Polygon, Rect, Scene, Text, line
 from naval_env.core.sketch import (
     INK,
@@ -229,10 +229,8 @@ def _legend(scene: Scene, x: float, y: float, item: LegendItem) -> None:
 
 
 def picture_of(game: Game) -> Scene:
-    """The ruleset's picture of ``game`` at this moment (``naval_env/rulesets/<id>/picture.py``)."""
-    module = import_module(f"naval_env.rulesets.{game.ruleset_id}.picture")
-    scene: Scene = module.picture(game)
-    return scene
+    """The ruleset's picture of ``game`` at this moment (its picture hook: ``<package>/picture.py``)."""
+    return hooks_of(game.ruleset_id).picture(game)
 
 
 def picture_of_position(data: dict[str, Any], config: Any = None) -> Scene:

@@ -11,6 +11,7 @@ from naval_env.core.cache import PerObjectCache
 from naval_env.core.dice import Dice
 from naval_env.core.events import EventCatalog
 from naval_env.core.game import Game, register_position_writer
+from naval_env.core.hooks import RulesetHooks, register_hooks
 from naval_env.core.position import PositionCodec
 from naval_env.core.spaces import ActionSpec, ObservationSpec
 
@@ -24,6 +25,8 @@ class Ruleset(ABC):
     events: EventCatalog
     #: Dumps games into this ruleset's position model and loads them back (``rulesets/<id>/position.py``).
     positions: PositionCodec[Any]
+    #: What the floors above read from the ruleset: rendering, picture, words, captains (core/hooks.py).
+    hooks: RulesetHooks = RulesetHooks()
 
     @abstractmethod
     def load_config(self, path: str | Path | None = None) -> Any:
@@ -98,9 +101,11 @@ class PackagedRuleset(Ruleset, Generic[ConfigT, ActionsT, GameT]):
     def __init__(self, *, id: str, gym_name: str, version: str, events: EventCatalog,
                  positions: PositionCodec[Any], read_config: Callable[[str | Path | None], ConfigT],
                  build_actions: Callable[[ConfigT], ActionsT],
-                 build_observations: Callable[[ConfigT], ObservationSpec], game: Callable[..., GameT]) -> None:
+                 build_observations: Callable[[ConfigT], ObservationSpec], game: Callable[..., GameT],
+                 hooks: RulesetHooks | None = None) -> None:
         self.id, self.gym_name, self.version = id, gym_name, version
         self.events, self.positions = events, positions
+        self.hooks = hooks if hooks is not None else RulesetHooks()
         positions.ruleset = self
         self._read_config, self._game = read_config, game
         self.specs: PerObjectCache[ConfigT, tuple[ActionsT, ObservationSpec]] = PerObjectCache(
@@ -139,11 +144,25 @@ RulesetT = TypeVar("RulesetT", bound=Ruleset)
 
 
 def register(ruleset: RulesetT) -> RulesetT:
+    """Make ``ruleset`` findable by its id (its position writer and hooks too); the same one again is a no-op.
+
+    The rules alone: ``naval_env.register_ruleset`` also gives it its Gymnasium id, for a ruleset registered
+    after ``naval_env`` was imported (a plugin's, a test's).
+    """
     if ruleset.id in _REGISTRY and _REGISTRY[ruleset.id] is not ruleset:
         raise ValueError(f"ruleset {ruleset.id!r} is already registered")
     _REGISTRY[ruleset.id] = ruleset
     register_position_writer(ruleset.id, lambda game: ruleset.positions.dump(game))
+    register_hooks(ruleset.id, ruleset.hooks)
     return ruleset
+
+
+def unregister(ruleset_id: str) -> None:
+    """Forget a registered ruleset, its position writer and its hooks (a test's or a plugin's; KeyError if unknown)."""
+    get_ruleset(ruleset_id)
+    del _REGISTRY[ruleset_id]
+    register_position_writer(ruleset_id, None)
+    register_hooks(ruleset_id, None)
 
 
 def get_ruleset(ruleset_id: str) -> Ruleset:

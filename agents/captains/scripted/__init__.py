@@ -10,19 +10,21 @@ import importlib
 from collections.abc import Callable
 
 from naval_env.core.captain import Captain, RandomCaptain
+from naval_env.core.hooks import hooks_of
 from naval_env.core.spaces import ActionSpec
 
 ScriptedFactory = Callable[[], Captain]
 
 
 def scripted_captains(ruleset_id: str) -> dict[str, ScriptedFactory]:
-    """The ruleset's scripted captains: ``agents/captains/scripted/<ruleset_id>.py`` defines ``CAPTAINS``."""
+    """The ruleset's scripted captains: ``agents/captains/scripted/<ruleset_id>.py`` defines ``CAPTAINS``, or, for a
+    ruleset whose captains ship beside its rules, its ``scripted_captains`` hook (``<package>/captains.py``)."""
     try:
         module = importlib.import_module(f"naval_agents.captains.scripted.{ruleset_id}")
     except ModuleNotFoundError as error:
         if error.name != f"naval_agents.captains.scripted.{ruleset_id}":
             raise
-        return {}
+        return dict(hooks_of(ruleset_id).scripted_captains())
     return dict(module.CAPTAINS)
 
 

@@ -9,7 +9,7 @@ own seeded generator, so with a budget in simulations the same seed gives the sa
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Literal
 
 import numpy as np
@@ -32,16 +32,8 @@ from naval_agents.captains.search.names import (
 from naval_agents.captains.search.root import RootSearch, RootSettings, top_joint_actions
 from naval_agents.captains.search.tree import Proposer, SearchResult, TreeSearch, TreeSettings
 from naval_env.core.game import Game
+from naval_env.core.hooks import hooks_of
 
-#: Rollout captain per ruleset: its strongest scripted captain as its rules page measures it
-#: (a name table, no rules code). A ruleset missing here rolls out with its first listed captain.
-STRONGEST_SCRIPTED: Mapping[str, str] = {
-    "broadside": "gunner",     # docs/rules/broadside.md, "trained vs gunner (strongest)"
-    "crew_phase": "breaker",   # docs/rules/crew_phase.md, "breaker is the strongest scripted captain"
-    "flotilla": "tactician",   # docs/rules/flotilla.md, "tactician, the strongest scripted captain"
-    "pantheon": "gunner",      # configs/train/pantheon.yaml evaluates against it
-    "pursuit": "hunter",       # docs/rules/pursuit.md, "hunter (the strongest scripted captain)"
-}
 DEFAULT_ROLLOUT_DEPTH = 16
 #: Rollout depth before a value network's leaf: measured in pantheon (expert, 128 simulations, against zoo over 200
 #: games): depth 0 scored 0.41, 1 0.52, 4 0.64, 8 0.61 (docs/search.md, "the value leaf"). Right after a move the
@@ -54,8 +46,9 @@ SEARCH_METHODS: tuple[SearchMethod, ...] = ("root", "tree")
 
 
 def default_rollout(ruleset_id: str) -> str:
-    """The rollout captain's name when none is given: the strongest scripted one, else the first, else random."""
-    name = STRONGEST_SCRIPTED.get(ruleset_id)
+    """The rollout captain's name when none is given: the strongest scripted one (the ruleset's hook, as its
+    rules page measures it), else the first, else random."""
+    name = hooks_of(ruleset_id).strongest_scripted
     return name if name is not None and name in scripted_captains(ruleset_id) else default_opponent(ruleset_id)
 
 

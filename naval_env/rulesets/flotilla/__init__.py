@@ -3,6 +3,7 @@ Spanish). Rules page: docs/rules/flotilla.md."""
 
 from __future__ import annotations
 
+from naval_env.core.hooks import RulesetHooks
 from naval_env.core.ruleset import PackagedRuleset, register
 from naval_env.rulesets.flotilla.actions import build_actions
 from naval_env.rulesets.flotilla.config import load_config
@@ -16,6 +17,8 @@ from naval_env.rulesets.pettingzoo import pettingzoo_factories
 RULESET = register(PackagedRuleset(
     id="flotilla", gym_name="Flotilla", version="1.1", events=CATALOG,
     positions=FlotillaPositions(), read_config=load_config, build_actions=build_actions,
-    build_observations=observation_spec, game=FlotillaGame))
+    build_observations=observation_spec, game=FlotillaGame,
+    # the strongest scripted captain: docs/rules/flotilla.md, "tactician, the strongest scripted captain"
+    hooks=RulesetHooks.of_package(__name__, strongest_scripted="tactician")))
 
 env, parallel_env = pettingzoo_factories("flotilla")

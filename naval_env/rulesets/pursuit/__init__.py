@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from naval_env.core.hooks import RulesetHooks
 from naval_env.core.ruleset import PackagedRuleset, register
 from naval_env.rulesets.pettingzoo import pettingzoo_factories
 from naval_env.rulesets.pursuit.actions import build_actions
@@ -15,6 +16,8 @@ from naval_env.rulesets.pursuit.position import PursuitPositions
 RULESET = register(PackagedRuleset(
     id="pursuit", gym_name="Pursuit", version="1.0", events=CATALOG, positions=PursuitPositions(),
     read_config=load_config, build_actions=build_actions, build_observations=observation_spec,
-    game=PursuitGame))
+    game=PursuitGame,
+    # the strongest scripted captain: docs/rules/pursuit.md, "hunter (the strongest scripted captain)"
+    hooks=RulesetHooks.of_package(__name__, strongest_scripted="hunter")))
 
 env, parallel_env = pettingzoo_factories("pursuit")
