@@ -15,11 +15,12 @@ from naval_agents.captains.arena import play_game
 from naval_agents.captains.registry import default_opponent, make_captain
 from naval_agents.evaluation.replay import ReplayMismatchError, load_replay, replay_game
 from naval_env.core.errors import IllegalActionError
+from naval_env.core.hooks import hooks_of
 from naval_env.core.moves import decode, options
 from naval_env.core.ruleset import get_ruleset, ruleset_ids
 from naval_env.envs.match import Match
 from naval_tactics import play as play_module
-from naval_tactics.explain import EXPLANATIONS, Explainer, explain_label
+from naval_tactics.explain import Explainer, explain_label
 from naval_tactics.play import HELP_WORDS, QUIT_WORDS, PlayError, play, watch
 from naval_tactics.viewer import replay_movie
 
@@ -102,7 +103,7 @@ def test_explanations_name_the_ships_and_parts_a_label_refers_to() -> None:
     board = broadside.action_spec.components[broadside.action_spec.index("board")]
     assert Explainer(broadside.game, "red_0").option(board, "reinforce@ally1") == \
         "send boarders to reinforce red_2's melee"
-    assert len(EXPLANATIONS) == len(ruleset_ids())
+    assert all(hooks_of(ruleset).option_words().rows for ruleset in ruleset_ids())   # every ruleset ships words
 
 
 # ------------------------------------------------------------------ a whole game per ruleset
