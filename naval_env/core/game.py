@@ -8,8 +8,8 @@ validates an action and returns typed events. Engines import no RL library.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Generic, Protocol, Self, TypeVar
 
 import numpy as np
 
@@ -122,7 +122,60 @@ class Game(ABC):
     def render_rgb(self) -> np.ndarray: ...
 
 
-class ShipBattle(Game):
+class BattleShip(Protocol):
+    """What :class:`ShipBattle` reads of every ship: its id and its side."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def side(self) -> str: ...
+
+
+class BattleState(Protocol):
+    """What :class:`ShipBattle` reads and writes of an engine's state dataclass."""
+
+    ended: bool
+    winner: str | None
+    end_reason: str | None
+
+    @property
+    def sides(self) -> Sequence[str]: ...
+
+    @property
+    def ships(self) -> Mapping[str, BattleShip]: ...
+
+    @property
+    def round(self) -> int: ...
+
+    @property
+    def current(self) -> str | None: ...   # None only once the battle has ended
+
+    @property
+    def phase(self) -> Any: ...   # each engine's own enum of decisions; refusals name it
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+    def copy(self) -> Self: ...
+
+
+class BattleConfig(Protocol):
+    """What :class:`ShipBattle` reads of a ruleset's config (every ``RulesetConfig`` has it)."""
+
+    @property
+    def house_rules(self) -> Any: ...
+
+    @property
+    def default_scenario(self) -> str: ...
+
+    def scenario(self, name: str | None) -> Any: ...
+
+
+StateT = TypeVar("StateT", bound=BattleState)
+ConfigT = TypeVar("ConfigT", bound=BattleConfig)
+
+
+class ShipBattle(Game, Generic[StateT, ConfigT]):
     """The parts of :class:`Game` every ship-captain engine implements the same way.
 
     A game starts in one of two ways, both here: set up from its scenario (``__init__``: :meth:`_bind`,
@@ -135,8 +188,8 @@ class ShipBattle(Game):
     text renderer and picture are their ruleset's hooks (``naval_env/core/hooks.py``).
     """
 
-    state: Any
-    config: Any
+    state: StateT
+    config: ConfigT
     rules: Any
     scenario_name: str
     scenario: Any
@@ -148,7 +201,7 @@ class ShipBattle(Game):
     _enemies: dict[str, list[Any]]
     _allies: dict[str, list[Any]]
 
-    def __init__(self, config: Any, scenario_name: str | None, dice: Dice, actions: Any,
+    def __init__(self, config: ConfigT, scenario_name: str | None, dice: Dice, actions: Any,
                  observation_spec: ObservationSpec) -> None:
         """A battle set up from the scenario (``None``: the config's default), played to its first decision."""
         self._bind(config, scenario_name, dice, actions, observation_spec)
@@ -156,8 +209,8 @@ class ShipBattle(Game):
         self.opening_events = self._open()
 
     @classmethod
-    def from_state(cls, config: Any, scenario_name: str | None, dice: Dice, actions: Any,
-                   observation_spec: ObservationSpec, state: Any) -> Any:  # Any: the engine's own class
+    def from_state(cls, config: ConfigT, scenario_name: str | None, dice: Dice, actions: Any,
+                   observation_spec: ObservationSpec, state: StateT) -> Self:
         """A game already in ``state`` (a loaded position, checked by the ruleset's ``position.py``): no
         set-up, no roll, no opening events; :meth:`_enter` takes up the decision ``state`` holds."""
         game = cls.__new__(cls)
@@ -179,7 +232,7 @@ class ShipBattle(Game):
         self._start(events)
         return events
 
-    def _set_up(self) -> Any:
+    def _set_up(self) -> StateT:
         """The state the scenario sets up (placements rolled with the game's dice)."""
         raise NotImplementedError(f"{type(self).__name__} sets no battle up")
 
@@ -187,12 +240,12 @@ class ShipBattle(Game):
         """Play a battle just set up to its first decision, noting what happens in ``events``."""
         raise NotImplementedError(f"{type(self).__name__} starts no battle")
 
-    def _enter(self, state: Any) -> None:
+    def _enter(self, state: StateT) -> None:
         """Hold a loaded ``state`` and index its ships; engines also rebuild what they derive from it."""
         self.state = state
         self._index_ships()
 
-    def _bind(self, config: Any, scenario_name: str | None, dice: Dice, actions: Any,
+    def _bind(self, config: ConfigT, scenario_name: str | None, dice: Dice, actions: Any,
               observation_spec: ObservationSpec) -> None:
         """Keep what every engine reads: the config and its house rules, the scenario and its name, the dice
         and the action and observation specs."""
@@ -256,7 +309,9 @@ class ShipBattle(Game):
         return data
 
     def is_active(self, agent: str) -> bool:
-        return bool(self.state.ships[agent].status.fighting)
+        """By the ship's ``status.fighting``; an engine whose ships keep no such status overrides this."""
+        ship: Any = self.state.ships[agent]
+        return bool(ship.status.fighting)
 
     @property
     def current_agent(self) -> str | None:
@@ -299,14 +354,17 @@ class ShipBattle(Game):
         decision (every state change drops ``_mask``)."""
         mask = self._mask
         if mask is None:
-            mask = self._mask = self._build_mask(self.state.ships[self.state.current])
+            current = self.state.current
+            if current is None:
+                raise GameOverError("the game is over: no decision is held")
+            mask = self._mask = self._build_mask(self.state.ships[current])
         return mask
 
     def _build_mask(self, ship: Any) -> np.ndarray:
         """The mask of ``ship``'s decision in the state held now."""
         raise NotImplementedError(f"{type(self).__name__} builds no mask")
 
-    def clone(self) -> Any:  # Any: each engine's clone is its own class
+    def clone(self) -> Self:
         """An independent copy made field by field: the state's own ``copy()``, the dice's ``clone()``, the
         ship indices rebuilt on the copied ships, and :meth:`_clone_caches` for what each engine keeps
         beside its state. Everything else the game holds (config, house rules, scenario, action tables,
@@ -321,7 +379,7 @@ class ShipBattle(Game):
         self._clone_caches(twin)
         return twin
 
-    def _clone_caches(self, twin: Any) -> None:
+    def _clone_caches(self, twin: Self) -> None:
         """Give ``twin`` (a :meth:`clone` that already holds its own state and dice) its own copy of every
         per-game cache that refers to the state or the dice or changes as the game goes on; caches that are
         pure functions of immutable inputs may stay shared. Engines that keep such caches override this."""

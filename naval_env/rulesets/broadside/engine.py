@@ -35,6 +35,7 @@ from naval_env.rulesets.broadside.actions import (
 )
 from naval_env.rulesets.broadside.config import (
     PEOPLE,
+    BroadsideConfig,
     Scenario,
     ShipSetup,
     Vessel,
@@ -66,7 +67,7 @@ _CONTEXT = {phase: f"in phase {phase.name}" for phase in Phase}
 #: MANEUVER masks kept per config, one per (vessel type, oar sweeps): past it they start over.
 MANEUVER_MASKS_LIMIT = 256
 
-class BroadsideGame(ShipBattle):
+class BroadsideGame(ShipBattle[GameState, BroadsideConfig]):
     ruleset_id = "broadside"
     scenario: Scenario
 

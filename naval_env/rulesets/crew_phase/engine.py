@@ -102,7 +102,7 @@ def _weapon(config: CrewPhaseConfig, index: int, name: str, arc: str) -> WeaponS
                        long_range_ft=w.long_range, max_hp=w.hp, hp=w.hp, ac=w.ac, ammo=w.ammo,
                        grapples=w.grapples)
 
-class CrewPhaseGame(ShipBattle):
+class CrewPhaseGame(ShipBattle[GameState, CrewPhaseConfig]):
     ruleset_id = "crew_phase"
     scenario: Scenario
     observer_constants: ObserverConstants | None

@@ -84,7 +84,7 @@ def wind_name(wind: int) -> str:
     return "calm" if wind == CALM else Compass(wind).name
 
 
-class FlotillaGame(ShipBattle):
+class FlotillaGame(ShipBattle[GameState, FlotillaConfig]):
     ruleset_id = "flotilla"
     scenario: Scenario
 

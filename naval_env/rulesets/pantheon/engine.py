@@ -43,7 +43,7 @@ from naval_env.rulesets.pantheon.state import CaptainSheet, GameState, Phase, Sh
 A = PantheonActions
 
 
-class PantheonGame(ShipBattle):
+class PantheonGame(ShipBattle[GameState, PantheonConfig]):
     ruleset_id = "pantheon"
     scenario: Scenario
 
@@ -260,7 +260,7 @@ class PantheonGame(ShipBattle):
         if repaired:
             combat.crew_repair(rules, state, ship, events)
         exchanged = ship.boarding is not None
-        if exchanged:
+        if ship.boarding is not None:
             boarded = state.ships[ship.boarding]
             boarded.targeted_at = state.turn_counter
             combat.boarding_exchange(state, ship, boarded, events)

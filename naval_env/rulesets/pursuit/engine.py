@@ -22,7 +22,7 @@ from naval_env.core.events import Event
 from naval_env.core.game import ShipBattle
 from naval_env.rulesets.pursuit import hull, propulsion
 from naval_env.rulesets.pursuit.actions import PursuitActions
-from naval_env.rulesets.pursuit.config import Current, Scenario, Wind, mounts_of
+from naval_env.rulesets.pursuit.config import Current, PursuitConfig, Scenario, Wind, mounts_of
 from naval_env.rulesets.pursuit.events import Escaped, RoundEnded, TurnStarted
 from naval_env.rulesets.pursuit.geometry import ACROSS, COMPASS_DEGREES, direction, relation
 from naval_env.rulesets.pursuit.machines import (
@@ -71,7 +71,7 @@ _MASKS_KEPT = 4096  # distinct masks kept per config: a few hundred in practice
 _COMPASS_NAMES = {degrees: name for name, degrees in COMPASS_DEGREES.items()}
 
 
-class PursuitGame(ShipBattle):
+class PursuitGame(ShipBattle[GameState, PursuitConfig]):
     ruleset_id = "pursuit"
     scenario: Scenario
 
