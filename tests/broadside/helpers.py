@@ -9,12 +9,9 @@ rolled before the first decision. Red (the first side) activates first in odd ro
 from __future__ import annotations
 
 import copy
-from functools import cache
-from pathlib import Path
 from typing import Any
 
 import numpy as np
-import yaml
 
 from naval_env.core.config import validate
 from naval_env.core.dice import ScriptedDice
@@ -24,20 +21,15 @@ from naval_env.rulesets.broadside.config import DEFAULT_CONFIG, BroadsideConfig
 from naval_env.rulesets.broadside.engine import BroadsideGame, check_invariants
 from naval_env.rulesets.broadside.state import Phase
 from naval_env.testing import events_of, label_index
+from tests.helpers import apply_checked, yaml_copy
 
 SCENARIO = "test"
 of = events_of
 
 
-@cache
-def _parsed(text: str) -> dict[str, Any]:
-    return yaml.safe_load(text)
-
-
 def base_data() -> dict[str, Any]:
-    """The repository's broadside YAML as a plain dict (a fresh copy each call; pure-Python YAML parsing
-    is slow, so each text is parsed once)."""
-    return copy.deepcopy(_parsed(Path(DEFAULT_CONFIG).read_text(encoding="utf-8")))
+    """The repository's broadside YAML as a plain dict (a fresh copy each call)."""
+    return yaml_copy(DEFAULT_CONFIG)
 
 
 def ship(vessel: str, position: tuple[float, float], heading: float, **people: int) -> dict[str, Any]:
@@ -83,11 +75,7 @@ def action(game: BroadsideGame, **choices: str) -> np.ndarray:
 
 def act(game: BroadsideGame, **choices: str) -> list[Event]:
     """Apply an action for the captain whose decision it is, then check the invariants."""
-    agent = game.current_agent
-    assert agent is not None, "the game is over"
-    events = game.apply(agent, action(game, **choices))
-    check_invariants(game)
-    return events
+    return apply_checked(game, action(game, **choices), check_invariants)
 
 
 def decision(game: BroadsideGame) -> tuple[str | None, str]:

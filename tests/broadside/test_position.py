@@ -13,12 +13,12 @@ import numpy as np
 import pytest
 
 from naval_env.core.dice import ScriptedDice
-from naval_env.core.position import PositionError
 from naval_env.rulesets.broadside import RULESET
 from naval_env.rulesets.broadside.engine import BroadsideGame
 from naval_env.rulesets.broadside.events import RoundStarted, Volley
 from naval_env.rulesets.broadside.state import Phase, Status
 from naval_env.testing import allowed_labels, damage_list
+from tests.helpers import loaded, position_refusal
 
 from .helpers import SCENARIO, act, decision, make_config, of, ship
 
@@ -47,15 +47,11 @@ def alongside(red: dict[str, Any] | None = None, blue: dict[str, Any] | None = N
 
 
 def load(data: dict[str, Any], config: Any = None, dice: ScriptedDice | None = None) -> BroadsideGame:
-    game = RULESET.load_position(data, config, dice=dice)
-    assert isinstance(game, BroadsideGame)
-    return game
+    return loaded(RULESET, BroadsideGame, data, config, dice=dice)
 
 
 def refused(data: dict[str, Any], config: Any = None) -> list[tuple[str, str]]:
-    with pytest.raises(PositionError) as error:
-        RULESET.load_position(data, config)
-    return [(p.path, p.message) for p in error.value.problems]
+    return position_refusal(RULESET, data, config)
 
 
 def only_problem(data: dict[str, Any], config: Any = None) -> tuple[str, str]:

@@ -8,6 +8,7 @@ from naval_env.core.config import validate
 from naval_env.core.errors import ConfigError
 from naval_env.rulesets.broadside import RULESET
 from naval_env.rulesets.broadside.config import BroadsideConfig, DiceExpr, load_config
+from tests.helpers import config_refusal
 
 from .helpers import config_data, make_game, ship
 
@@ -16,9 +17,7 @@ BLUE = [ship("sailing_ship", (38, 18), 270)]
 
 
 def refused(data) -> str:
-    with pytest.raises(ConfigError) as error:
-        validate(BroadsideConfig, data, "test")
-    return str(error.value)
+    return config_refusal(BroadsideConfig, data)
 
 
 def test_hull_points_are_the_documents():

@@ -64,11 +64,6 @@ def browser(downloads: Path) -> Iterator[Any]:
         yield driver
 
 
-def errors(driver: Any) -> list[dict[str, Any]]:
-    """Console messages at error level since the last call, the log drained (tests/chromium.py)."""
-    return console_errors(driver)
-
-
 def foreign_or_failed(driver: Any, origin: str) -> list[str]:
     """Resources the page loaded from another origin, or that answered an error status."""
     entries = driver.execute_script(
@@ -89,7 +84,7 @@ def wait_for(driver: Any, script: str, seconds: float = 30) -> Any:
 
 
 def open_play(driver: Any, url: str) -> None:
-    errors(driver)
+    console_errors(driver)
     driver.get(f"{url}/play")
     wait_for(driver, "return document.body.dataset.ready === 'true'")
 
@@ -222,7 +217,7 @@ def test_a_whole_game_is_played_in_the_page(browser: Any, server: str, ruleset: 
     SHOTS.mkdir(parents=True, exist_ok=True)
     browser.execute_script("window.scrollTo(0, 0)")
     assert browser.save_screenshot(str(SHOTS / f"{ruleset}.png"))
-    assert errors(browser) == []
+    assert console_errors(browser) == []
     assert foreign_or_failed(browser, server) == []
 
 
@@ -256,7 +251,7 @@ def test_hovering_a_maneuver_lays_a_ghost_where_it_ends(browser: Any, server: st
         game["to_move"])
     ActionChains(browser).move_to_element(browser.find_element("tag name", "h1")).perform()   # away: hold stays
     wait_for(browser, "return document.querySelector('#board svg g.ghost') === null")
-    assert errors(browser) == []
+    assert console_errors(browser) == []
 
 
 def game_of_setup(driver: Any, url: str) -> dict[str, Any]:
@@ -309,7 +304,7 @@ def test_watch_mode_pauses_steps_and_opens_the_replay_viewer(browser: Any, serve
         winner = game["winner"]
         captains = {"red": "gunner", "blue": "easy"}
         assert data["result"].startswith(f"{winner} ({captains[winner]}) wins" if winner else "draw")
-        assert errors(browser) == []
+        assert console_errors(browser) == []
     finally:
         browser.close()
         browser.switch_to.window(main)
@@ -332,29 +327,29 @@ def test_a_fleet_decides_ship_by_ship_with_the_acting_ship_ringed(browser: Any, 
         browser.find_element("id", "submit-move").click()
         wait_for(browser, f"return document.getElementById('log').children.length > {marker}")
     assert len(seen) > 1          # more than one ship of the fleet was asked
-    assert errors(browser) == []
+    assert console_errors(browser) == []
 
 
 def test_docs_render_offline(browser: Any, server: str) -> None:
-    errors(browser)
+    console_errors(browser)
     browser.get(f"{server}/docs")
     wait_for(browser, "return document.querySelectorAll('.opblock').length > 5", 60)
     text = browser.find_element("css selector", ".swagger-ui").text
     assert "naval-tactics captain server" in text and "/v1/games/{game_id}/moves" in text
     assert "/v1/rulesets/{ruleset_id}/preview" in text
     assert foreign_or_failed(browser, server) == []
-    assert errors(browser) == []
+    assert console_errors(browser) == []
 
 
 def test_the_checks_see_a_request_to_another_host(browser: Any, server: str, tmp_path: Path) -> None:
     """The checks above can fail: a script from another host is seen as foreign, and its failure as an error."""
     browser.get(f"{server}/play")
-    errors(browser)
+    console_errors(browser)
     browser.execute_script("const s = document.createElement('script'); s.src = 'https://cdn.example.com/x.js';"
                            "document.head.appendChild(s);")
     seen: list[dict[str, Any]] = []
     deadline = time.monotonic() + 15                 # the failed request is logged whenever DNS gives up
     while not any("cdn.example.com" in entry["message"] for entry in seen) and time.monotonic() < deadline:
-        seen += errors(browser)
+        seen += console_errors(browser)
     assert any("cdn.example.com" in name for name in foreign_or_failed(browser, server))
     assert any("cdn.example.com" in entry["message"] for entry in seen)

@@ -14,8 +14,8 @@ import pytest
 
 from naval_tactics.server import ServerSettings, create_app
 from naval_tactics.testing import serve_in_thread
-from tests.browser.test_play_browser import SHOTS, click, errors, open_play, start_game, wait_for
-from tests.chromium import headless_chromium
+from tests.browser.test_play_browser import SHOTS, click, open_play, start_game, wait_for
+from tests.chromium import console_errors, headless_chromium
 
 pytestmark = pytest.mark.browser
 
@@ -65,7 +65,7 @@ def test_the_chosen_option_stays_readable_under_the_pointer(browser: Any, server
     style = browser.execute_script("const s = getComputedStyle(arguments[0]); return [s.color, s.backgroundColor]",
                                    other)
     assert contrast(*style) >= 4.5, style
-    assert errors(browser) == []
+    assert console_errors(browser) == []
 
 
 def test_the_preview_warns_when_a_move_sails_off_the_table(browser: Any, server: str) -> None:
@@ -91,7 +91,7 @@ def test_the_preview_warns_when_a_move_sails_off_the_table(browser: Any, server:
     assert "warn" in caption.get_attribute("class")
     SHOTS.mkdir(parents=True, exist_ok=True)
     assert browser.save_screenshot(str(SHOTS / "off-table-warning.png"))
-    assert errors(browser) == []
+    assert console_errors(browser) == []
 
 
 def _make_plain_moves_until(browser: Any, script: str, limit: int = 40) -> None:
@@ -141,7 +141,7 @@ def test_fair_escape_is_folded_away_unless_asked_and_then_needs_a_confirmation(b
     browser.find_element("id", "confirm-leave").click()
     wait_for(browser, "return !document.getElementById('result').hidden")
     assert browser.find_element("id", "result").text.startswith("Game over: blue (gunner) wins")
-    assert errors(browser) == []
+    assert console_errors(browser) == []
 
 
 def _ship_points(browser: Any, board: str) -> list[str]:
@@ -173,4 +173,4 @@ def test_the_set_up_board_shows_the_chosen_seeds_start(browser: Any, server: str
     wait_for(browser, DECISION)   # the first decision of the new game: its board is drawn
     assert browser.find_element("id", "status").text.endswith("seed 7")
     assert _ship_points(browser, "board") == shown[1]
-    assert errors(browser) == []
+    assert console_errors(browser) == []

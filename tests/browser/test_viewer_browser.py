@@ -16,12 +16,10 @@ from typing import Any
 
 import pytest
 
-from naval_agents.captains.arena import play_game
-from naval_agents.captains.registry import make_captain, scripted_names
-from naval_agents.evaluation.replay import load_replay, write_replay
-from naval_env.envs.match import Match
+from naval_agents.evaluation.replay import load_replay
 from naval_tactics.viewer import replay_to_html
 from tests.chromium import console_errors, headless_chromium
+from tests.helpers import played_replay
 
 pytestmark = pytest.mark.browser
 
@@ -34,20 +32,6 @@ def browser() -> Iterator[Any]:
         yield driver
 
 
-def played_replay(ruleset: str, folder: Path, seed: int = 5) -> Path:
-    match = Match(ruleset)
-    names = scripted_names(ruleset)[1:]
-    captains = {side: make_captain(names[i % len(names)], ruleset, match.action_spec, seed=i)
-                for i, side in enumerate(match.game.sides)}
-    return write_replay(folder / f"{ruleset}.jsonl", play_game(match, captains, seed=seed), ruleset=ruleset,
-                        scenario=None)
-
-
-def errors(driver: Any) -> list[dict[str, Any]]:
-    """Console messages at error level since the last call, the log drained (tests/chromium.py)."""
-    return console_errors(driver)
-
-
 def frame_of(driver: Any) -> int:
     return int(driver.find_element("id", "board").get_attribute("data-frame"))
 
@@ -58,12 +42,12 @@ def board_svg(driver: Any) -> str:
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_replay_page_steps_plays_and_ends_on_the_result(browser: Any, ruleset: str, tmp_path: Path) -> None:
-    replay_path = played_replay(ruleset, tmp_path)
+    replay_path = played_replay(ruleset, tmp_path, seed=5)
     replay = load_replay(replay_path)
     page = replay_to_html(replay_path, tmp_path / f"{ruleset}.html")
-    errors(browser)                                              # drain what an earlier page left
+    console_errors(browser)                                      # drain what an earlier page left
     browser.get(page.resolve().as_uri())
-    assert errors(browser) == []
+    assert console_errors(browser) == []
     decisions = len(replay.decisions)
     assert frame_of(browser) == 0
     assert browser.find_element("id", "slider").get_attribute("max") == str(decisions)
@@ -110,14 +94,14 @@ def test_replay_page_steps_plays_and_ends_on_the_result(browser: Any, ruleset: s
     shot = tmp_path / f"{ruleset}-last-frame.png"
     assert browser.save_screenshot(str(shot))
     assert shot.stat().st_size > 20_000
-    assert errors(browser) == []
+    assert console_errors(browser) == []
 
 
 def test_the_console_check_sees_an_error(browser: Any, tmp_path: Path) -> None:
     """The check above can fail: a page whose script throws shows up as an error."""
     page = tmp_path / "broken.html"
     page.write_text("<!DOCTYPE html><html><body><script>undefinedFunction();</script></body></html>")
-    errors(browser)
+    console_errors(browser)
     browser.get(page.resolve().as_uri())
-    found = errors(browser)
+    found = console_errors(browser)
     assert found and "undefinedFunction" in json.dumps(found)

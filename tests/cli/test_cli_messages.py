@@ -21,29 +21,11 @@ from naval_agents.captains.zoo.catalogue import CAPTAINS_DIR
 from naval_agents.zoo import build as zoo_build
 from naval_agents.zoo.card import read_facts
 from naval_tactics import cli
-from naval_tactics.commands import atlas, evaluate, league, train, zoo
+from naval_tactics.commands import evaluate, train, zoo
+from tests.helpers import every_parser
 
 ROOT = Path(__file__).resolve().parents[2]
 
-
-def _parsers(parser: argparse.ArgumentParser, name: str) -> list[tuple[str, argparse.ArgumentParser]]:
-    found = [(name, parser)]
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            for sub_name, sub in action.choices.items():
-                found += _parsers(sub, f"{name} {sub_name}")
-    return found
-
-
-def every_parser() -> list[tuple[str, argparse.ArgumentParser]]:
-    from naval_agents.export.__main__ import _parser as export_parser
-
-    found = _parsers(cli.build_parser(), "naval-tactics")
-    for name, parser in (("train", train.make_parser()), ("evaluate", evaluate.make_parser()),
-                         ("zoo", zoo.make_parser()), ("league", league.make_parser()),
-                         ("atlas", atlas.make_parser()), ("export", export_parser())):
-        found += _parsers(parser, name)
-    return found
 
 
 def test_every_flag_of_every_command_has_help() -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from naval_tactics import cli
-from tests.cli.test_cli_messages import every_parser
+from tests.helpers import every_parser
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -16,6 +16,7 @@ from naval_env.core.position import MAX_PROBLEMS, PositionError
 from naval_env.core.ruleset import get_ruleset, ruleset_ids
 from naval_tactics.catalogue import Catalogue
 from naval_tactics.server import ServerSettings, create_app
+from tests.helpers import replaced
 
 RULESETS = ruleset_ids()
 
@@ -53,16 +54,6 @@ def leaves(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, 
     else:
         yield path, value
 
-
-def replaced(value: Any, path: tuple[Any, ...], new: Any) -> Any:
-    if not path:
-        return new
-    head, rest = path[0], path[1:]
-    if isinstance(value, dict):
-        return {**value, head: replaced(value[head], rest, new)}
-    copy = list(value)
-    copy[head] = replaced(copy[head], rest, new)
-    return copy
 
 
 # ------------------------------------------------------------------ the probes' reproductions

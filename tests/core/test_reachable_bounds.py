@@ -21,7 +21,7 @@ import pytest
 from naval_env.core.position import PositionError
 from naval_env.core.ruleset import get_ruleset, ruleset_ids
 from naval_env.testing import label_index
-from tests.core.test_position_limits import replaced
+from tests.helpers import position_refusal, replaced
 
 RULESETS = ruleset_ids()
 SEEDS = (0, 1)        # games played from each boundary position that loads (random captain and dice)
@@ -194,9 +194,7 @@ def with_ship(position: dict[str, Any], k: int, **fields: Any) -> dict[str, Any]
 
 
 def refused(ruleset_id: str, data: dict[str, Any]) -> dict[str, str]:
-    with pytest.raises(PositionError) as caught:
-        get_ruleset(ruleset_id).load_position(data, seed=0)
-    return {p.path: p.message for p in caught.value.problems}
+    return dict(position_refusal(get_ruleset(ruleset_id), data, seed=0))
 
 
 def test_pantheon_speed_100_sailing_with_the_wind_moves_102_and_says_so() -> None:

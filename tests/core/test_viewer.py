@@ -16,13 +16,10 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import naval_env  # noqa: F401 - registers the envs
-from naval_agents.captains.arena import play_game
-from naval_agents.captains.registry import make_captain, scripted_names
 from naval_agents.evaluation.replay import (
     ReplayError,
     ReplayMismatchError,
     load_replay,
-    write_replay,
 )
 from naval_env.core.moves import legal_options
 from naval_env.core.picture import BAR_W, picture_of, picture_of_position
@@ -33,6 +30,7 @@ from naval_env.core.sketch import SIDE_FILL
 from naval_env.envs.match import Match
 from naval_tactics.viewer import replay_movie, replay_page, replay_to_html, write_replay_html
 from naval_tactics.viewer.frames import chosen
+from tests.helpers import played_replay
 
 SVG = "{http://www.w3.org/2000/svg}"
 RULESETS = ["pantheon", "crew_phase", "flotilla", "broadside", "pursuit"]
@@ -72,16 +70,6 @@ def svg_of(ruleset: str) -> ET.Element:
 
 def elements(root: ET.Element, role: str, ref: str | None = None) -> list[ET.Element]:
     return [e for e in root.iter() if e.get("class") == role and (ref is None or e.get("data-ref") == ref)]
-
-
-def played_replay(ruleset: str, folder: Path, seed: int = 3, scenario: str | None = None) -> Path:
-    """A real game between two scripted captains, written as a replay."""
-    match = Match(ruleset, None, scenario)
-    names = scripted_names(ruleset)[1:]
-    captains = {side: make_captain(names[i % len(names)], ruleset, match.action_spec, seed=i)
-                for i, side in enumerate(match.game.sides)}
-    record = play_game(match, captains, seed=seed)
-    return write_replay(folder / f"{ruleset}.jsonl", record, ruleset=ruleset, scenario=scenario)
 
 
 # ------------------------------------------------------------------ the scene

@@ -22,12 +22,9 @@ weapons: attack +5), 5 officer (Charisma +3, Water Vehicles, two heals). Weapons
 from __future__ import annotations
 
 import copy
-from functools import cache
-from pathlib import Path
 from typing import Any
 
 import numpy as np
-import yaml
 
 from naval_env.core.config import validate
 from naval_env.core.dice import ScriptedDice
@@ -36,20 +33,15 @@ from naval_env.rulesets.crew_phase import RULESET
 from naval_env.rulesets.crew_phase.config import DEFAULT_CONFIG, CrewPhaseConfig
 from naval_env.rulesets.crew_phase.engine import CrewPhaseGame, check_invariants
 from naval_env.testing import events_of, label_index
+from tests.helpers import apply_checked, yaml_copy
 
 SCENARIO = "test"
 of = events_of
 
 
-@cache
-def _parsed(text: str) -> dict[str, Any]:
-    return yaml.safe_load(text)
-
-
 def base_data() -> dict[str, Any]:
-    """The repository's crew_phase YAML as a plain dict (a fresh copy each call; pure-Python YAML parsing
-    is slow, so each text is parsed once)."""
-    return copy.deepcopy(_parsed(Path(DEFAULT_CONFIG).read_text(encoding="utf-8")))
+    """The repository's crew_phase YAML as a plain dict (a fresh copy each call)."""
+    return yaml_copy(DEFAULT_CONFIG)
 
 
 def ship(vessel: str = "sailing_ship", position: tuple[int, int] | None = None, facing: str | None = None,
@@ -130,11 +122,7 @@ def action(game: CrewPhaseGame, *, crew: list[str] | tuple[str, ...] | dict[int,
 
 def act(game: CrewPhaseGame, **kwargs: Any) -> list[Event]:
     """Apply an action built by :func:`action` for the captain whose decision it is."""
-    agent = game.current_agent
-    assert agent is not None, "the game is over"
-    events = game.apply(agent, action(game, **kwargs))
-    check_invariants(game)
-    return events
+    return apply_checked(game, action(game, **kwargs), check_invariants)
 
 
 def where(game: CrewPhaseGame) -> tuple[str | None, str]:

@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 
 from naval_env.core.dice import ScriptedDice
-from naval_env.core.position import PositionError
 from naval_env.rulesets.crew_phase import RULESET
 from naval_env.rulesets.crew_phase.engine import CrewPhaseGame
 from naval_env.rulesets.crew_phase.events import (
@@ -22,6 +21,7 @@ from naval_env.rulesets.crew_phase.events import (
 )
 from naval_env.rulesets.crew_phase.state import Status
 from naval_env.testing import allowed, allowed_labels, damage_list
+from tests.helpers import loaded, position_refusal
 
 from .helpers import SCENARIO, act, make_config, of, pass_crew, ship, where
 
@@ -49,15 +49,11 @@ def two_ships(red: dict[str, Any] | None = None, blue: dict[str, Any] | None = N
 
 
 def load(data: dict[str, Any], config: Any = None, dice: ScriptedDice | None = None) -> CrewPhaseGame:
-    game = RULESET.load_position(data, config, dice=dice)
-    assert isinstance(game, CrewPhaseGame)
-    return game
+    return loaded(RULESET, CrewPhaseGame, data, config, dice=dice)
 
 
 def refused(data: dict[str, Any], config: Any = None) -> list[tuple[str, str]]:
-    with pytest.raises(PositionError) as error:
-        RULESET.load_position(data, config)
-    return [(p.path, p.message) for p in error.value.problems]
+    return position_refusal(RULESET, data, config)
 
 
 def only_problem(data: dict[str, Any], config: Any = None) -> tuple[str, str]:

@@ -29,7 +29,7 @@ from naval_agents.captains.registry import scripted_names
 from naval_agents.evaluation.stats import GameResult, wilson_interval
 from naval_tactics.cli import main as cli_main
 from naval_tactics.commands.atlas import main as atlas_main
-from tests.evaluation.test_plots import assert_png
+from tests.helpers import assert_png
 
 pytestmark = pytest.mark.train
 

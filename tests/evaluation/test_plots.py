@@ -13,7 +13,6 @@ import numpy as np
 import pytest
 
 pytest.importorskip("sb3_contrib")  # the [train] extra: without it this module is skipped
-from PIL import Image
 from stable_baselines3.common.callbacks import BaseCallback
 
 import naval_agents.training.run as run_module
@@ -33,28 +32,16 @@ from naval_agents.training.plots import (
     reward_points,
 )
 from naval_agents.training.run import train
+from tests.helpers import assert_png
 
 pytestmark = pytest.mark.train
 
 ROOT = Path(__file__).resolve().parents[2]
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 # Wilson 95% bounds checked against statsmodels in tests/evaluation/test_evaluation.py (WILSON_REFERENCE).
 SEVEN_AND_A_HALF_OF_20 = (0.1997708556646315, 0.5905104338485733)
 FIVE_OF_10 = (0.236593090512564, 0.763406909487436)
 ZERO_OF_10 = (0.0, 0.2775327998628892)
 
-
-def assert_png(path: Path, min_size: tuple[int, int] = (500, 300), max_size: tuple[int, int] = (2500, 2000)) -> None:
-    """A real PNG of a size a person can read: signature, decodable, and neither a thumbnail nor a poster."""
-    assert path.is_file(), path
-    assert path.read_bytes()[:8] == PNG_SIGNATURE, path
-    with Image.open(path) as image:
-        image.verify()
-    with Image.open(path) as image:
-        width, height = image.size
-        pixels = np.asarray(image.convert("L"))
-    assert min_size[0] <= width <= max_size[0] and min_size[1] <= height <= max_size[1], (path, image.size)
-    assert pixels.std() > 10, f"{path} is nearly blank"
 
 
 # ------------------------------------------------------------------------------ learning curve data

@@ -15,12 +15,9 @@ order (red ships, then blue ships), each throw as many dice as that ship rolls.
 from __future__ import annotations
 
 import copy
-from functools import cache
-from pathlib import Path
 from typing import Any
 
 import numpy as np
-import yaml
 
 from naval_env.core.config import validate
 from naval_env.core.dice import ScriptedDice
@@ -30,6 +27,7 @@ from naval_env.rulesets.flotilla.config import DEFAULT_CONFIG, FlotillaConfig
 from naval_env.rulesets.flotilla.engine import FlotillaGame, check_invariants
 from naval_env.rulesets.flotilla.events import Contest
 from naval_env.testing import events_of, label_index
+from tests.helpers import apply_checked, yaml_copy
 
 SCENARIO = "test"
 of = events_of
@@ -37,15 +35,9 @@ TEST_HOUSE_RULES = {"captains_choose_facing": False, "min_attacker_distance": 1}
 TEST_SITUATIONS = {"wind": "calm", "wind_each_round": False, "character_fate": False}
 
 
-@cache
-def _parsed(text: str) -> dict[str, Any]:
-    return yaml.safe_load(text)
-
-
 def base_data() -> dict[str, Any]:
-    """The repository's flotilla YAML as a plain dict (a fresh copy each call; pure-Python YAML parsing
-    is slow, so each text is parsed once)."""
-    return copy.deepcopy(_parsed(Path(DEFAULT_CONFIG).read_text(encoding="utf-8")))
+    """The repository's flotilla YAML as a plain dict (a fresh copy each call)."""
+    return yaml_copy(DEFAULT_CONFIG)
 
 
 def ship(cls: str = "brig", position: tuple[int, int] | None = None, facing: str | None = None,
@@ -109,11 +101,7 @@ def action(game: FlotillaGame, **labels: str) -> np.ndarray:
 
 def act(game: FlotillaGame, **labels: str) -> list[Event]:
     """Apply an action for the captain whose decision it is, then check the invariants."""
-    agent = game.current_agent
-    assert agent is not None, "the game is over"
-    events = game.apply(agent, action(game, **labels))
-    check_invariants(game)
-    return events
+    return apply_checked(game, action(game, **labels), check_invariants)
 
 
 def contests(events: list[Event]) -> list[tuple[str, tuple[int, ...], tuple[int, ...], str]]:

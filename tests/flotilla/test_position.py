@@ -22,6 +22,7 @@ from naval_env.rulesets.flotilla.engine import FlotillaGame, check_invariants
 from naval_env.rulesets.flotilla.events import BreakFree, HitLocation, Reacted
 from naval_env.rulesets.flotilla.state import CALM, Phase
 from naval_env.testing import allowed, allowed_labels, damage_list
+from tests.helpers import loaded, position_refusal
 
 from .helpers import act, contests, of
 
@@ -39,10 +40,7 @@ def doc_example() -> dict[str, Any]:
 
 
 def load(data: dict[str, Any], dice: list[int] | tuple[int, ...] = ()) -> FlotillaGame:
-    game = RULESET.load_position(data, CONFIG, dice=ScriptedDice(list(dice)))
-    assert isinstance(game, FlotillaGame)
-    check_invariants(game)
-    return game
+    return loaded(RULESET, FlotillaGame, data, CONFIG, dice=ScriptedDice(list(dice)), check=check_invariants)
 
 
 def red(**kw: Any) -> dict[str, Any]:
@@ -67,9 +65,7 @@ def abeam(**fields: Any) -> dict[str, Any]:
 
 def refused(data: dict[str, Any]) -> dict[str, str]:
     """path -> message of every problem of a refused position."""
-    with pytest.raises(PositionError) as caught:
-        RULESET.load_position(data, CONFIG, dice=ScriptedDice([6, 1, 1, 1, 1, 1, 1, 1]))
-    return {p.path: p.message for p in caught.value.problems}
+    return dict(position_refusal(RULESET, data, CONFIG, dice=ScriptedDice([6, 1, 1, 1, 1, 1, 1, 1])))
 
 
 # ------------------------------------------------------------------ short form

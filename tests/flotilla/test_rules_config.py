@@ -9,6 +9,7 @@ from naval_env.core.config import validate
 from naval_env.core.errors import ConfigError
 from naval_env.rulesets.flotilla import RULESET
 from naval_env.rulesets.flotilla.config import FlotillaConfig, load_config
+from tests.helpers import config_refusal
 
 from .helpers import config_data, ship
 
@@ -17,9 +18,7 @@ BLUE = [ship("brig", (9, 9), "W")]
 
 
 def refused(data) -> str:
-    with pytest.raises(ConfigError) as error:
-        validate(FlotillaConfig, data, "test")
-    return str(error.value)
+    return config_refusal(FlotillaConfig, data)
 
 
 def test_default_config_keeps_the_documents_numbers():

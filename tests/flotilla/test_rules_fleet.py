@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from naval_env.core.config import validate
-from naval_env.core.errors import ConfigError
 from naval_env.rulesets.flotilla.config import FlotillaConfig, ShipSetup, load_config
 from naval_env.rulesets.flotilla.fleet import FleetRefused, build_ship, check_fleet, require_fleet
+from tests.helpers import config_refusal
 
 from .helpers import config_data, make_game, ship, ships
 
@@ -20,9 +19,7 @@ def setup(cls: str, **upgrades: int) -> ShipSetup:
 
 
 def refused(data) -> str:
-    with pytest.raises(ConfigError) as error:
-        validate(FlotillaConfig, data, "test")
-    return str(error.value)
+    return config_refusal(FlotillaConfig, data)
 
 
 def test_the_catalogue_has_every_statistic_the_document_defines():

@@ -21,6 +21,7 @@ from naval_env.rulesets.pantheon.events import FairEscape
 from naval_env.rulesets.pantheon.events import TestThrown as Thrown
 from naval_env.rulesets.pantheon.state import Phase, Status
 from naval_env.testing import allowed, allowed_labels, damage_list
+from tests.helpers import loaded, position_refusal
 
 from .helpers import act, of
 
@@ -37,10 +38,7 @@ def doc_example() -> dict[str, Any]:
 
 
 def load(data: dict[str, Any], dice: list[int] | tuple[int, ...] = ()) -> PantheonGame:
-    game = RULESET.load_position(data, CONFIG, dice=ScriptedDice(list(dice)))
-    assert isinstance(game, PantheonGame)
-    check_invariants(game)
-    return game
+    return loaded(RULESET, PantheonGame, data, CONFIG, dice=ScriptedDice(list(dice)), check=check_invariants)
 
 
 def duel(*ships: dict[str, Any], **fields: Any) -> dict[str, Any]:
@@ -62,9 +60,7 @@ def blue(**kw: Any) -> dict[str, Any]:
 
 def refused(data: dict[str, Any]) -> dict[str, str]:
     """path -> message of every problem of a refused position."""
-    with pytest.raises(PositionError) as caught:
-        RULESET.load_position(data, CONFIG, dice=ScriptedDice([]))
-    return {p.path: p.message for p in caught.value.problems}
+    return dict(position_refusal(RULESET, data, CONFIG, dice=ScriptedDice([])))
 
 
 # ------------------------------------------------------------------ short form

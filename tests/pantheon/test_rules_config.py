@@ -9,6 +9,7 @@ from naval_env.core.config import validate
 from naval_env.core.errors import ConfigError
 from naval_env.rulesets.pantheon import RULESET
 from naval_env.rulesets.pantheon.config import PantheonConfig, load_config
+from tests.helpers import config_refusal
 
 from .helpers import config_data, make_game, ship
 
@@ -17,9 +18,7 @@ BLUE = [ship("trireme", (11, 11))]
 
 
 def refused(data) -> str:
-    with pytest.raises(ConfigError) as error:
-        validate(PantheonConfig, data, "test")
-    return str(error.value)
+    return config_refusal(PantheonConfig, data)
 
 
 def test_default_config_matches_the_documents_numbers():

@@ -11,12 +11,9 @@ and Health 12, and a moderate wind blows north.
 from __future__ import annotations
 
 import copy
-from functools import cache
-from pathlib import Path
 from typing import Any
 
 import numpy as np
-import yaml
 
 from naval_env.core.config import validate
 from naval_env.core.dice import ScriptedDice
@@ -26,6 +23,7 @@ from naval_env.rulesets.pursuit.config import DEFAULT_CONFIG, PursuitConfig
 from naval_env.rulesets.pursuit.engine import PursuitGame, check_invariants
 from naval_env.rulesets.pursuit.state import Ship
 from naval_env.testing import events_of, label_index
+from tests.helpers import apply_checked, yaml_copy
 
 SCENARIO = "test"
 of = events_of
@@ -39,15 +37,9 @@ HULK = {
 }
 
 
-@cache
-def _parsed(text: str) -> dict[str, Any]:
-    return yaml.safe_load(text)
-
-
 def base_data() -> dict[str, Any]:
-    """The repository's pursuit YAML as a plain dict (a fresh copy each call; pure-Python YAML parsing
-    is slow, so each text is parsed once)."""
-    return copy.deepcopy(_parsed(Path(DEFAULT_CONFIG).read_text(encoding="utf-8")))
+    """The repository's pursuit YAML as a plain dict (a fresh copy each call)."""
+    return yaml_copy(DEFAULT_CONFIG)
 
 
 def ship(at: tuple[float, float], cls: str = "hulk", *, intellect: int = 10, will: int = 10, agility: int = 10,
@@ -131,11 +123,7 @@ def action(game: PursuitGame, *, propulsion: str | None = None, command: str | N
 
 def act(game: PursuitGame, **kwargs: Any) -> list[Event]:
     """Apply an action built by :func:`action` for whoever decides now; checks the invariants after."""
-    agent = game.current_agent
-    assert agent is not None, "the game is over"
-    events = game.apply(agent, action(game, **kwargs))
-    check_invariants(game)
-    return events
+    return apply_checked(game, action(game, **kwargs), check_invariants)
 
 
 def ships(game: PursuitGame) -> dict[str, Ship]:

@@ -10,14 +10,13 @@ from naval_env.core.dice import ScriptedDice
 from naval_env.core.errors import ConfigError
 from naval_env.rulesets.pursuit import RULESET
 from naval_env.rulesets.pursuit.config import PursuitConfig, load_config
+from tests.helpers import config_refusal
 
 from .helpers import config_data, ship
 
 
 def refused(data) -> str:
-    with pytest.raises(ConfigError) as error:
-        validate(PursuitConfig, data, "test")
-    return str(error.value)
+    return config_refusal(PursuitConfig, data)
 
 
 def test_default_config_keeps_the_documents_numbers():
