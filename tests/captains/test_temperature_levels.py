@@ -34,7 +34,9 @@ def test_a_tempered_move_is_always_legal_and_a_cold_one_is_the_policys_favourite
     zoo = make_captain("zoo", "pantheon", match.action_spec)
     hot = TemperatureCaptain(zoo, 50.0, "hot", seed=1)
     cold = TemperatureCaptain(zoo, 0.01, "cold", seed=1)
-    for decision in decisions(match):
+    seen = decisions(match)
+    assert seen, "the seeded game gave no decision to check"
+    for decision in seen:
         action = hot.act(decision)
         assert np.asarray(decision.action_mask)[np.asarray(match.action_spec.offsets) + action].all()
         assert np.array_equal(cold.act(decision), zoo.act(decision))

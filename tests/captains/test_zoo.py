@@ -133,7 +133,10 @@ def test_a_mixed_captain_replays_from_its_seed_and_its_share_is_its_random_moves
     assert _actions(make_captain("mixed:zoo:0.0", "pantheon", spec, config=config), "pantheon", 4) == \
         _actions(zoo, "pantheon", 4)
     half = make_captain("mixed:zoo:0.5", "pantheon", spec, config=config)
-    assert _actions(half, "pantheon", 4) == _actions(half, "pantheon", 4)
+    replayed = _actions(half, "pantheon", 4)
+    assert replayed == _actions(half, "pantheon", 4)   # the same captain again
+    assert replayed == _actions(make_captain("mixed:zoo:0.5", "pantheon", spec, config=config), "pantheon", 4)
+    assert replayed != _actions(zoo, "pantheon", 4)    # its random moves are in the game replayed
     # Share 0.5: about half the decisions with a real choice differ from the base captain's in the same position.
     match = Match("pantheon", config, "duel")
     same = total = 0

@@ -144,7 +144,9 @@ def test_a_random_captain_proposes_a_legal_move_with_uniform_probabilities() -> 
 def test_scripted_captains_have_no_probabilities(ruleset_id: str) -> None:
     ruleset = get_ruleset(ruleset_id)
     game = ruleset.new_game(ruleset.load_config(), seed=0)
-    for name in scripted_captains(ruleset_id):
+    names = scripted_captains(ruleset_id)
+    assert names
+    for name in names:
         captain = make_captain(name, ruleset_id, game.action_spec)
         proposal = propose(game, game.current_agent, captain)
         assert proposal.probabilities is None

@@ -111,8 +111,9 @@ def test_no_moving_backwards_every_path_starts_ahead():
     to_move(game, [*SAIL3, "steer"])
     table = game.actions.table(False, 20, 10)
     index = game.actions.spec.components[game.actions.MANEUVER].labels
-    for label in allowed_labels(game, "maneuver"):
-        cells = table.paths[2][index.index(label)]
+    paths = {label: table.paths[2][index.index(label)] for label in allowed_labels(game, "maneuver")}
+    assert any(paths.values()), f"no legal maneuver moves the ship: {sorted(paths)}"
+    for label, cells in paths.items():
         assert not cells or cells[0] == (1, 0), label
 
 

@@ -49,16 +49,22 @@ def test_readme_table_quotes_the_cards_zoo_numbers(ruleset: str) -> None:
     assert found == card_rates(ruleset)
 
 
+def ladder_bands_broken(paragraph: str) -> list[tuple[str, str, float]]:
+    """Each (band, ruleset, win rate) of a ladder step a card measured outside a band ``paragraph`` quotes."""
+    steps = [(ruleset, step["win_rate"]) for ruleset in zoo_rulesets()
+             for step in json.loads((CARDS / f"{ruleset}.card.json").read_text(encoding="utf-8"))["ladder"]["pairings"]]
+    assert steps, "no card measures a ladder step"
+    return [(f"{low}-{high}", ruleset, rate) for low, high in re.findall(r"(\d\.\d+)-(\d\.\d+)", paragraph)
+            for ruleset, rate in steps if not float(low) <= rate <= float(high)]
+
+
 def test_the_readme_promises_no_ladder_band_the_cards_do_not_keep() -> None:
     readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
-    band = re.search(r"each step winning (\d\.\d+)-(\d\.\d+) against the level below", readme)
-    if band is None:
-        return   # nothing promised
-    low, high = float(band.group(1)), float(band.group(2))
-    for ruleset in zoo_rulesets():
-        card = json.loads((CARDS / f"{ruleset}.card.json").read_text(encoding="utf-8"))
-        for step in card["ladder"]["pairings"]:
-            assert low <= step["win_rate"] <= high, (ruleset, step)
+    levels = re.search(r"Difficulty levels .*? each card gives the win rates and verdicts\.", readme)
+    assert levels, "README's paragraph on difficulty levels moved or was reworded: point this test at it"
+    assert ladder_bands_broken(levels.group(0)) == []
+    # The check can fail: the 0.60-0.80 band the README once promised is one the cards do not keep.
+    assert ladder_bands_broken("each step winning 0.60-0.80 against the level below")
 
 
 def test_the_install_page_names_the_configs_the_cards_were_built_with() -> None:

@@ -106,6 +106,7 @@ def test_a_mirror_is_the_same_game_with_the_sides_swapped() -> None:
     tournament = build_tournament("pantheon", ["random", "gunner"], 12, scenario="duel",
                                   pairings=["random:random", "gunner:gunner"])
     results = run_tournament(tournament, progress=False)
+    assert len(results) == 2 * 2 * 12   # two mirrors, each seed from both sides
     for straight, swapped in zip(results[::2], results[1::2], strict=True):
         assert (straight.seed, straight.swap, swapped.swap) == (swapped.seed, False, True)
         assert (straight.winner_side, straight.rounds, straight.decisions) == \

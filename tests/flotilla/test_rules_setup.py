@@ -80,6 +80,7 @@ def test_shipped_scenarios_always_place_every_fleet(seed):
         state = game.state
         attackers = [s for s in state.ships.values() if s.side == state.attacker_side]
         defenders = [s for s in state.ships.values() if s.side != state.attacker_side]
+        assert attackers and defenders, name
         for d in defenders:
             assert max(abs(d.x - 7), abs(d.y - 7)) <= 2
             for a in attackers:

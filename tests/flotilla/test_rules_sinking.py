@@ -79,5 +79,6 @@ def test_state_dict_is_json_ready_and_events_round_trip():
     act(game, target="ship@enemy0")
     events = act(game, reaction="counter")
     json.dumps(game.state_dict())
+    assert events
     for event in events:
         assert RULESET.events.from_dict(json.loads(json.dumps(event.to_dict()))) == event

@@ -22,6 +22,7 @@ def _padded_grid(game: PantheonGame, mover: str, pad: int) -> np.ndarray:
 
 def test_maneuver_bits_agree_with_the_grid_gather_wherever_games_go() -> None:
     positions = random_legal_positions("pantheon", ("duel", "squadron", "fleet"), range(6))
+    assert positions
     for game in positions:
         assert isinstance(game, PantheonGame)
         state = game.state

@@ -63,7 +63,10 @@ def test_a_captain_needs_a_seafaring_profession():
 def test_the_profession_list_is_a_house_rule():
     data = ship((0, 0))
     data["controller"]["profession"] = "smuggler"
-    make_game([data], [ship((100, 0))], house_rules={"captain_professions": ["smuggler", "sailor"]})
+    with pytest.raises(ConfigError, match="'smuggler' cannot captain a ship"):   # not on the default list
+        make_game([data], [ship((100, 0))])
+    game = make_game([data], [ship((100, 0))], house_rules={"captain_professions": ["smuggler", "sailor"]})
+    assert ships(game)["red_0"].controller.profession == "smuggler"
 
 
 def test_pilots_roll_their_maneuvers_with_their_intellect():

@@ -169,6 +169,7 @@ def test_a_run_over_several_scenarios_records_its_scenarios(tmp_path):
 
 def test_a_mid_game_start_seats_the_learner_on_a_ship_still_fighting():
     found = sample_positions("pantheon", "fleet", ["gunner", "rammer"], 6, seed=21)
+    assert len(found) == 6
     env = NavalEnv("pantheon", scenario="fleet", learner=["red_0", "blue_0"], opponent="gunner")
     for start in found:
         env.set_start("fleet", start.position)

@@ -189,6 +189,7 @@ def test_policy_value_leaf_reads_the_value_head_as_torch_does():
         raw = model.policy.predict_values(torch.as_tensor(np.stack([game.observe(a) for a in agents])))
     by_side = {side: float(np.mean([min(max(float(v), -1.0), 1.0) for a, v in zip(agents, raw.flatten(), strict=True)
                                     if game.side_of(a) == side])) for side in game.sides}
+    assert set(values) == set(game.sides)
     for side, value in values.items():
         others = [v for s, v in by_side.items() if s != side]
         assert value == pytest.approx((by_side[side] - sum(others) / len(others)) / 2, abs=1e-5)
