@@ -179,6 +179,7 @@ def test_the_captains_page_lists_every_form() -> None:
         assert row in table, f"docs/captains.md's name table leaves out {form.form}"
 
 
+@pytest.mark.slow
 def test_an_export_the_server_serves_may_be_a_base_but_its_path_may_not(tmp_path: Path) -> None:
     from naval_tactics.testing import export_tiny_captain
 

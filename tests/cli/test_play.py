@@ -179,6 +179,7 @@ def test_a_fleet_scenario_lets_the_person_command_every_ship_of_their_side(tmp_p
     (r, s) for r in ruleset_ids() for s in get_ruleset(r).scenarios(get_ruleset(r).load_config())
     if s != get_ruleset(r).load_config().default_scenario
 ])
+@pytest.mark.slow
 def test_every_other_scenario_can_be_played_to_the_end(ruleset: str, scenario: str, tmp_path: Path) -> None:
     console, out = _console()
     result = play(ruleset, scenario, "random", "red", tmp_path / "g.jsonl", io.StringIO("1\n" * 6000), console,

@@ -141,6 +141,7 @@ def play_to_the_end(ruleset_id: str, game: Any, config: Any, seed: int) -> int:
 
 
 @pytest.mark.parametrize("ruleset_id", RULESETS)
+@pytest.mark.slow
 def test_mutated_positions_are_refused_cleanly_or_round_trip_exactly(ruleset_id: str) -> None:
     ruleset = get_ruleset(ruleset_id)
     config = ruleset.load_config()

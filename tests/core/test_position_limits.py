@@ -111,6 +111,7 @@ def test_a_lone_surrogate_or_a_control_character_in_any_name_is_refused(ruleset_
 
 
 @pytest.mark.parametrize("ruleset_id", RULESETS)
+@pytest.mark.slow
 def test_huge_or_non_finite_numbers_in_any_field_are_refused(ruleset_id: str) -> None:
     position = start(ruleset_id)
     numbers = [path for path, value in leaves(position)
@@ -134,6 +135,7 @@ def test_broadside_coordinates_are_finite(field: str, bad: float) -> None:
 
 
 @pytest.mark.parametrize("ruleset_id", RULESETS)
+@pytest.mark.slow
 def test_numbers_and_booleans_are_never_coerced(ruleset_id: str) -> None:
     position = start(ruleset_id)
     for path, value in leaves(position):

@@ -110,6 +110,7 @@ def play_out(ruleset_id: str, game: Any, config: Any, seed: int) -> int:
 
 
 @pytest.mark.parametrize("ruleset_id", RULESETS)
+@pytest.mark.slow
 def test_boundary_positions_play_to_the_end_within_the_position_bounds(ruleset_id: str) -> None:
     ruleset = get_ruleset(ruleset_id)
     config = ruleset.load_config()
@@ -155,6 +156,7 @@ def mid_game_positions(ruleset_id: str) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("ruleset_id", RULESETS)
+@pytest.mark.slow
 def test_several_numbers_at_their_bounds_at_once_play_to_the_end(ruleset_id: str) -> None:
     """Bounds can meet: two to four numbers of a position in any scenario, start or mid-game, each at an end of its
     range or beside its value (how a heading of 360 and 61 pursuit casualties were found)."""

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow   # the bench script started as processes
+
 SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "env_instructions.py"
 
 

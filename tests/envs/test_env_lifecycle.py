@@ -167,6 +167,7 @@ def test_per_object_cache_builds_once_per_object_and_forgets_dead_ones():
 
 
 @pytest.mark.parametrize("ruleset_id", ruleset_ids())
+@pytest.mark.slow
 def test_envs_made_and_dropped_leave_nothing_behind(ruleset_id):
     """Each env loads its own config; once the env is gone, so are the config and its cached tables."""
     gym_id, specs = get_ruleset(ruleset_id).gym_id, get_ruleset(ruleset_id).specs

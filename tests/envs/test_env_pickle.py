@@ -159,6 +159,7 @@ def onnx_opponent(env: gym.Env) -> OnnxCaptain:
 
 @pytest.mark.parametrize("opponent", ["zoo", "hard"])
 @pytest.mark.parametrize("copier", COPIERS)
+@pytest.mark.slow
 def test_env_with_an_onnx_opponent_copies_and_reopens_the_model_lazily(copier: str, opponent: str):
     env = gym.make("naval/Pantheon-v0", opponent=opponent)
     env.reset(seed=41)
@@ -193,6 +194,7 @@ def _same_env(env: gym.Env) -> gym.Env:
     return env
 
 
+@pytest.mark.slow
 def test_async_vector_env_with_spawn_runs_prebuilt_envs_as_a_sync_one_does():
     envs = [gym.make("naval/Pantheon-v0", opponent=opponent) for opponent in ("zoo", "gunner")]
     sync = gym.vector.SyncVectorEnv([functools.partial(_same_env, copy.deepcopy(e)) for e in envs])

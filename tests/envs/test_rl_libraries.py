@@ -104,6 +104,7 @@ def test_torchrl_without_the_mask_transform_samples_illegal_actions() -> None:
         env.rollout(50, break_when_any_done=False)
 
 
+@pytest.mark.slow
 def test_the_cleanrl_style_example_trains_on_the_mask_in_the_observation() -> None:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     done = subprocess.run([sys.executable, str(ROOT / "examples" / "cleanrl_masked_ppo.py"), "--ruleset", "pursuit",

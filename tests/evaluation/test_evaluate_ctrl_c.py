@@ -7,6 +7,10 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow   # evaluate.py started and interrupted as a process
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -70,6 +70,7 @@ def test_rerun_plays_only_missing_games_and_a_new_captain_only_its_pairings(tmp_
         assert standings(league).ratings == standings(open_league(tmp_path / "a.sqlite")).ratings
 
 
+@pytest.mark.slow
 def test_two_workers_give_the_same_games_ratings_and_sprt_decisions(tmp_path: Path) -> None:
     sprt = SprtParams(0, 20)
     results = []

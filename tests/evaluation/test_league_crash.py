@@ -15,6 +15,8 @@ from naval_agents.league.play import play
 from naval_agents.league.roster import add
 from naval_agents.league.standings import standings
 
+pytestmark = pytest.mark.slow   # league runs killed and rerun as processes
+
 ROOT = Path(__file__).resolve().parents[2]
 CAPTAINS = ["gunner", "rammer", "random"]
 SEEDS = 150                       # 3 pairings x 150 seeds x 2 sides = 900 games, several seconds of play

@@ -23,6 +23,8 @@ from naval_agents.evaluation.scenario_check import CheckCaptains, Rate, check_sc
 from naval_env.core.config import BUNDLED_CONFIGS
 from naval_tactics.commands.scenario import main
 
+pytestmark = pytest.mark.slow   # the balancer plays its games
+
 SCRIPTED = CheckCaptains.of("gunner", ["rammer"])
 BLUE_SEAMANSHIP = "sides.1.ships.0.captain.seamanship"
 

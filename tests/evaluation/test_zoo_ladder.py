@@ -127,6 +127,7 @@ def test_level_descriptions_say_how_each_level_plays_and_only_searches_are_compu
     assert catalogue.captain("pantheon", "expert:50ms").slow
 
 
+@pytest.mark.slow
 def test_re_measuring_keeps_the_cards_note_only_while_the_levels_it_describes_are_unchanged(tmp_path: Path) -> None:
     import json
 
@@ -182,6 +183,7 @@ def test_a_scenarios_ladder_is_broken_by_any_broken_step_and_monotone_only_when_
     ]
 
 
+@pytest.mark.slow
 def test_the_every_scenario_ladder_flags_a_broken_step_it_is_given_and_the_card_shows_it(tmp_path: Path) -> None:
     """Real games: ``hard`` played as the flattest policy and ``normal`` as the zoo captain itself, so expert
     beats that hard one and the hard-normal step is broken; the card shows the table and its command."""

@@ -75,6 +75,7 @@ def test_tactics_are_distinct():
 
 
 @pytest.mark.parametrize("other", ["boarder", "gunner"])
+@pytest.mark.slow
 def test_tactician_beats_the_other_scripted_captains_in_the_duel(other):
     tally, _ = paired_results("duel", "tactician", other, 100)
     assert tally["tactician"] + tally["draw"] / 2 >= 0.55 * 200, tally

@@ -143,6 +143,7 @@ def test_never_collected():
     (None, {"passed": 1, "skipped": 2}),
     ("1", {"passed": 1, "failed": 1, "errors": 1}),
 ])
+@pytest.mark.slow
 def test_naval_no_skips_turns_each_skip_into_a_failure(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch,
                                                        no_skips: str | None, outcomes: dict[str, int]) -> None:
     """The suite's own conftest.py on a tiny suite: a test that skips and a module that imports-or-skips."""

@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow   # pip's dry-run resolution in a new venv
+
 ROOT = Path(__file__).resolve().parents[2]
 CPU_INDEX = "https://download.pytorch.org/whl/cpu"
 CUDA_ONLY = ("nvidia-", "triton", "cuda-")

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from naval_tactics import cli
@@ -46,6 +47,7 @@ def test_a_server_on_the_default_store_writes_its_games_here_and_leaves_the_user
     assert real_data_folder.now() == real_data_folder.before, f"{real_data_folder.path} changed during the tests"
 
 
+@pytest.mark.slow
 def test_a_run_that_writes_into_the_users_data_folder_fails(tmp_path: Path) -> None:
     """The session check of conftest.py, on a run whose "user" data folder is a temporary one."""
     (tmp_path / "test_writes.py").write_text(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from naval_env.rulesets.pantheon.engine import PantheonGame
 from naval_env.rulesets.pantheon.movement import TABLE_LIMIT, ManeuverTable, build_maneuvers
@@ -20,6 +21,7 @@ def _padded_grid(game: PantheonGame, mover: str, pad: int) -> np.ndarray:
     return grid
 
 
+@pytest.mark.slow
 def test_maneuver_bits_agree_with_the_grid_gather_wherever_games_go() -> None:
     positions = random_legal_positions("pantheon", ("duel", "squadron", "fleet"), range(6))
     assert positions

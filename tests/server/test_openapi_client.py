@@ -22,6 +22,8 @@ from naval_tactics.server import create_app
 from naval_tactics.server.openapi import schema_prefix
 from naval_tactics.server.settings import ServerSettings
 
+pytestmark = pytest.mark.slow   # a client generated from the schema plays whole games
+
 #: The most decisions a whole game may take here (random captains; the round limits end every game sooner).
 MAX_DECISIONS = 5000
 

@@ -149,6 +149,7 @@ def search_processes(app: FastAPI) -> list[int]:
     return [pid for pid in getattr(executor, "_processes", {})]
 
 
+@pytest.mark.slow
 def test_a_search_process_that_dies_answers_503_with_retry_after(search_app: FastAPI) -> None:
     async def probe() -> httpx.Response:
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=search_app), base_url="http://localhost",
@@ -175,6 +176,7 @@ def test_a_search_process_that_dies_answers_503_with_retry_after(search_app: Fas
     assert asyncio.run(again()).status_code == 200
 
 
+@pytest.mark.slow
 def test_delete_waits_for_the_move_in_progress_on_its_game(search_app: FastAPI) -> None:
     async def probe() -> list[tuple[str, int]]:
         done: list[tuple[str, int]] = []

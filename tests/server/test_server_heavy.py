@@ -62,6 +62,7 @@ async def timed(http: httpx.AsyncClient, method: str, url: str, body: Any = None
     return time.perf_counter() - start, answer
 
 
+@pytest.mark.slow
 def test_health_answers_at_once_while_three_replay_pages_are_drawn(apps: list[FastAPI],
                                                                      long_game: dict[str, Any]) -> None:
     app = make(apps)

@@ -115,6 +115,7 @@ def test_a_version_2_file_without_stored_events_is_replayed_once(tmp_path: Path)
     assert app(store=store).get(f"/v1/games/{game['id']}/events").json() == expected
 
 
+@pytest.mark.slow
 def test_the_worst_request_after_many_calls_on_one_game_stays_bounded(tmp_path: Path) -> None:
     """Calls on one game, the issue's probe made worse: proposals until their cap (and past it), then moves to
     the game's end, then reads and event listings; the server restarts every quarter, so later calls read the

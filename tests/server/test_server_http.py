@@ -118,6 +118,7 @@ GAMES = [(rid, default_opponent(rid)) for rid in RULESETS] + [("pantheon", "rand
 
 
 @pytest.mark.parametrize(("ruleset_id", "captain"), GAMES)
+@pytest.mark.slow
 def test_a_whole_game_over_http_equals_the_game_played_in_process(api: CaptainClient, captains_dir: Path,
                                                                   ruleset_id: str, captain: str) -> None:
     seed = 21
@@ -298,6 +299,7 @@ def test_a_malformed_content_length_gets_the_json_error_shape(url: str, length: 
 
 
 # ------------------------------------------------------------------ the command
+@pytest.mark.slow
 def test_naval_tactics_serve_runs_the_server_until_interrupted(tmp_path: Path) -> None:
     import socket
 
@@ -327,6 +329,7 @@ def test_naval_tactics_serve_runs_the_server_until_interrupted(tmp_path: Path) -
     assert f"play in the browser: http://127.0.0.1:{port}/play" in err   # where to point a browser
 
 
+@pytest.mark.slow
 def test_naval_tactics_serve_refuses_bad_settings(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     for flags, message in ((["--max-games", "0"], "error: --max-games: Input should be greater than or equal to 1"),

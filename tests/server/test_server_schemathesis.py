@@ -4,6 +4,7 @@ in the one JSON error shape. Bounded examples per operation, so it runs in the n
 
 from __future__ import annotations
 
+import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import (
@@ -15,6 +16,8 @@ from schemathesis.checks import (
 
 from naval_tactics.catalogue import Catalogue
 from naval_tactics.server import ServerSettings, create_app
+
+pytestmark = pytest.mark.slow   # schemathesis generates hundreds of requests per ruleset
 
 APP = create_app(ServerSettings(max_games=8, max_expert_ms=50), catalogue=Catalogue.load())
 SCHEMA = schemathesis.openapi.from_asgi("/openapi.json", APP)

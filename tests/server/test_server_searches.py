@@ -36,6 +36,7 @@ def url() -> Iterator[str]:
         app.state.services.searches.close()
 
 
+@pytest.mark.slow
 def test_a_search_past_the_limit_is_refused_while_plain_decisions_are_served(url: str) -> None:
     with httpx.Client(base_url=url, timeout=60) as http:
         game = start_position(http)
@@ -75,6 +76,7 @@ def test_a_search_past_the_limit_is_refused_while_plain_decisions_are_served(url
         assert answers[0].json()["game"]["decisions"] == 1
 
 
+@pytest.mark.slow
 def test_a_search_that_cannot_answer_in_time_gets_a_503_and_the_game_is_unchanged(url: str) -> None:
     with httpx.Client(base_url=url, timeout=60) as http:
         game = start_position(http)

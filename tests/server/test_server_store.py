@@ -27,6 +27,8 @@ from naval_tactics.server import ServerSettings, create_app
 from naval_tactics.server.snapshots import generators
 from naval_tactics.server.sqlite_store import SCHEMA_VERSION, SqliteGameStore, StoreFileError
 
+pytestmark = pytest.mark.slow   # servers started as processes, SIGKILLed and restarted on SQLite stores
+
 REPO = Path(__file__).resolve().parents[2]
 CATALOGUE = Catalogue.load()
 #: (ruleset, captain of the second side): a random captain's generator and a level's coin must be

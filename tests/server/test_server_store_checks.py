@@ -182,6 +182,7 @@ def test_a_lock_file_that_is_a_folder_is_refused_in_one_line(tmp_path: Path) -> 
         SqliteGameStore(tmp_path / "games.sqlite3", CATALOGUE, 10, 60)
 
 
+@pytest.mark.slow
 def test_serve_refuses_bad_and_damaged_stores_in_one_line_exit_2(tmp_path: Path,
                                                                  pristine: tuple[bytes, list[str]]) -> None:
     one_line_refusal(run_cli("serve", "--store", "/sys/kernel/x.sqlite3"), "/sys/kernel/x.sqlite3", "cannot open")
@@ -193,6 +194,7 @@ def test_serve_refuses_bad_and_damaged_stores_in_one_line_exit_2(tmp_path: Path,
     one_line_refusal(run_cli("serve", "--store", str(broken)), str(broken), "damaged", "--quarantine-damaged")
 
 
+@pytest.mark.slow
 def test_league_add_on_a_league_whose_stored_scenario_is_unknown_says_so_in_one_line(tmp_path: Path) -> None:
     db = tmp_path / "league.sqlite3"
     assert run_cli("league", "--db", str(db), "add", "--ruleset", "pantheon", "gunner").returncode == 0

@@ -15,8 +15,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import httpx
+import pytest
 
 from naval_tactics.server.workers import reuse_port_socket
+
+pytestmark = pytest.mark.slow   # `serve --workers N` started as processes
 
 REPO = Path(__file__).resolve().parents[2]
 
