@@ -43,7 +43,7 @@ CAPTAIN_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 #: 30 s ``decision_timeout_s``.
 DEFAULT_MAX_SEARCH_SIMULATIONS = 1024
 #: Name kinds made on demand, as the listing's kinds name them (``expert:Nms`` is the top level).
-#: How a level plays, in words (declared by the registry; the old name, which tests/test_expert_level.py imports).
+#: How a level plays, in words (declared by the registry; the old name, which tests/captains/test_expert_level.py imports).
 _level_play = level_play
 _ON_DEMAND_KIND: dict[str, CaptainKind] = {"timed_expert": "level", "search": "search", "mixed": "mixed",
                                         "tempered": "tempered"}

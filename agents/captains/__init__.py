@@ -6,7 +6,7 @@ the search (``search/``), the shipped zoo captains and their levels (``zoo/``), 
 ``numpy_policy``, the policy networks in ``networks/``) and a game between captains (``arena``).
 
 Nothing here imports the pipelines above it (training, evaluation, league, atlas, zoo building, export
-building; ``tests/test_layers.py`` checks it), and importing it loads no torch, stable-baselines3 or Ray: the
+building; ``tests/docs/test_layers.py`` checks it), and importing it loads no torch, stable-baselines3 or Ray: the
 modules built on torch (``networks``, ``numpy_policy``, ``learned_rllib``) import it themselves, and the others
 import those three only when a run folder or an RLlib checkpoint is loaded.
 """

@@ -6,7 +6,7 @@ be replayed from its seed without the captains (see ``agents/evaluation/replay.p
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,6 +14,7 @@ import numpy as np
 
 from naval_agents.captains.base import Captain
 from naval_env.core.events import DamageDealt, Event
+from naval_env.core.game import Game
 from naval_env.envs.match import Match
 
 
@@ -51,12 +52,17 @@ class GameRecord:
         return self.events[self.event_starts[index]: end]
 
 
+#: Called before each decision is applied with the game, the deciding agent and the action it chose.
+Watcher = Callable[[Game, str, np.ndarray], None]
+
+
 def play_game(match: Match, captains: Mapping[str, Captain], seed: int, *, keep_events: bool = True,
-              keep_actions: bool = True) -> GameRecord:
+              keep_actions: bool = True, watch: Watcher | None = None) -> GameRecord:
     """Play one game with ``captains`` by side name (every ship of a side gets that side's captain).
 
     Captains are reset with ``seed * 2 + side index``, so a game is fixed by its seed
-    and the captains sitting on each side.
+    and the captains sitting on each side. ``watch`` sees each decision before it is applied (it must not
+    change the game: a statistic such as the ladder's stall count reads the position there).
     """
     match.reset(seed)
     game = match.game
@@ -77,6 +83,8 @@ def play_game(match: Match, captains: Mapping[str, Captain], seed: int, *, keep_
         assert agent is not None
         captain = by_agent[agent]
         action = np.asarray(captain.act(match.decision(agent, captain)))
+        if watch is not None:
+            watch(game, agent, action)
         step_events = game.apply(agent, action)
         decisions += 1
         if keep_actions:

@@ -16,6 +16,7 @@ from naval_agents.captains.zoo.catalogue import CAPTAINS_DIR, card_path, facts_p
 from naval_agents.captains.zoo.levels import LEVELS
 from naval_agents.zoo.monotone import ScenarioLadder, summary_lines, to_markdown
 from naval_agents.zoo.report_card import RULES_DIR, report_section, rewrite_rules_page
+from naval_agents.zoo.stalls import SHARES, STALL_FACTOR, STALL_FLOOR, stall_limit
 
 __all__ = ["facts_path", "read_facts", "render_card", "write_card"]
 
@@ -130,6 +131,60 @@ def _everywhere_rows(ladder: dict[str, Any]) -> list[str]:
     ]
 
 
+def _share(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.3f}"
+
+
+def anchor_markdown(table: dict[str, Any]) -> list[str]:
+    """A card's rows for one scenario's anchor table."""
+    seeds, seed = table["seeds"], table["seed"]
+    lines = [
+        f"**`{table['scenario']}`** (seeds {seed}..{seed + seeds - 1}, both sides: {2 * seeds} games a row)",
+        "",
+        "| level | against | score [95% CI] | band | lands |",
+        "|---|---|---|---|---|",
+        *[f"| `{row['level']}` | `{row['reference']}` | {row['score']:.2f} [{row['ci'][0]:.2f}, {row['ci'][1]:.2f}] | "
+          f"{row['band'][0]:.2f}-{row['band'][1]:.2f} | {'yes' if row['lands'] else '**no**'} |"
+          for row in table["anchors"]],
+        "",
+        f"| captain (vs `{table['strongest']}`) | score | " + " | ".join(f"{name.replace('_', '-')} share"
+                                                                   for name in SHARES) + " | stalls |",
+        "|---|---|" + "---|" * len(SHARES) + "---|",
+    ]
+    zoo = table["stalls"][0]
+    for count in table["stalls"]:
+        shares = count["shares"]
+        cells = []
+        for name in SHARES:
+            cell = _share(shares[name])
+            if count is not zoo and shares[name] is not None and zoo["shares"][name] is not None:
+                cell += f" (max {stall_limit(zoo['shares'][name]):.3f})"
+            cells.append(cell)
+        verdict = "" if count is zoo else (", ".join(count["stalled"]) if count["stalled"] else "none")
+        lines.append(f"| `{count['captain']}` | {count['score']:.2f} | " + " | ".join(cells) + f" | {verdict} |")
+    return [*lines, ""]
+
+
+def _anchor_rows(ladder: dict[str, Any]) -> list[str]:
+    """Each level against its anchor and the stall counts, in every scenario measured (none on older cards)."""
+    tables = ladder.get("anchor_tables")
+    if not tables:
+        return []
+    return [
+        "### Anchors and stalls",
+        "",
+        (f"`hard` against the strongest scripted captain (`{tables[0]['strongest']}`), `normal` against the weakest "
+         f"(`{tables[0]['weakest']}`), `easy` against `random`, each with its band (`agents/zoo/anchors.py`). Then "
+         "the zoo captain and each level against the strongest scripted captain, counting stalls "
+         "(`agents/zoo/stalls.py`): the share of its ships' rounds after which the ship stands where it stood and "
+         "no enemy lost hull (idle), the share it begins at the board's edge (edge), and the share of games "
+         f"ending at the round limit. A level stalls where a share passes {STALL_FACTOR:g} times the zoo "
+         f"captain's (at least {STALL_FLOOR:g})."),
+        "",
+        *[line for table in tables for line in anchor_markdown(table)],
+    ]
+
+
 def render_card(facts: dict[str, Any]) -> str:
     training = facts.get("training", {})
     evaluation = facts.get("evaluation")
@@ -201,5 +256,6 @@ def render_card(facts: dict[str, Any]) -> str:
             *[f"| `{r['name']}` | {r['mu']:.1f} | {r['sigma']:.2f} | {r['ordinal']:.1f} |" for r in ladder["ratings"]],
             "",
             *_everywhere_rows(ladder),
+            *_anchor_rows(ladder),
         ]
     return "\n".join(lines)

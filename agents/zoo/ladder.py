@@ -281,7 +281,8 @@ def measure_elsewhere(ruleset_id: str, scenarios: Sequence[str], seeds: int, wor
 
 
 def record_ladder(ruleset_id: str, scenario: str, seeds: int, evaluation: Evaluation,
-                  directory: Path = CAPTAINS_DIR, elsewhere: Sequence[ScenarioLadder] = ()) -> Path:
+                  directory: Path = CAPTAINS_DIR, elsewhere: Sequence[ScenarioLadder] = (),
+                  anchors: Sequence[dict[str, object]] = ()) -> Path:
     """Write the measured ladder into the card: the default scenario's evaluation and, where measured, the
     ladder in every other scenario. The card's note on how the levels were found is kept while the levels are
     the ones it describes, and dropped when they changed (a calibration wrote new ones)."""
@@ -300,6 +301,8 @@ def record_ladder(ruleset_id: str, scenario: str, seeds: int, evaluation: Evalua
         other_seeds = elsewhere[0].seeds
         facts["ladder"]["everywhere_command"] = everywhere_command(ruleset_id, seeds, other_seeds)
         facts["ladder"]["scenarios"] = [ladder.to_dict() for ladder in (scenario_ladder(evaluation), *elsewhere)]
+    if anchors:
+        facts["ladder"]["anchor_tables"] = list(anchors)
     if previous.get("note") and previous.get("levels") == settings:
         facts["ladder"]["note"] = previous["note"]
     return write_card(ruleset_id, facts, directory)

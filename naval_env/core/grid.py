@@ -43,3 +43,9 @@ def points_between(a: int, b: int) -> int:
 def chebyshev(ax: int, ay: int, bx: int, by: int) -> int:
     """Grid distance where a diagonal step counts as one space."""
     return max(abs(ax - bx), abs(ay - by))
+
+
+def on_edge(x: int, y: int, board: tuple[int, int]) -> bool:
+    """Whether square (x, y) lies in the outermost ring of a ``board`` = (width, height) grid."""
+    width, height = board
+    return x in (0, width - 1) or y in (0, height - 1)

@@ -9,19 +9,17 @@ variant's facts in the variant's class the same way).
 A package laid out as the built-in ones are (``rulesets/<id>/``) gets every hook from its modules by
 convention (:meth:`RulesetHooks.of_package`):
 
-==================  ===================================  =================================================
-hook                where                                read by
-==================  ===================================  =================================================
-text rendering      ``<package>.render:render_ansi``     ``Game.render_ansi``, the terminal ``play``
-board picture       ``<package>.picture:picture``        ``Game.render_rgb``, the replay viewer, ``/play``
-option words        ``<package>.words:LABELS``           ``naval_tactics.explain`` (moves by label)
-crew in one line    ``<package>.words:crew_summary``     ``naval_tactics.cards`` (ship cards)
-observation notes   ``<package>.words:OBSERVATION``      the sidecar's ``observation.derivation``
-scripted captains   ``<package>.captains:CAPTAINS``      the captain registry, for a ruleset whose captains
-                                                         are not in ``agents/captains/scripted/``
-strongest scripted  a name given to the descriptor       the search's rollouts, seat-paired reports,
-                                                         the scenario check
-==================  ===================================  =================================================
+- text rendering: ``<package>.render:render_ansi``, read by ``Game.render_ansi`` and the terminal ``play``;
+- board picture: ``<package>.picture:picture``, read by ``Game.render_rgb``, the replay viewer and ``/play``;
+- option words: ``<package>.words:LABELS``, read by ``naval_tactics.explain`` (moves by label);
+- crew in one line: ``<package>.words:crew_summary``, read by ``naval_tactics.cards`` (ship cards);
+- observation notes: ``<package>.words:OBSERVATION``, read by an export's sidecar (``observation.derivation``);
+- scripted captains: ``<package>.captains:CAPTAINS``, read by the captain registry for a ruleset whose captains
+  are not in ``agents/captains/scripted/``;
+- placement and board edge: ``<package>.placement:place`` and ``:at_board_edge``, read by the difficulty ladder's
+  stall count (pursuit, an open plane, has no edge);
+- strongest scripted captain: a name given to the descriptor, read by the search's rollouts, seat-paired
+  reports, the scenario check and the ladder's anchors.
 
 Modules are imported on first use, never when the ruleset registers (the picture code is not needed to
 play), and a module a ruleset does not ship means the hook is absent: the floors above fall back
@@ -136,6 +134,16 @@ class RulesetHooks:
     def observation_notes(self) -> ObservationNotes | None:
         notes: ObservationNotes | None = self._find("words", "OBSERVATION")
         return notes
+
+    def place(self, game: Game, agent: str) -> tuple[float, ...] | None:
+        """Where ``agent``'s ship stands (position and heading, in the ruleset's units); None without the hook."""
+        where: Callable[[Game, str], tuple[float, ...]] | None = self._find("placement", "place")
+        return None if where is None else tuple(where(game, agent))
+
+    def at_board_edge(self, game: Game, agent: str) -> bool | None:
+        """Whether ``agent``'s ship stands at the board's edge; None for a ruleset whose board has none."""
+        test: Callable[[Game, str], bool] | None = self._find("placement", "at_board_edge")
+        return None if test is None else bool(test(game, agent))
 
     def scripted_captains(self) -> Mapping[str, Callable[[], Any]]:
         """Scripted captains shipped beside the rules (``<package>.captains:CAPTAINS``): name -> factory."""

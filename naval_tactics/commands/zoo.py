@@ -68,6 +68,10 @@ def make_parser() -> argparse.ArgumentParser:
                         help="with --calibrate: anchor each level to a reference captain instead of the level above "
                              "(hard level with the strongest scripted captain, normal with the weakest, easy 0.70 "
                              "against random; agents/zoo/anchors.py)")
+    ladder.add_argument("--anchor-games", type=int, default=100, metavar="SEEDS",
+                        help="seeds a row of each scenario's anchor and stall table, each played from both sides: "
+                             "hard/normal/easy against their reference captains, and zoo and each level against "
+                             "the strongest scripted captain for the stall counts (default 100; 0: none)")
     ladder.add_argument("--target", type=float, default=TARGET,
                         help=f"with --calibrate: the win rate each level aims for against the one below it, "
                              f"0.6 to 0.8 (default {TARGET})")
@@ -245,8 +249,28 @@ def _ladder(args: argparse.Namespace) -> int:
         elsewhere += measure_elsewhere(args.ruleset, [name], other_games, workers=args.workers)
     ladders = [scenario_ladder(evaluation), *elsewhere]
     print("\n".join([*to_markdown(ladders, scenario), "", *summary_lines(ladders, scenario)]))
-    print(f"wrote {record_ladder(args.ruleset, scenario, args.games, evaluation, elsewhere=elsewhere)}")
+    tables = _anchor_tables(args, [scenario, *others])
+    print(f"wrote {record_ladder(args.ruleset, scenario, args.games, evaluation, elsewhere=elsewhere, anchors=tables)}")
     return 0
+
+
+def _anchor_tables(args: argparse.Namespace, scenarios: list[str]) -> list[dict[str, object]]:
+    """Each scenario's anchor and stall table (``--anchor-games``; none for 0), printed as it is measured."""
+    if not args.anchor_games:
+        return []
+    from naval_agents.captains.search.captain import default_rollout
+    from naval_agents.zoo.anchor_table import anchor_markdown, measure_anchor_table
+    from naval_agents.zoo.anchors import weakest_scripted
+
+    weakest = weakest_scripted(args.ruleset, scenarios[0], default_rollout(args.ruleset), args.anchor_games,
+                               args.workers)
+    tables = []
+    for name in scenarios:
+        print(f"{args.ruleset} / {name}: anchors and stalls ...", file=sys.stderr, flush=True)
+        table = measure_anchor_table(args.ruleset, name, args.anchor_games, weakest, workers=args.workers)
+        print("\n".join(anchor_markdown(table)))
+        tables.append(table)
+    return tables
 
 
 def build_config(ruleset_id: str, given: str | None) -> str:
@@ -306,6 +330,8 @@ def _ladder_problem(args: argparse.Namespace) -> str | None:
         return "--check-games must be 0 (no checks) or more"
     if args.other_games is not None and args.other_games < 1:
         return "--other-games must be at least 1"
+    if args.anchor_games < 0:
+        return "--anchor-games must be 0 (no anchor table) or more"
     return None
 
 

@@ -7,7 +7,7 @@ to the calls' fixed overhead. The shipped graphs are SB3 ``MlpPolicy`` actors ex
 ``agents/export/onnx_export.py``: ``Flatten``, then ``Gemm``/``Tanh`` layers, then the masked
 softmax and arg-max per component. This module reads the ``Gemm`` weights out of such a graph
 (refusing any other shape with what it found) and plays the same arg-max, checked against
-onnxruntime by ``tests/test_search_root.py``. It needs ``onnx`` (already a dependency of the
+onnxruntime by ``tests/captains/test_search_root.py``. It needs ``onnx`` (already a dependency of the
 export), not torch.
 """
 
