@@ -14,18 +14,23 @@ words gets each component's own description.
 from __future__ import annotations
 
 import re
-from functools import cache
 from typing import Any
 
 from naval_env.core.game import Game, ShipBattle
-from naval_env.core.hooks import hooks_of
+from naval_env.core.hooks import OptionWords, hooks_of
 from naval_env.core.spaces import ActionComponent
 
+#: Compiled rows by the words object they came from (a ruleset registered again under its id brings new words).
+_COMPILED: dict[int, tuple[OptionWords, tuple[tuple[re.Pattern[str], re.Pattern[str], str], ...]]] = {}
 
-@cache
+
 def _compiled(ruleset_id: str) -> tuple[tuple[re.Pattern[str], re.Pattern[str], str], ...]:
-    rows = hooks_of(ruleset_id).option_words().rows
-    return tuple((re.compile(c), re.compile(label), text) for c, label, text in rows)
+    words = hooks_of(ruleset_id).option_words()
+    kept = _COMPILED.get(id(words))
+    if kept is None or kept[0] is not words:
+        kept = _COMPILED[id(words)] = (words, tuple((re.compile(c), re.compile(label), text)
+                                                    for c, label, text in words.rows))
+    return kept[1]
 
 
 def explain_label(ruleset_id: str, component: str, label: str) -> tuple[str, dict[str, str]] | None:

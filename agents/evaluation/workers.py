@@ -23,7 +23,9 @@ from naval_agents.captains.base import Captain
 from naval_agents.evaluation.replay import write_replay
 from naval_agents.evaluation.schedule import Entrant, GameTask, Tournament, load_captain
 from naval_agents.evaluation.stats import GameResult
+from naval_env.core.ruleset import Ruleset, get_ruleset, ruleset_ids
 from naval_env.envs.match import Match
+from naval_env.envs.registration import register_ruleset
 
 
 @dataclass(frozen=True)
@@ -31,12 +33,26 @@ class _Setup:
     tournament: Tournament
     replay_dir: str | None
     single_thread: bool
+    #: The tournament's ruleset itself, so a worker in a fresh process (spawned, a Ray actor) plays a ruleset the
+    #: parent registered at run time (``naval_env.register_ruleset``), which importing ``naval_env`` does not.
+    ruleset: Ruleset | None = None
+
+    def __post_init__(self) -> None:
+        if self.ruleset is None:
+            object.__setattr__(self, "ruleset", get_ruleset(self.tournament.ruleset))
+
+
+def _ensure_registered(ruleset: Ruleset | None) -> None:
+    """Register ``ruleset`` in this process unless its id is already known here (a built-in one always is)."""
+    if ruleset is not None and ruleset.id not in ruleset_ids():
+        register_ruleset(ruleset)
 
 
 class _Worker:
     """One process's Match and captains; two instances per captain so a mirror pairing works."""
 
     def __init__(self, setup: _Setup) -> None:
+        _ensure_registered(setup.ruleset)
         self.setup = setup
         t = setup.tournament
         self.match = Match(t.ruleset, t.config, t.scenario, illegal_action="raise")

@@ -62,6 +62,9 @@ class OptionWords:
     subjects: tuple[tuple[str, str], ...] = ()
 
 
+#: The words of a ruleset that ships none: every option is explained by its component's own description.
+NO_WORDS = OptionWords()
+
 #: What the slot groups every ruleset's observation has mean, for its :class:`ObservationNotes` to build on.
 SELF_GROUP = "the seat's own ship (one block)"
 ALLY_GROUP = ("one block per other ship of the seat's side, in position order; all zeros for an empty slot "
@@ -125,7 +128,7 @@ class RulesetHooks:
 
     def option_words(self) -> OptionWords:
         words: OptionWords | None = self._find("words", "LABELS")
-        return words if words is not None else OptionWords()
+        return words if words is not None else NO_WORDS
 
     def crew_summary(self) -> Callable[[Ship], str] | None:
         summary: Callable[[Ship], str] | None = self._find("words", "crew_summary")

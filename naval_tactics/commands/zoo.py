@@ -259,8 +259,9 @@ def _anchor_tables(args: argparse.Namespace, scenarios: list[str]) -> list[dict[
     if not args.anchor_games:
         return []
     from naval_agents.captains.search.captain import default_rollout
-    from naval_agents.zoo.anchor_table import anchor_markdown, measure_anchor_table
+    from naval_agents.zoo.anchor_table import measure_anchor_table
     from naval_agents.zoo.anchors import weakest_scripted
+    from naval_agents.zoo.card import anchor_markdown
 
     weakest = weakest_scripted(args.ruleset, scenarios[0], default_rollout(args.ruleset), args.anchor_games,
                                args.workers)

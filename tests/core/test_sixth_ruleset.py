@@ -5,8 +5,8 @@ decide, the replay viewer, ship cards, option explanations and an export's obser
 outside its folder names it (checked last), and the fixture always takes it back out of the registry:
 other tests iterate ``ruleset_ids()``.
 
-Evaluation plays in this process (``workers=1``): worker processes start without the toy registered
-(``naval_agents/evaluation/workers.py`` makes each worker's Match from the ruleset's id)."""
+Evaluation plays in this process and in two spawned worker processes, which register the toy from the ruleset
+object the tournament's set-up carries (``naval_agents/evaluation/workers.py``)."""
 
 from __future__ import annotations
 
@@ -246,11 +246,13 @@ def test_same_seed_same_actions_same_game() -> None:
 
 
 # ------------------------------------------------------------------ evaluation, server, viewer
-def test_the_closer_beats_random_in_a_paired_tournament() -> None:
+def test_the_closer_beats_random_in_a_paired_tournament_in_this_process_and_in_workers() -> None:
     tournament = build_tournament("skirmish", ["random", "closer"], games=10, scenario="pair")
-    (summary,) = evaluate(tournament, workers=1, progress=False).summaries   # workers=1: see the module docstring
+    (summary,) = evaluate(tournament, workers=1, progress=False).summaries
     closer_wins = summary.wins if summary.a == "closer" else summary.losses
     assert summary.games == 20 and closer_wins >= 15, summary                 # 10 seeds x 2 seats
+    (in_workers,) = evaluate(tournament, workers=2, progress=False).summaries  # spawned: the toy registered there
+    assert in_workers == summary
 
 
 def test_the_server_lists_skirmish_and_its_closer_decides_a_legal_move() -> None:
@@ -329,3 +331,24 @@ def test_nothing_outside_its_folder_names_the_toy() -> None:
     ]
     assert naming == []
     assert not (ROOT / "naval_env" / "rulesets" / "skirmish").exists()
+
+
+def test_an_installed_distribution_offers_the_ruleset_through_its_entry_point(tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """What ``pip install`` of a package declaring ``skirmish = "skirmish:RULESET"`` in the group
+    ``naval_env.rulesets`` leaves on the path: a dist-info folder that ``import naval_env`` reads."""
+    from naval_env.envs.registration import PLUGIN_GROUP, register_plugin_rulesets
+
+    dist = tmp_path / "skirmish_plugin-1.0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: skirmish-plugin\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text(f"[{PLUGIN_GROUP}]\nskirmish = skirmish:RULESET\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    naval_env.unregister_ruleset("skirmish")
+    assert "skirmish" not in ruleset_ids()
+    assert register_plugin_rulesets() == ["skirmish"]
+    assert "skirmish" in ruleset_ids() and gym.make("naval/Skirmish-v0").reset(seed=1)[0].shape[0] > 0
+    assert register_plugin_rulesets() == []            # already registered: nothing twice
+    (dist / "entry_points.txt").write_text(f"[{PLUGIN_GROUP}]\nskirmish = skirmish:CAPTAINS_TYPO\n")
+    with pytest.raises(AttributeError):
+        register_plugin_rulesets()

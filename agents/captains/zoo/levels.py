@@ -135,7 +135,10 @@ def _all_levels(path: Path) -> dict[str, RulesetLevels]:
 def levels_of(ruleset_id: str, path: Path = LEVELS_FILE) -> RulesetLevels:
     levels = _all_levels(path)
     if ruleset_id not in levels:
-        raise ConfigError(f"{path}: no difficulty levels for ruleset {ruleset_id!r}; have {sorted(levels)}")
+        raise ConfigError(f"{path}: no difficulty levels for ruleset {ruleset_id!r} (have {sorted(levels)}): levels "
+                          f"are built on a shipped zoo captain; build one with: naval-tactics zoo build --ruleset "
+                          f"{ruleset_id}, then calibrate them with: naval-tactics zoo ladder --ruleset {ruleset_id} "
+                          "--calibrate --anchored")
     return levels[ruleset_id]
 
 
