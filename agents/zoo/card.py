@@ -64,9 +64,13 @@ def _ladder_how(ladder: dict[str, Any]) -> list[str]:
     return [("Each level is the zoo captain sampling its moves from its own policy at a temperature "
             "(`agents/captains/zoo/levels.yaml`): 0 plays its most likely move, a higher one spreads its choice over the "
             "moves the policy rates lower, never onto an illegal one, so a weaker level plays like a less sure "
-            "captain rather than one that sometimes moves at random. `naval-tactics zoo ladder --calibrate` "
-            "bisects each temperature so that each level beats the one below it at the target (0.60-0.80; "
-            "`agents/zoo/ladder.py`). ")]
+            "captain rather than one that sometimes moves at random. "
+            + ("`naval-tactics zoo ladder --calibrate --anchored` bisects each temperature toward its anchor: `hard` "
+               "level with the strongest scripted captain, `normal` with the weakest, `easy` 0.70 against `random` "
+               "(`agents/zoo/anchors.py`; the table under *Anchors and stalls*). "
+               if ladder.get("anchor_tables") else
+               "`naval-tactics zoo ladder --calibrate` bisects each temperature so that each level beats the one "
+               "below it at the target (0.60-0.80; `agents/zoo/ladder.py`). "))]
 
 
 def _level_rows(ladder: dict[str, Any]) -> list[str]:

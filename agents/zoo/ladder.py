@@ -306,3 +306,24 @@ def record_ladder(ruleset_id: str, scenario: str, seeds: int, evaluation: Evalua
     if previous.get("note") and previous.get("levels") == settings:
         facts["ladder"]["note"] = previous["note"]
     return write_card(ruleset_id, facts, directory)
+
+
+def record_anchor_tables(ruleset_id: str, tables: Sequence[dict[str, object]],
+                         directory: Path = CAPTAINS_DIR) -> Path:
+    """Write the levels as they are now and each scenario's anchor and stall table onto the card, without new
+    steps (``zoo ladder --no-steps``). Where the levels changed since the steps were measured, the card says so:
+    its steps and ratings were played by the levels it names as before."""
+    facts = read_facts(ruleset_id, directory)
+    levels = levels_of(ruleset_id)
+    settings = {name: level_settings(getattr(levels, name)) for name in LEVELS}
+    ladder = facts.setdefault("ladder", {})
+    measured_with = ladder.get("levels")
+    if measured_with is not None and measured_with != settings:
+        ladder["stale"] = (
+            "the steps and ratings below were measured with the levels before their last calibration ("
+            + ", ".join(f"{name} {_flow(entry)}" for name, entry in measured_with.items())
+            + f"); `naval-tactics zoo ladder --ruleset {ruleset_id}` measures them for the levels above")
+        ladder.pop("note", None)
+        ladder["levels"] = settings
+    ladder["anchor_tables"] = list(tables)
+    return write_card(ruleset_id, facts, directory)

@@ -87,6 +87,10 @@ def make_parser() -> argparse.ArgumentParser:
                              f"(choices: {', '.join(CALIBRATED)}; default all)")
     ladder.add_argument("--games", type=int, default=400,
                         help="seeds per step in the default scenario, each played from both sides (default 400)")
+    ladder.add_argument("--no-steps", action="store_true",
+                        help="measure no step (each level against the one below: expert's steps take hours); write "
+                             "the levels and the anchor and stall tables, and mark the card's steps as measured "
+                             "with the levels before, where the levels changed")
     ladder.add_argument("--other-games", type=int, default=None, metavar="SEEDS",
                         help="seeds per step in every other scenario, each played from both sides "
                              "(default: --games)")
@@ -240,6 +244,12 @@ def _ladder(args: argparse.Namespace) -> int:
         for level, scenarios in calibration.broken().items():
             print(f"warning: no {level} temperature in the band keeps its step unbroken in {', '.join(scenarios)}",
                   file=sys.stderr)
+    if args.no_steps:
+        from naval_agents.zoo.ladder import record_anchor_tables
+
+        tables = _anchor_tables(args, [scenario, *others])
+        print(f"wrote {record_anchor_tables(args.ruleset, tables)}")
+        return 0
     print(f"{args.ruleset} / {scenario} ...", file=sys.stderr, flush=True)
     evaluation = measure_ladder(args.ruleset, scenario, seeds=args.games, workers=args.workers)
     other_games = args.games if args.other_games is None else args.other_games
@@ -333,6 +343,8 @@ def _ladder_problem(args: argparse.Namespace) -> str | None:
         return "--other-games must be at least 1"
     if args.anchor_games < 0:
         return "--anchor-games must be 0 (no anchor table) or more"
+    if args.no_steps and not args.anchor_games:
+        return "--no-steps with --anchor-games 0 would measure nothing"
     return None
 
 

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+import json
+import shutil
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -91,3 +94,35 @@ def test_the_card_shows_each_level_against_its_anchor_and_its_stalls() -> None:
                         "pairings": [], "ratings": [], "anchor_tables": [table]}}
     card = render_card(facts)
     assert "### Anchors and stalls" in card and "`normal` against the weakest (`rammer`)" in card
+
+
+def test_anchor_tables_without_steps_mark_the_steps_of_other_levels_stale(tmp_path: Path) -> None:
+    from naval_agents.captains.zoo.catalogue import CAPTAINS_DIR
+    from naval_agents.captains.zoo.levels import LEVELS, levels_of
+    from naval_agents.zoo.card import read_facts
+    from naval_agents.zoo.ladder import level_settings, record_anchor_tables
+
+    shutil.copy(CAPTAINS_DIR / "pantheon.card.json", tmp_path / "pantheon.card.json")
+    now = {name: level_settings(getattr(levels_of("pantheon"), name)) for name in LEVELS}
+    facts = read_facts("pantheon", tmp_path)
+    facts["ladder"]["levels"] = now
+    (tmp_path / "pantheon.card.json").write_text(json.dumps(facts))
+    table = {"scenario": "duel", "seeds": 2, "seed": 7000, "strongest": "gunner", "weakest": "rammer",
+             "anchors": [], "stalls": [{**StallCount("zoo", "duel", "gunner", games=4).to_dict(), "stalled": []}]}
+    record_anchor_tables("pantheon", [table], tmp_path)
+    same = read_facts("pantheon", tmp_path)["ladder"]
+    assert "stale" not in same and same["anchor_tables"] == [table]
+    facts = read_facts("pantheon", tmp_path)
+    facts["ladder"]["levels"] = {**now, "hard": {"temperature": 9.0}}    # steps played by another hard
+    (tmp_path / "pantheon.card.json").write_text(json.dumps(facts))
+    record_anchor_tables("pantheon", [table], tmp_path)
+    changed = read_facts("pantheon", tmp_path)["ladder"]
+    assert changed["levels"] == now and "hard {temperature: 9.0}" in changed["stale"]
+    assert "Stale:" in (tmp_path / "pantheon.md").read_text()
+
+
+def test_zoo_ladder_refuses_no_steps_with_no_anchor_games(capsys: pytest.CaptureFixture[str]) -> None:
+    from naval_tactics.commands import zoo as zoo_command
+
+    assert zoo_command.main(["ladder", "--ruleset", "pantheon", "--no-steps", "--anchor-games", "0"]) == 2
+    assert "--no-steps with --anchor-games 0 would measure nothing" in capsys.readouterr().err
