@@ -62,6 +62,9 @@ class OptionWords:
     subjects: tuple[tuple[str, str], ...] = ()
 
 
+#: A label group naming a side of a ship (``port 2``, ``turn to starboard``), for option words' label regexes.
+SIDE_PATTERN = r"(?P<side>port|starboard)"
+
 #: The words of a ruleset that ships none: every option is explained by its component's own description.
 NO_WORDS = OptionWords()
 

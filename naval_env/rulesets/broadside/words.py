@@ -7,12 +7,11 @@ from naval_env.core.hooks import (
     ALLY_GROUP,
     ENEMY_GROUP,
     SELF_GROUP,
+    SIDE_PATTERN,
     ObservationNotes,
     OptionWords,
     Ship,
 )
-
-_SIDE = r"(?P<side>port|starboard)"
 
 LABELS = OptionWords(
     rows=(
@@ -21,7 +20,7 @@ LABELS = OptionWords(
         ("speed", "battle", "battle speed for the whole turn (faster than cruising)"),
         ("speed", "ramming", "ramming speed for the whole turn (the fastest; for a ram)"),
         (r"turn_\d", "straight", "no turn at this point of the move"),
-        (r"turn_\d", rf"{_SIDE} (?P<deg>\d+)", "turn {deg} degrees to {side} at this point of the move"),
+        (r"turn_\d", rf"{SIDE_PATTERN} (?P<deg>\d+)", "turn {deg} degrees to {side} at this point of the move"),
         ("port|starboard|turret", "hold", "this battery holds its fire"),
         ("port|starboard|turret", r"fire@enemy(?P<enemy>\d+)",
          "this battery fires at {enemy} (a d20 per cannon: the range or higher hits)"),

@@ -7,12 +7,11 @@ from naval_env.core.hooks import (
     ALLY_GROUP,
     ENEMY_GROUP,
     SELF_GROUP,
+    SIDE_PATTERN,
     ObservationNotes,
     OptionWords,
     Ship,
 )
-
-_SIDE = r"(?P<side>port|starboard)"
 
 LABELS = OptionWords(
     rows=(
@@ -29,11 +28,11 @@ LABELS = OptionWords(
         (r"crew_\d+", "heal", "heal a wounded crew member now"),
         (r"crew_\d+", "cut_lines", "cut the grappling lines: the grapple ends in the Ship Phase"),
         ("maneuver", "hold", "stay where you are"),
-        ("maneuver", rf"pivot {_SIDE} (?P<points>\d+)", "turn {points} x 45 degrees to {side} in place (agile ships)"),
+        ("maneuver", rf"pivot {SIDE_PATTERN} (?P<points>\d+)", "turn {points} x 45 degrees to {side} in place (agile ships)"),
         ("maneuver", r"ahead (?P<n>\d+)", "sail {n} square(s) straight ahead"),
-        ("maneuver", rf"ahead (?P<n>\d+), {_SIDE} (?P<points>\d+) early",
+        ("maneuver", rf"ahead (?P<n>\d+), {SIDE_PATTERN} (?P<points>\d+) early",
          "sail {n} square(s) ahead, turning {points} x 45 degrees to {side} as soon as paid for"),
-        ("maneuver", rf"ahead (?P<n>\d+), {_SIDE} (?P<points>\d+) late",
+        ("maneuver", rf"ahead (?P<n>\d+), {SIDE_PATTERN} (?P<points>\d+) late",
          "sail {n} square(s) ahead, turning {points} x 45 degrees to {side} after the last square"),
         ("ram", "none", "no ram"),
         ("ram", r"ram@e(?P<enemy>\d+)",

@@ -7,12 +7,11 @@ from naval_env.core.hooks import (
     ALLY_GROUP,
     ENEMY_GROUP,
     SELF_GROUP,
+    SIDE_PATTERN,
     ObservationNotes,
     OptionWords,
     Ship,
 )
-
-_SIDE = r"(?P<side>port|starboard)"
 
 LABELS = OptionWords(
     rows=(
@@ -21,9 +20,9 @@ LABELS = OptionWords(
         ("maneuver", "ahead", "the base move: your full movement straight ahead, no roll"),
         ("maneuver", "heave_to", "heave to and stay put (opposed 2d6; a failure makes the base move)"),
         ("maneuver", "half_sail", "half your movement ahead (opposed 2d6; a failure makes the base move)"),
-        ("maneuver", rf"turn_{_SIDE}", "turn 45 degrees to {side} on the full move (opposed 2d6)"),
-        ("maneuver", rf"tack_{_SIDE}", "turn 45 degrees to {side} on half the move (opposed 2d6)"),
-        ("maneuver", rf"hard_turn_{_SIDE}", "turn 90 degrees to {side} without moving on (opposed 2d6)"),
+        ("maneuver", rf"turn_{SIDE_PATTERN}", "turn 45 degrees to {side} on the full move (opposed 2d6)"),
+        ("maneuver", rf"tack_{SIDE_PATTERN}", "turn 45 degrees to {side} on half the move (opposed 2d6)"),
+        ("maneuver", rf"hard_turn_{SIDE_PATTERN}", "turn 90 degrees to {side} without moving on (opposed 2d6)"),
         ("maneuver", r"ram@enemy(?P<enemy>\d+)", "ram {enemy}"),
         ("maneuver", r"board@enemy(?P<enemy>\d+)",
          "board {enemy}: steering roll against its captain; a success grapples both ships"),

@@ -7,12 +7,11 @@ from naval_env.core.hooks import (
     ALLY_GROUP,
     ENEMY_GROUP,
     SELF_GROUP,
+    SIDE_PATTERN,
     ObservationNotes,
     OptionWords,
     Ship,
 )
-
-_SIDE = r"(?P<side>port|starboard)"
 
 LABELS = OptionWords(
     rows=(
@@ -21,9 +20,9 @@ LABELS = OptionWords(
         ("turn_order", "fair_escape", ("declare Fair Escape: your ship leaves the battle for good and counts as "
                                        "lost; with no other ship left your side loses (in a duel: you lose)")),
         ("maneuver|escape_maneuver", "hold", "stay where you are"),
-        ("maneuver|escape_maneuver", rf"turn {_SIDE}(?P<points>\d+)", "turn {points} point(s) to {side} without moving"),
+        ("maneuver|escape_maneuver", rf"turn {SIDE_PATTERN}(?P<points>\d+)", "turn {points} point(s) to {side} without moving"),
         ("maneuver|escape_maneuver", r"ahead (?P<n>\d+)", "{n} space(s) straight ahead"),
-        ("maneuver|escape_maneuver", rf"ahead (?P<n>\d+), {_SIDE} after (?P<k>\d+)",
+        ("maneuver|escape_maneuver", rf"ahead (?P<n>\d+), {SIDE_PATTERN} after (?P<k>\d+)",
          "{n} space(s) ahead, turning one point to {side} after space {k}"),
         ("attack", "none", "no attack"),
         ("attack", r"ram@enemy(?P<enemy>\d+)", "Ram! {enemy}"),

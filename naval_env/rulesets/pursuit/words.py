@@ -3,9 +3,7 @@ observation's groups mean (its hooks, naval_env/core/hooks.py: moves by label, s
 
 from __future__ import annotations
 
-from naval_env.core.hooks import SELF_GROUP, ObservationNotes, OptionWords, Ship
-
-_SIDE = r"(?P<side>port|starboard)"
+from naval_env.core.hooks import SELF_GROUP, SIDE_PATTERN, ObservationNotes, OptionWords, Ship
 
 LABELS = OptionWords(
     rows=(
@@ -18,9 +16,9 @@ LABELS = OptionWords(
         ("command", "inspire", "inspire the crew: Will challenge, +1d6 base Speed for an hour"),
         ("maneuver", "hold", "no maneuver"),
         ("maneuver", r"flee@enemy(?P<enemy>\d+)", "flee straight away from {enemy} (Intellect against its captain)"),
-        ("maneuver", rf"flee_{_SIDE}@enemy(?P<enemy>\d+)", "flee from {enemy}, veering to {side}"),
+        ("maneuver", rf"flee_{SIDE_PATTERN}@enemy(?P<enemy>\d+)", "flee from {enemy}, veering to {side}"),
         ("maneuver", r"pursue@enemy(?P<enemy>\d+)", "pursue {enemy} straight on (Intellect against its captain)"),
-        ("maneuver", rf"pursue_{_SIDE}@enemy(?P<enemy>\d+)", "pursue {enemy}, veering to {side}"),
+        ("maneuver", rf"pursue_{SIDE_PATTERN}@enemy(?P<enemy>\d+)", "pursue {enemy}, veering to {side}"),
         ("maneuver", r"ram@enemy(?P<enemy>\d+)", "ram {enemy}"),
         (r"machine_\d", "idle", "the gunners stand by"),
         (r"machine_\d", "load", "the gunners load"),
