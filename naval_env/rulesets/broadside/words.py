@@ -1,26 +1,19 @@
-"""`broadside` in words: what each option of a decision does, a ship's crew in one line, and what the
-observation's groups mean (its hooks, naval_env/core/hooks.py: moves by label, ship cards, an export's sidecar)."""
+"""`broadside` in words: its sails, batteries, archers and boarding parties as a person reads them, a
+ship's people in one line, and what the observation's groups mean (its hooks, naval_env/core/hooks.py:
+moves by label, ship cards, an export's sidecar)."""
 
 from __future__ import annotations
 
-from naval_env.core.hooks import (
-    ALLY_GROUP,
-    ENEMY_GROUP,
-    SELF_GROUP,
-    SIDE_PATTERN,
-    ObservationNotes,
-    OptionWords,
-    Ship,
-)
+from naval_env.core import hooks
 
-LABELS = OptionWords(
+LABELS = hooks.OptionWords(
     rows=(
         ("speed", "hold", "stay where you are this turn"),
         ("speed", "cruising", "cruising speed for the whole turn"),
         ("speed", "battle", "battle speed for the whole turn (faster than cruising)"),
         ("speed", "ramming", "ramming speed for the whole turn (the fastest; for a ram)"),
         (r"turn_\d", "straight", "no turn at this point of the move"),
-        (r"turn_\d", rf"{SIDE_PATTERN} (?P<deg>\d+)", "turn {deg} degrees to {side} at this point of the move"),
+        (r"turn_\d", rf"{hooks.SIDE_PATTERN} (?P<deg>\d+)", "turn {deg} degrees to {side} at this point of the move"),
         ("port|starboard|turret", "hold", "this battery holds its fire"),
         ("port|starboard|turret", r"fire@enemy(?P<enemy>\d+)",
          "this battery fires at {enemy} (a d20 per cannon: the range or higher hits)"),
@@ -46,21 +39,21 @@ LABELS = OptionWords(
 )
 
 
-def crew_summary(ship: Ship) -> str:
+def crew_summary(ship: hooks.Ship) -> str:
     people = ship["people"]
     return (f"crew {people['crew']}, archers {people['archers']}, marines {people['marines']}, "
             f"lieutenants {people['lieutenants']}, heroes {people['heroes']}")
 
 
-OBSERVATION = ObservationNotes(
+OBSERVATION = hooks.ObservationNotes(
     "A table in inches (x east, y NORTH, unlike the grid rulesets); headings are compass degrees "
     "clockwise from north and are given as sin, cos pairs. Other ships and icebergs are placed in the "
     "observer's frame: 'along' ahead of its centre, 'across' to starboard. Edge-to-edge gaps are exact "
     "within 6 inches and a lower bound beyond. The round is given as round / round limit.",
     {
-        "self": SELF_GROUP,
-        "ally": ALLY_GROUP + " (sunk, taken as a prize or fled)",
-        "enemy": ENEMY_GROUP + " (sunk, taken as a prize or fled)",
+        "self": hooks.SELF_GROUP,
+        "ally": hooks.ALLY_GROUP + " (sunk, taken as a prize or fled)",
+        "enemy": hooks.ENEMY_GROUP + " (sunk, taken as a prize or fled)",
         "iceberg": "the scenario's icebergs in the order the position lists them; all zeros for an empty "
                    "slot",
     },

@@ -1,28 +1,21 @@
-"""`flotilla` in words: what each option of a decision does, a ship's crew in one line, and what the
-observation's groups mean (its hooks, naval_env/core/hooks.py: moves by label, ship cards, an export's sidecar)."""
+"""`flotilla` in words: facings, maneuvers, targets, mages and reactions as a person reads them, the
+captain, crew hits and mages in one line, and what the observation's groups mean (its hooks, naval_env/core/hooks.py:
+moves by label, ship cards, an export's sidecar)."""
 
 from __future__ import annotations
 
-from naval_env.core.hooks import (
-    ALLY_GROUP,
-    ENEMY_GROUP,
-    SELF_GROUP,
-    SIDE_PATTERN,
-    ObservationNotes,
-    OptionWords,
-    Ship,
-)
+from naval_env.core import hooks
 
-LABELS = OptionWords(
+LABELS = hooks.OptionWords(
     rows=(
         ("facing", "keep", "keep the facing the scenario gives"),
         ("facing", r"(?P<direction>[NESW]{1,2})", "start the battle facing {direction}"),
         ("maneuver", "ahead", "the base move: your full movement straight ahead, no roll"),
         ("maneuver", "heave_to", "heave to and stay put (opposed 2d6; a failure makes the base move)"),
         ("maneuver", "half_sail", "half your movement ahead (opposed 2d6; a failure makes the base move)"),
-        ("maneuver", rf"turn_{SIDE_PATTERN}", "turn 45 degrees to {side} on the full move (opposed 2d6)"),
-        ("maneuver", rf"tack_{SIDE_PATTERN}", "turn 45 degrees to {side} on half the move (opposed 2d6)"),
-        ("maneuver", rf"hard_turn_{SIDE_PATTERN}", "turn 90 degrees to {side} without moving on (opposed 2d6)"),
+        ("maneuver", rf"turn_{hooks.SIDE_PATTERN}", "turn 45 degrees to {side} on the full move (opposed 2d6)"),
+        ("maneuver", rf"tack_{hooks.SIDE_PATTERN}", "turn 45 degrees to {side} on half the move (opposed 2d6)"),
+        ("maneuver", rf"hard_turn_{hooks.SIDE_PATTERN}", "turn 90 degrees to {side} without moving on (opposed 2d6)"),
         ("maneuver", r"ram@enemy(?P<enemy>\d+)", "ram {enemy}"),
         ("maneuver", r"board@enemy(?P<enemy>\d+)",
          "board {enemy}: steering roll against its captain; a success grapples both ships"),
@@ -40,12 +33,12 @@ LABELS = OptionWords(
 )
 
 
-def crew_summary(ship: Ship) -> str:
+def crew_summary(ship: hooks.Ship) -> str:
     text = f"captain {'alive' if ship['captain_alive'] else 'dead'}, crew hits {ship['crew_hits']}"
     return text + (f", mages {ship['mages']}/{ship['max_mages']}" if ship["max_mages"] else "")
 
 
-OBSERVATION = ObservationNotes(
+OBSERVATION = hooks.ObservationNotes(
     "A square map (x east, y south, in squares; positions are the bow square). Facings and the wind "
     "are eight compass points clockwise from N; 'self.wind' is the wind minus the facing, one-hot, then "
     "1 when calm. Position scales are 1 / map size and the round scale 1 / round limit, from the "
@@ -55,8 +48,8 @@ OBSERVATION = ObservationNotes(
     "'self.maneuver_outlook' is zeros outside a MOVE decision (and while grappled), and per maneuver "
     "value zeros where that value is not allowed.",
     {
-        "self": SELF_GROUP,
-        "ally": ALLY_GROUP + " (sunk)",
-        "enemy": ENEMY_GROUP + " (sunk)",
+        "self": hooks.SELF_GROUP,
+        "ally": hooks.ALLY_GROUP + " (sunk)",
+        "enemy": hooks.ENEMY_GROUP + " (sunk)",
     },
 )

@@ -1,28 +1,21 @@
-"""`pantheon` in words: what each option of a decision does, a ship's crew in one line, and what the
-observation's groups mean (its hooks, naval_env/core/hooks.py: moves by label, ship cards, an export's sidecar)."""
+"""`pantheon` in words: turn order, maneuvers, attacks, the crew's actions and retests as a person
+reads them, the PCs aboard in one line, and what the observation's groups mean (its hooks, naval_env/core/hooks.py:
+moves by label, ship cards, an export's sidecar)."""
 
 from __future__ import annotations
 
-from naval_env.core.hooks import (
-    ALLY_GROUP,
-    ENEMY_GROUP,
-    SELF_GROUP,
-    SIDE_PATTERN,
-    ObservationNotes,
-    OptionWords,
-    Ship,
-)
+from naval_env.core import hooks
 
-LABELS = OptionWords(
+LABELS = hooks.OptionWords(
     rows=(
         ("turn_order", "proceed", "go on with your turn"),
         ("turn_order", "release", "release the ship you boarded, before moving"),
         ("turn_order", "fair_escape", ("declare Fair Escape: your ship leaves the battle for good and counts as "
                                        "lost; with no other ship left your side loses (in a duel: you lose)")),
         ("maneuver|escape_maneuver", "hold", "stay where you are"),
-        ("maneuver|escape_maneuver", rf"turn {SIDE_PATTERN}(?P<points>\d+)", "turn {points} point(s) to {side} without moving"),
+        ("maneuver|escape_maneuver", rf"turn {hooks.SIDE_PATTERN}(?P<points>\d+)", "turn {points} point(s) to {side} without moving"),
         ("maneuver|escape_maneuver", r"ahead (?P<n>\d+)", "{n} space(s) straight ahead"),
-        ("maneuver|escape_maneuver", rf"ahead (?P<n>\d+), {SIDE_PATTERN} after (?P<k>\d+)",
+        ("maneuver|escape_maneuver", rf"ahead (?P<n>\d+), {hooks.SIDE_PATTERN} after (?P<k>\d+)",
          "{n} space(s) ahead, turning one point to {side} after space {k}"),
         ("attack", "none", "no attack"),
         ("attack", r"ram@enemy(?P<enemy>\d+)", "Ram! {enemy}"),
@@ -45,11 +38,11 @@ LABELS = OptionWords(
 )
 
 
-def crew_summary(ship: Ship) -> str:
+def crew_summary(ship: hooks.Ship) -> str:
     return f"PCs aboard {ship['crew_slots']}, retests {ship['retests']}"
 
 
-OBSERVATION = ObservationNotes(
+OBSERVATION = hooks.ObservationNotes(
     "A square grid (x east, y south, in squares from the north-west corner). Facings and the wind are "
     "eight compass points numbered clockwise from N (0) to NW (7); the wind is the direction it blows "
     "toward, so 'wind_relative' one-hot index 0 means sailing with the wind (+2 movement). Offsets are "
@@ -58,10 +51,10 @@ OBSERVATION = ObservationNotes(
     "clockwise. Health may be negative below Wrecked. 'self.allowance' is this turn's allowance during "
     "the MOVE decision, otherwise speed plus the wind modifier (at least 1).",
     {
-        "self": SELF_GROUP,
-        "ally": ALLY_GROUP + " (sunk or escaped by Fair Escape); wrecked and sinking ships stay, with their "
+        "self": hooks.SELF_GROUP,
+        "ally": hooks.ALLY_GROUP + " (sunk or escaped by Fair Escape); wrecked and sinking ships stay, with their "
                         "status one-hot",
-        "enemy": ENEMY_GROUP + " (sunk or escaped by Fair Escape); wrecked and sinking ships stay, with their "
+        "enemy": hooks.ENEMY_GROUP + " (sunk or escaped by Fair Escape); wrecked and sinking ships stay, with their "
                           "status one-hot",
     },
 )

@@ -1,11 +1,12 @@
-"""`pursuit` in words: what each option of a decision does, a ship's crew in one line, and what the
-observation's groups mean (its hooks, naval_env/core/hooks.py: moves by label, ship cards, an export's sidecar)."""
+"""`pursuit` in words: propulsion, commands, maneuvers and war machines as a person reads them, the
+crew and machines in one line, and what the observation's groups mean (its hooks, naval_env/core/hooks.py:
+moves by label, ship cards, an export's sidecar)."""
 
 from __future__ import annotations
 
-from naval_env.core.hooks import SELF_GROUP, SIDE_PATTERN, ObservationNotes, OptionWords, Ship
+from naval_env.core import hooks
 
-LABELS = OptionWords(
+LABELS = hooks.OptionWords(
     rows=(
         ("propulsion", "none", "the crew makes no way this round"),
         ("propulsion", "row", "the crew rows"),
@@ -16,9 +17,9 @@ LABELS = OptionWords(
         ("command", "inspire", "inspire the crew: Will challenge, +1d6 base Speed for an hour"),
         ("maneuver", "hold", "no maneuver"),
         ("maneuver", r"flee@enemy(?P<enemy>\d+)", "flee straight away from {enemy} (Intellect against its captain)"),
-        ("maneuver", rf"flee_{SIDE_PATTERN}@enemy(?P<enemy>\d+)", "flee from {enemy}, veering to {side}"),
+        ("maneuver", rf"flee_{hooks.SIDE_PATTERN}@enemy(?P<enemy>\d+)", "flee from {enemy}, veering to {side}"),
         ("maneuver", r"pursue@enemy(?P<enemy>\d+)", "pursue {enemy} straight on (Intellect against its captain)"),
-        ("maneuver", rf"pursue_{SIDE_PATTERN}@enemy(?P<enemy>\d+)", "pursue {enemy}, veering to {side}"),
+        ("maneuver", rf"pursue_{hooks.SIDE_PATTERN}@enemy(?P<enemy>\d+)", "pursue {enemy}, veering to {side}"),
         ("maneuver", r"ram@enemy(?P<enemy>\d+)", "ram {enemy}"),
         (r"machine_\d", "idle", "the gunners stand by"),
         (r"machine_\d", "load", "the gunners load"),
@@ -32,12 +33,12 @@ LABELS = OptionWords(
 )
 
 
-def crew_summary(ship: Ship) -> str:
+def crew_summary(ship: hooks.Ship) -> str:
     working = sum(not m["destroyed"] for m in ship["machines"])
     return f"crew {ship['crew']}/{ship['crew_max']}, war machines {working}/{len(ship['machines'])}"
 
 
-OBSERVATION = ObservationNotes(
+OBSERVATION = hooks.ObservationNotes(
     "An open plane in yards (x east, y north); there is no absolute position in the observation, only "
     "offsets from the observer's centre (other minus observer). Wind and current are unit vectors of "
     "where they flow toward. Unbounded values (distances, Speeds, displacements, the crew's Health "
@@ -45,7 +46,7 @@ OBSERVATION = ObservationNotes(
     "reads 'no way' unless the seat holds a MANEUVER or GUNS decision (its drive for the round is set "
     "in COMMAND); enemy 'my_speeds' use that drive, or before it is set the drive the crew would work.",
     {
-        "self": SELF_GROUP,
+        "self": hooks.SELF_GROUP,
         "machine": "the own ship's war machines in the order the position lists them; all zeros for an "
                    "empty slot or a destroyed machine",
         "ally": "one block per other ship of the seat's side; an ally is never a target, so its "
