@@ -149,7 +149,9 @@ def describe(calibration: AnchoredCalibration) -> list[str]:
         level = getattr(calibration.levels, anchor.level)
         score = calibration.scores[anchor.level]
         lands = anchor.band[0] <= score <= anchor.band[1]
-        note = "" if lands else (" (out of reach: the zoo captain's own moves score below the band)"
+        sharpest = ("the zoo captain's own moves" if level.temperature == 0 else
+                    f"temperature {level.temperature:g}, the level above's and the sharpest it may play")
+        note = "" if lands else (f" (out of reach: even {sharpest} score below the band)"
                                  if anchor.level in calibration.out_of_reach else " (outside the band)")
         lines.append(f"{anchor.level}: temperature {level.temperature:g}, {score:.3f} against {anchor.reference} "
                      f"[{anchor.describe()}]{note}")
