@@ -200,7 +200,7 @@ def write_table(out: Path, rulesets: Sequence[str], budgets: Sequence[int], seed
 #: What the docs say above the table (the rules pages and docs/captains.md; docs/search.md has its own).
 DOCS_INTRO = (
     "`search:N` (the root search, `agents/captains/search/root.py`) against the ruleset's strongest scripted captain, its "
-    "prior and rollout captain, default scenario, seeds 0..199 from both sides; `python -m naval_agents.evaluation.search_table` "
+    "prior and rollout captain, default scenario, seeds 0..{last} from both sides; `python -m naval_agents.evaluation.search_table` "
     "(resumable; cells in [docs/search_table/]({up}search_table/)). Below 9 simulations the search plays its "
     "prior's move unsearched, so `search:4` is the prior itself (0.50 by construction). A cell marked partial "
     "is being filled. Milliseconds on 2 shared cores under load. What it means: [docs/search.md]({up}search.md)."
@@ -211,10 +211,11 @@ START, END = "<!-- search-table:start -->", "<!-- search-table:end -->"
 def write_docs(rows: Sequence[dict[str, Any]], docs: Path = Path("docs")) -> list[Path]:
     """Fill the marked table of docs/search.md (every ruleset), docs/captains.md (every ruleset) and each
     rules page (its ruleset's rows); a page without the markers is left alone."""
+    last = max(row["of"] for row in rows) // 2 - 1 if rows else 0   # the seeds asked of a cell, from 0
     pages = [(docs / "search.md", rows, "The table as it stands (`docs/search_table/table.md`):"),
-             (docs / "captains.md", rows, DOCS_INTRO.format(up=""))]
-    pages += [(docs / "rules" / f"{r}.md", [row for row in rows if row["ruleset"] == r], DOCS_INTRO.format(up="../"))
-              for r in sorted({row["ruleset"] for row in rows})]
+             (docs / "captains.md", rows, DOCS_INTRO.format(up="", last=last))]
+    pages += [(docs / "rules" / f"{r}.md", [row for row in rows if row["ruleset"] == r],
+               DOCS_INTRO.format(up="../", last=last)) for r in sorted({row["ruleset"] for row in rows})]
     written = []
     for page, page_rows, intro in pages:
         if not page.is_file():
