@@ -3,7 +3,9 @@ moves from its own policy at a temperature, so a weaker level plays like a less 
 sometimes moves uniformly at random (a level may still set a share of random moves; none ships so).
 
 Each ruleset's levels are data (``levels.yaml`` beside this file), calibrated by measurement
-(``naval-tactics zoo ladder --calibrate``) so that each level beats the one below it 60-80% of the time.
+(``naval-tactics zoo ladder --calibrate --anchored``) against captains a player knows: ``hard`` level with the
+ruleset's strongest scripted captain, ``normal`` with its weakest, ``easy`` 0.70 against ``random``
+(``agents/zoo/anchors.py``).
 
 ``expert:Nms`` (N milliseconds a decision) is the top level with a thinking time an app sets: the
 search captain (``agents/search``) with that time budget, trying the zoo captain's move first
