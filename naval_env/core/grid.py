@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import Any
 
 
 class Compass(IntEnum):
@@ -49,3 +50,15 @@ def on_edge(x: int, y: int, board: tuple[int, int]) -> bool:
     """Whether square (x, y) lies in the outermost ring of a ``board`` = (width, height) grid."""
     width, height = board
     return x in (0, width - 1) or y in (0, height - 1)
+
+
+def square_place(game: Any, agent: str) -> tuple[float, ...]:
+    """A grid ship's square and facing (its ruleset's ``place`` hook, naval_env/core/hooks.py)."""
+    ship = game.state.ships[agent]
+    return (ship.x, ship.y, ship.facing)
+
+
+def square_at_edge(game: Any, agent: str) -> bool:
+    """Whether a grid ship stands on the outermost ring of its scenario's ``board`` (the ``at_board_edge`` hook)."""
+    ship = game.state.ships[agent]
+    return on_edge(ship.x, ship.y, game.scenario.board)

@@ -1,20 +1,7 @@
-"""`pantheon`'s placement hooks (naval_env/core/hooks.py): where a ship stands and whether it is at the board's
-edge, which the difficulty ladder's stall count reads (a round a ship neither moves nor hurts an enemy, a ship kept
-pressed against the edge)."""
+"""`pantheon`'s placement hooks (naval_env/core/hooks.py): a ship's square and facing, and whether it stands on the
+outer ring of the scenario's board, which the difficulty ladder's stall count reads."""
 
-from __future__ import annotations
+from naval_env.core.grid import square_at_edge as at_board_edge
+from naval_env.core.grid import square_place as place
 
-from naval_env.core.grid import on_edge
-from naval_env.rulesets.pantheon.engine import PantheonGame
-
-
-def place(game: PantheonGame, agent: str) -> tuple[float, ...]:
-    """``agent``'s square and facing."""
-    ship = game.state.ships[agent]
-    return (ship.x, ship.y, ship.facing)
-
-
-def at_board_edge(game: PantheonGame, agent: str) -> bool:
-    """Whether ``agent``'s ship stands on the outermost ring of the scenario's board."""
-    ship = game.state.ships[agent]
-    return on_edge(ship.x, ship.y, game.scenario.board)
+__all__ = ["at_board_edge", "place"]
