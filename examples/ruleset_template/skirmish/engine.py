@@ -34,13 +34,11 @@ LAST_SIDE_AFLOAT = "last side afloat"
 _CONTEXT = {phase: f"in phase {phase.name}" for phase in Phase}   # for illegal-action messages
 
 
-class SkirmishGame(ShipBattle):
+class SkirmishGame(ShipBattle[GameState, SkirmishConfig]):   # the base reads the state and config it names
     ruleset_id = "skirmish"
-    config: SkirmishConfig
     rules: HouseRules
     scenario: Scenario
     actions: SkirmishActions
-    state: GameState
 
     observe = observe   # the observer's ``observe(game, agent)``, bound as the method
 
