@@ -50,9 +50,9 @@ test-fast: setup
 lint: setup
 	$(PY) -m ruff check .
 
-# The three packages a user imports; mypy's settings are in pyproject.toml.
+# The three packages a user imports, and the ruleset template a user copies; mypy's settings are in pyproject.toml.
 typecheck: setup
-	$(PY) -m mypy naval_env naval_agents naval_tactics
+	$(PY) -m mypy naval_env naval_agents naval_tactics examples/ruleset_template/skirmish
 
 # The browser tests' screenshots into docs/play (docs/play.md shows them); a plain test run keeps them in a temp folder.
 screenshots: setup system-packages
