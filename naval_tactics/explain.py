@@ -17,25 +17,13 @@ import re
 from typing import Any
 
 from naval_env.core.game import Game, ShipBattle
-from naval_env.core.hooks import OptionWords, hooks_of
+from naval_env.core.hooks import hooks_of
 from naval_env.core.spaces import ActionComponent
-
-#: Compiled rows by the words object they came from (a ruleset registered again under its id brings new words).
-_COMPILED: dict[int, tuple[OptionWords, tuple[tuple[re.Pattern[str], re.Pattern[str], str], ...]]] = {}
-
-
-def _compiled(ruleset_id: str) -> tuple[tuple[re.Pattern[str], re.Pattern[str], str], ...]:
-    words = hooks_of(ruleset_id).option_words()
-    kept = _COMPILED.get(id(words))
-    if kept is None or kept[0] is not words:
-        kept = _COMPILED[id(words)] = (words, tuple((re.compile(c), re.compile(label), text)
-                                                    for c, label, text in words.rows))
-    return kept[1]
 
 
 def explain_label(ruleset_id: str, component: str, label: str) -> tuple[str, dict[str, str]] | None:
     """The first row's text for ``label`` of ``component`` with the label's groups, or None if no row matches."""
-    for component_re, label_re, text in _compiled(ruleset_id):
+    for component_re, label_re, text in hooks_of(ruleset_id).option_words().compiled_rows:
         if component_re.fullmatch(component):
             found = label_re.fullmatch(label)
             if found:

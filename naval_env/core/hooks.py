@@ -29,8 +29,10 @@ hook would ship something wrong (an undescribed observation in an export), refus
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cache, cached_property
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
@@ -61,6 +63,11 @@ class OptionWords:
     #: (component regex with the group, group): ``(r"crew_(?P<member>\d+)", "member")``.
     subjects: tuple[tuple[str, str], ...] = ()
 
+    @cached_property
+    def compiled_rows(self) -> tuple[tuple[re.Pattern[str], re.Pattern[str], str], ...]:
+        """``rows`` with both regexes compiled, once per words object (a label is explained on every prompt)."""
+        return tuple((re.compile(component), re.compile(label), text) for component, label, text in self.rows)
+
 
 #: A label group naming a side of a ship (``port 2``, ``turn to starboard``), for option words' label regexes.
 SIDE_PATTERN = r"(?P<side>port|starboard)"
@@ -85,9 +92,11 @@ class ObservationNotes:
     groups: Mapping[str, str] = field(default_factory=dict)
 
 
+@cache
 def _attribute(module_name: str, attribute: str) -> Any:
     """``module_name.attribute``, or None when the module is not there (the hook is absent); an import
-    error inside a module that is there is raised, never taken for an absent hook."""
+    error inside a module that is there is raised, never taken for an absent hook. Kept once found: the stall
+    count asks for a ship's place every round, and an absent module would be searched for on the path each time."""
     try:
         module = import_module(module_name)
     except ModuleNotFoundError as error:
