@@ -13,7 +13,7 @@ import signal
 import sys
 import threading
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
 from typing import Any
@@ -35,16 +35,15 @@ class _Setup:
     single_thread: bool
     #: The tournament's ruleset itself, so a worker in a fresh process (spawned, a Ray actor) plays a ruleset the
     #: parent registered at run time (``naval_env.register_ruleset``), which importing ``naval_env`` does not.
-    ruleset: Ruleset | None = None
+    ruleset: Ruleset = field(init=False)
 
     def __post_init__(self) -> None:
-        if self.ruleset is None:
-            object.__setattr__(self, "ruleset", get_ruleset(self.tournament.ruleset))
+        object.__setattr__(self, "ruleset", get_ruleset(self.tournament.ruleset))
 
 
-def _ensure_registered(ruleset: Ruleset | None) -> None:
+def _ensure_registered(ruleset: Ruleset) -> None:
     """Register ``ruleset`` in this process unless its id is already known here (a built-in one always is)."""
-    if ruleset is not None and ruleset.id not in ruleset_ids():
+    if ruleset.id not in ruleset_ids():
         register_ruleset(ruleset)
 
 

@@ -49,9 +49,11 @@ def measure_anchor_table(ruleset_id: str, scenario: str, seeds: int, weakest: st
     steps = [f"{anchor.level}:{anchor.reference}" for anchor in wanted]
     evaluation = play_steps(ruleset_id, scenario, steps, seeds, seed, workers)
     by_pair = {(s.a, s.b): s for s in evaluation.summaries}
-    rows = [AnchorRow(a.level, a.reference, by_pair[a.level, a.reference].win_rate,
-                      by_pair[a.level, a.reference].ci_low, by_pair[a.level, a.reference].ci_high, a.band)
-            for a in wanted]
+    rows = []
+    for anchor in wanted:
+        played = by_pair[anchor.level, anchor.reference]
+        rows.append(AnchorRow(anchor.level, anchor.reference, played.win_rate, played.ci_low, played.ci_high,
+                              anchor.band))
     counts = [count_stalls(ruleset_id, scenario, name, seeds, seed) for name in STALL_CAPTAINS]
     zoo = counts[0]
     return {

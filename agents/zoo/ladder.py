@@ -247,6 +247,12 @@ def level_settings(level: Level) -> dict[str, float]:
     return {"temperature": level.temperature, **({"random_share": level.random_share} if level.random_share else {})}
 
 
+def shipped_settings(ruleset_id: str) -> dict[str, dict[str, float]]:
+    """Every level of the ruleset as the levels file sets it now, as a card records it."""
+    levels = levels_of(ruleset_id)
+    return {name: level_settings(getattr(levels, name)) for name in LEVELS}
+
+
 def _flow(entry: dict[str, object]) -> str:
     """One level as the file writes it: ``{base: zoo, temperature: 1.2}`` (a random share only where set)."""
     return "{" + ", ".join(f"{key}: {value}" for key, value in entry.items()
@@ -286,9 +292,8 @@ def record_ladder(ruleset_id: str, scenario: str, seeds: int, evaluation: Evalua
     """Write the measured ladder into the card: the default scenario's evaluation and, where measured, the
     ladder in every other scenario. The card's note on how the levels were found is kept while the levels are
     the ones it describes, and dropped when they changed (a calibration wrote new ones)."""
-    levels = levels_of(ruleset_id)
     facts = read_facts(ruleset_id, directory)
-    settings = {name: level_settings(getattr(levels, name)) for name in LEVELS}
+    settings = shipped_settings(ruleset_id)
     previous = facts.get("ladder", {})
     facts["ladder"] = {
         "scenario": scenario, "seeds": seeds, "seed": LADDER_SEED,
@@ -314,8 +319,7 @@ def record_anchor_tables(ruleset_id: str, tables: Sequence[dict[str, object]],
     steps (``zoo ladder --no-steps``). Where the levels changed since the steps were measured, the card says so:
     its steps and ratings were played by the levels it names as before."""
     facts = read_facts(ruleset_id, directory)
-    levels = levels_of(ruleset_id)
-    settings = {name: level_settings(getattr(levels, name)) for name in LEVELS}
+    settings = shipped_settings(ruleset_id)
     ladder = facts.setdefault("ladder", {})
     measured_with = ladder.get("levels")
     if measured_with is not None and measured_with != settings:
