@@ -1,5 +1,5 @@
-"""Balance a scenario: search numeric parameters of its config for the values that bring the mirror's side
-balance nearest 0.50 while the captains still decide games.
+"""Balance a scenario: search numeric parameters of its config for the values that bring its seat balance
+nearest 0.50 while the captains still decide games.
 
 A *variation* is ``PATH=LOW..HIGH``. ``PATH`` is dotted and read inside the scenario's block
 (``escape.distance``, ``sides.1.ships.0.captain.wits``; list items by index), or from the config's root
@@ -9,9 +9,12 @@ numbers (a start zone's ``x: [110, 140]``) is shifted by an offset from ``LOW`` 
 
 Every point plays the same block of paired games as the scenario check
 (:func:`naval_agents.evaluation.scenario_check.play_block`, without ``random``) on the same seeds, so two
-points differ by the parameters and not by the dice (common random numbers). A point's *side balance*
-is the first side's score when the mirror captain plays both sides, with its Wilson interval; its
-*decisiveness* the share of seeds whose result changes among the block's ordered pairings.
+points differ by the parameters and not by the dice (common random numbers). A point's *seat balance* is
+the check's: the value of the seat meta-game over the block's captains (the first side's score when each
+side fields its best captain, :mod:`naval_agents.evaluation.meta_game`), with its seed-bootstrap interval;
+its *mirror* the first side's score when the ``--captain`` plays both sides (shown, not searched on); its
+*decisiveness* the share of seeds whose result changes among the block's ordered pairings. With one
+captain the two are the same.
 
 The search: for one parameter, a bisection on the sign of ``balance - 0.5`` between the two ends
 (assumed monotone in expectation), down to a whole number or :data:`DEFAULT_STEPS` halvings, which
@@ -45,6 +48,7 @@ from naval_agents.evaluation.scenario_check import (
     decisiveness,
     first_side_score,
     play_block,
+    seat_meta_game,
     sound_cells,
 )
 from naval_agents.evaluation.schedule import EvaluationInputError
@@ -57,6 +61,8 @@ DEFAULT_STEPS = 6
 DEFAULT_ROUNDS = 2
 DEFAULT_SEEDS = 100
 TARGET = 0.5
+#: What a point is searched on, in the cache's key: a cache of mirror points (before the seat meta-game) is refused.
+OBJECTIVE = "seat meta-game"
 _VARY = re.compile(r"^(?P<path>[^=]+)=(?P<low>-?[0-9.]+)\.\.(?P<high>-?[0-9.]+)$")
 
 
@@ -165,10 +171,11 @@ def _number(value: float, integer: bool) -> int | float:
 # ------------------------------------------------------------------ points and their cache
 @dataclass(frozen=True)
 class Point:
-    """One evaluated set of values: the mirror's side balance and the block's decisiveness."""
+    """One evaluated set of values: the seat balance (searched on), the mirror, and the block's decisiveness."""
 
     values: tuple[float, ...]
-    balance: Rate
+    balance: Rate                # the seat balance: score, seeds, bootstrap interval
+    mirror: Rate
     decisiveness: float
     games: int
 
@@ -181,8 +188,8 @@ class Point:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Point:
-        return cls(tuple(float(v) for v in data["values"]), Rate(**data["balance"]), float(data["decisiveness"]),
-                   int(data["games"]))
+        return cls(tuple(float(v) for v in data["values"]), Rate(**data["balance"]), Rate(**data["mirror"]),
+                   float(data["decisiveness"]), int(data["games"]))
 
 
 class PointCache:
@@ -277,8 +284,11 @@ class Balancer:
             first = rules.new_game(rules.load_config(config), self.scenario, seed=0).sides[0]
         mirror_label = block.labels[self.captains.strongest]
         mirror = [first_side_score(r, first) for r in block.results if r.a == r.b == mirror_label]
-        decisive = decisiveness(sound_cells(block, self.captains.sound)) if len(self.captains.sound) > 1 else 0.0
-        point = Point(key, Rate.of(mirror), decisive, len(block.results))
+        cells = sound_cells(block, self.captains.sound)
+        decisive = decisiveness(cells) if len(self.captains.sound) > 1 else 0.0
+        seats = seat_meta_game(cells, [block.labels[spec] for spec in self.captains.sound], first)
+        point = Point(key, Rate(seats.score, seats.seeds, seats.low, seats.high), Rate.of(mirror), decisive,
+                      len(block.results))
         self.evaluated += 1
         self.cache.add(point)
         if self.on_point:
@@ -363,7 +373,8 @@ def cache_key(ruleset: str, scenario: str, source: Path, variations: Sequence[Va
               seeds: int, seed: int) -> dict[str, Any]:
     """What a point's numbers depend on; a cache made with another key is refused."""
     return {"ruleset": ruleset, "scenario": scenario, "config_sha256": hashlib.sha256(source.read_bytes()).hexdigest(),
-            "paths": [v.path for v in variations], "captains": list(captains.sound), "seeds": seeds, "seed": seed}
+            "paths": [v.path for v in variations], "captains": list(captains.sound), "seeds": seeds, "seed": seed,
+            "objective": OBJECTIVE}
 
 
 def header(result: BalanceResult, source: Path) -> str:
@@ -373,8 +384,9 @@ def header(result: BalanceResult, source: Path) -> str:
     return "\n".join([
         f"# Balanced by naval-tactics scenario balance from {source.name}: {result.ruleset} / {result.scenario}",
         f"# changed: {shown} (paths inside scenarios.{result.scenario} unless they start with /)",
-        (f"# mirror of {result.captains.strongest}: first side {result.best.balance.text()} over {result.seeds} "
-         f"seeds from {result.seed} (was {result.start.balance.text()}); decisiveness "
+        (f"# seat balance among {', '.join(result.captains.sound)}: first side {result.best.balance.text()} over "
+         f"{result.seeds} seeds from {result.seed} (was {result.start.balance.text()}); mirror of "
+         f"{result.captains.strongest} {result.best.mirror.text()}; decisiveness "
          f"{result.best.decisiveness:.2f} among {', '.join(result.captains.sound)} (threshold "
          f"{result.min_decisiveness:.2f})"),
         "# the source's comments are not carried over; diff the two files to see every change",
@@ -422,9 +434,10 @@ def balance_scenario(ruleset: str, scenario: str | None, variations: Sequence[st
 def points_table(result: BalanceResult) -> str:
     """Every evaluated point as a markdown table, the chosen one marked."""
     paths = [f"{v.path} (+)" if v.offset else v.path for v in result.variations]
-    lines = [f"| {' | '.join(paths)} | side balance | decisiveness | games |", "|" + "---|" * (len(paths) + 3)]
+    lines = [f"| {' | '.join(paths)} | seat balance | mirror | decisiveness | games |",
+             "|" + "---|" * (len(paths) + 4)]
     for point in sorted(result.points, key=lambda p: p.values):
         mark = " ←" if point is result.best or point.values == result.best.values else ""
         lines.append(f"| {' | '.join(f'{x:g}' for x in point.values)} | {point.balance.text()} | "
-                     f"{point.decisiveness:.2f} | {point.games} |{mark}")
+                     f"{point.mirror.text()} | {point.decisiveness:.2f} | {point.games} |{mark}")
     return "\n".join(lines) + "\n"

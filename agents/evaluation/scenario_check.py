@@ -11,7 +11,11 @@ of :mod:`naval_agents.evaluation.tournament`, so ``--backend ray`` plays it on R
 
 From it:
 
-- **side balance**: the first side's score (a draw ½) when the strongest captain plays both sides;
+- **side balance**: the first side's score (a draw ½) when the strongest captain plays both sides (the mirror);
+- **seat balance**: the value of the seat meta-game over the sound captains
+  (:mod:`naval_agents.evaluation.meta_game`): the first side's score when each side fields its best captain
+  of the set. It equals the mirror where the strongest captain is the best on both seats, and takes out a
+  captain's seat skew where it is not (a mirror of a captain that plays one side badly measures the captain);
 - **skill spread**: the strongest captain's score against ``random`` and against the weakest scripted
   captain (the scripted one with the lowest mean score in the sound block, mirrors left out);
 - **decisiveness**: the share of seeds whose result (which side won, or a draw) is not the same in every
@@ -24,7 +28,7 @@ From it:
   or on Ray actors with ``backend="ray"``);
 - rounds and decisions a game, and the share of draws and of games ended by the round limit.
 
-Verdicts: *lopsided* when the side balance is outside :data:`SIDE_BALANCE`; else *luck-dominated*
+Verdicts: *lopsided* when the seat balance is outside :data:`SIDE_BALANCE`; else *luck-dominated*
 when the strongest captain scores under :data:`MIN_VS_RANDOM` against ``random`` or fewer than
 :data:`MIN_DECISIVENESS` of the seeds change result with the captains; else *balanced*.
 """
@@ -40,6 +44,8 @@ from naval_agents.captains.base import Captain
 from naval_agents.captains.registry import scripted_names
 from naval_agents.captains.search.captain import default_rollout
 from naval_agents.captains.zoo.catalogue import ZOO_CAPTAIN, has_zoo_captain
+from naval_agents.evaluation.meta_game import SeatBalance
+from naval_agents.evaluation.meta_game import seat_balance as solve_seat_balance
 from naval_agents.evaluation.schedule import (
     Entrant,
     EvaluationInputError,
@@ -56,7 +62,8 @@ from naval_agents.evaluation.workers import _Setup, _Worker
 from naval_env.core.errors import NavalError
 from naval_env.core.ruleset import get_ruleset
 
-#: The mirror's first-side score must lie in this band (issue 41): outside it, the seat decides too often.
+#: The seat balance (the first side's score under each side's best captain) must lie in this band (issue 41):
+#: outside it, the seat decides too often.
 SIDE_BALANCE = (0.35, 0.65)
 #: The strongest captain must score this much against ``random``: below it, play barely matters.
 MIN_VS_RANDOM = 0.75
@@ -83,7 +90,8 @@ class Thresholds:
     decisiveness: float = MIN_DECISIVENESS
 
     def lines(self) -> list[str]:
-        return [f"lopsided: the mirror's first-side score outside [{self.side_low:.2f}, {self.side_high:.2f}]",
+        return [(f"lopsided: the seat balance (the first side's score when each side fields its best sound "
+                 f"captain) outside [{self.side_low:.2f}, {self.side_high:.2f}]"),
                 (f"luck-dominated: the strongest captain under {self.vs_random:.2f} against random, or under "
                  f"{self.decisiveness:.2f} of the seeds changing result with the sound captains"),
                 "balanced: neither"]
@@ -155,7 +163,8 @@ class ScenarioCheck:
     strongest: str
     sound: tuple[str, ...]
     weakest: str
-    side_balance: Rate          # first side's score, strongest captain on both sides
+    side_balance: Rate          # first side's score, strongest captain on both sides (the mirror)
+    seat_balance: SeatBalance   # first side's score, each side's best sound captain (the seat meta-game)
     vs_random: Rate             # strongest captain's score
     vs_weakest: Rate
     decisiveness: float         # share of seeds whose result changes with the sound captains
@@ -396,10 +405,12 @@ def check_scenario(ruleset: str, scenario: str | None = None, *, config: str | N
                   else Rate.of(mirror))
     games = block.results
     side_balance, vs_random, decisive = Rate.of(mirror), score_of(games, strongest, "random"), decisiveness(cells)
-    verdict, reasons = judge(side_balance.score, vs_random.score, decisive, thresholds)
+    seats = seat_meta_game(cells, [block.labels[spec] for spec in captains.sound], first)
+    verdict, reasons = judge(seats.score, vs_random.score, decisive, thresholds)
     return ScenarioCheck(
         ruleset=ruleset, scenario=scenario, config=config, seed=seed, seeds=seeds, sides=(sides[0], sides[1]),
         strongest=captains.strongest, sound=captains.sound, weakest=weakest, side_balance=side_balance,
+        seat_balance=seats,
         vs_random=vs_random, vs_weakest=vs_weakest, decisiveness=decisive, variance=variance_shares(table),
         luck_bound=(luck_bound(ruleset, scenario, config, captains.strongest, luck_seeds, seed,
                                clairvoyant_simulations, workers=workers, backend=backend, address=address)
@@ -412,13 +423,21 @@ def check_scenario(ruleset: str, scenario: str | None = None, *, config: str | N
         games=len(games), verdict=verdict, reasons=tuple(reasons), thresholds=thresholds)
 
 
+def seat_meta_game(cells: dict[int, dict[tuple[str, str], GameResult]], labels: Sequence[str],
+                   first: str) -> SeatBalance:
+    """The seat meta-game of the sound block: every seed's first-side score for each ordered pair of
+    ``labels`` (first side's captain, second side's)."""
+    scores = [[[first_side_score(cells[s][(a, b)], first) for b in labels] for a in labels] for s in sorted(cells)]
+    return solve_seat_balance(scores, labels)
+
+
 def judge(side_balance: float, vs_random: float, decisive: float,
           thresholds: Thresholds = Thresholds()) -> tuple[str, list[str]]:
     """The verdict and every threshold missed (lopsided first: a seat that decides hides everything else)."""
     reasons = []
     lopsided = not thresholds.side_low <= side_balance <= thresholds.side_high
     if lopsided:
-        reasons.append(f"side balance {side_balance:.2f} outside [{thresholds.side_low:.2f}, "
+        reasons.append(f"seat balance {side_balance:.2f} outside [{thresholds.side_low:.2f}, "
                        f"{thresholds.side_high:.2f}]")
     if vs_random < thresholds.vs_random:
         reasons.append(f"strongest vs random {vs_random:.2f} < {thresholds.vs_random:.2f}")
@@ -429,16 +448,20 @@ def judge(side_balance: float, vs_random: float, decisive: float,
 
 
 # ------------------------------------------------------------------ tables
-NOTE = ("Side balance: the first side's score when the strongest captain plays both. Intervals: 95% Wilson. "
+NOTE = ("Side balance: the first side's score when the strongest captain plays both (the mirror). Seat balance: "
+        "the first side's score when each side fields its best sound captain (the value of the seat meta-game; "
+        "95% seed-bootstrap interval), which the verdict reads: a mirror of a captain that plays one seat worse "
+        "than the other measures the captain. Intervals otherwise: 95% Wilson. "
         "Decisive seeds: the share whose result changes among the sound captains' ordered pairings. Variance: a "
         "two-way ANOVA of the first side's score (seeds × ordered captain pairs).")
-TABLE_HEADER = ("| scenario | side balance (mirror) | vs random | vs weakest | decisive seeds | variance: captains "
+TABLE_HEADER = ("| scenario | side balance (mirror) | seat balance (best captains) | vs random | vs weakest | decisive seeds | variance: captains "
                 "/ seeds / rest | luck bound | rounds | decisions | draws | round limit | verdict |")
 
 
 def table_row(check: ScenarioCheck) -> str:
     luck = check.luck_bound.text() if check.luck_bound is not None else "not run"
-    return (f"| {check.scenario} | {check.side_balance.text()} | {check.vs_random.text()} | "
+    return (f"| {check.scenario} | {check.side_balance.text()} | {check.seat_balance.text()} | "
+            f"{check.vs_random.text()} | "
             f"{check.vs_weakest.text()} ({check.weakest}) | {check.decisiveness:.2f} | {check.variance.text()} | "
             f"{luck} | {check.mean_rounds:.1f} | {check.mean_decisions:.1f} | {check.draw_share:.2f} | "
             f"{check.round_limit_share:.2f} | **{check.verdict}** |")
@@ -454,8 +477,10 @@ def to_markdown(checks: Sequence[ScenarioCheck]) -> str:
              f"{head.games} games a scenario"
              + (f"; luck bound: a clairvoyant search against `{head.strongest}`, {head.luck_seeds} seeds "
                 f"from both sides" if head.luck_bound is not None else "") + ".",
-             "", TABLE_HEADER, "|" + "---|" * 12]
+             "", TABLE_HEADER, "|" + "---|" * 13]
     lines += [table_row(check) for check in checks]
+    lines += ["", "Seat meta-game equilibria (first side's captains vs second side's):",
+              *[f"- {check.scenario}: {check.seat_balance.mix_text()}" for check in checks]]
     lines += ["", NOTE, "", "Thresholds:", *[f"- {line}" for line in head.thresholds.lines()]]
     failing = [c for c in checks if c.reasons]
     if failing:

@@ -42,7 +42,7 @@ def make_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0].replace("``", ""))
     commands = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     check = commands.add_parser(
-        "check", help="side balance, skill spread, decisiveness and luck bound of each scenario, with a verdict",
+        "check", help="seat balance, skill spread, decisiveness and luck bound of each scenario, with a verdict",
         description="Play every ordered pair of sound captains (the strongest and every scripted one but random) "
                     "and the strongest against random on the same seeds; print a table and the verdicts "
                     "(balanced / lopsided / luck-dominated) with their thresholds.")
@@ -72,9 +72,10 @@ def make_parser() -> argparse.ArgumentParser:
     check.add_argument("--no-progress", action="store_true", help="hide the progress bar")
 
     balance = commands.add_parser(
-        "balance", help="search numeric parameters of a scenario for a mirror side balance nearest 0.50",
+        "balance", help="search numeric parameters of a scenario for a seat balance nearest 0.50",
         description="Bisect one parameter (or each of several in turn) on the same seeds at every point, for the "
-                    "values whose mirror side balance is nearest 0.50 among those that keep the decisiveness "
+                    "values whose seat balance (the first side's score when each side fields its best captain of "
+                    "the set) is nearest 0.50 among those that keep the decisiveness "
                     "threshold; write the balanced config as YAML. Every point is cached as it is played "
                     "(--resume goes on from the cache).")
     balance.add_argument("--ruleset", required=True, choices=ruleset_ids(), help="the ruleset of the scenario")
@@ -92,11 +93,11 @@ def make_parser() -> argparse.ArgumentParser:
                               "each (a mirror once) (default %(default)s)")
     balance.add_argument("--seed", type=int, default=CHECK_SEED, help="first seed (default %(default)s)")
     balance.add_argument("--captain", metavar="SPEC",
-                         help="the mirror's captain (default: zoo where the ruleset ships one, else its strongest "
-                              "scripted captain)")
+                         help="the mirror's captain, shown beside the seat balance (default: zoo where the ruleset "
+                              "ships one, else its strongest scripted captain)")
     balance.add_argument("--captains", nargs="+", metavar="SPEC",
-                         help="the other captains decisiveness is measured among (default: every scripted captain "
-                              "but random)")
+                         help="the other captains the seat balance and decisiveness are measured among (default: "
+                              "every scripted captain but random)")
     balance.add_argument("--rounds", type=int, default=DEFAULT_ROUNDS,
                          help="coordinate-search rounds over several parameters (default %(default)s)")
     balance.add_argument("--min-decisiveness", type=float, default=MIN_DECISIVENESS, metavar="SHARE",
@@ -198,7 +199,8 @@ def _balance(args: argparse.Namespace) -> int:
 
     def show(point: Point, played: bool) -> None:
         values = ", ".join(f"{x:g}" for x in point.values)
-        print(f"  ({values}): side balance {point.balance.text()}, decisiveness {point.decisiveness:.2f}"
+        print(f"  ({values}): seat balance {point.balance.text()}, mirror {point.mirror.text()}, decisiveness "
+              f"{point.decisiveness:.2f}"
               f"{'' if played else ' (cached)'}", file=sys.stderr, flush=True)
 
     started = time.monotonic()
@@ -211,8 +213,8 @@ def _balance(args: argparse.Namespace) -> int:
                                   workers=args.workers, backend=args.backend, address=args.address, on_point=show)
     except (EvaluationInputError, ConfigError) as exc:
         return error(str(exc))
-    print(f"{args.ruleset} / {result.scenario}: mirror of {captains.strongest}, decisiveness among "
-          f"{', '.join(captains.sound)}; {result.seeds} seeds from {result.seed}, {result.games_per_point} games a "
+    print(f"{args.ruleset} / {result.scenario}: seat balance and decisiveness among {', '.join(captains.sound)}, "
+          f"mirror of {captains.strongest}; {result.seeds} seeds from {result.seed}, {result.games_per_point} games a "
           "point (the same seeds at every point)")
     print()
     print(points_table(result))
@@ -223,7 +225,7 @@ def _balance(args: argparse.Namespace) -> int:
         print(f"{variation.path}: {where}")
     chosen = ", ".join(f"{v.path}{' +' if v.offset else '='}{x:g}" for v, x in zip(result.variations,
                                                                                   result.best.values))
-    print(f"chosen: {chosen}: side balance {result.best.balance.text()} (was {result.start.balance.text()}), "
+    print(f"chosen: {chosen}: seat balance {result.best.balance.text()} (was {result.start.balance.text()}), "
           f"decisiveness {result.best.decisiveness:.2f}"
           + ("" if result.decisive else f", UNDER the threshold {result.min_decisiveness:.2f}")
           + ("" if SIDE_BALANCE[0] <= result.best.balance.score <= SIDE_BALANCE[1]

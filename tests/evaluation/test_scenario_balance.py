@@ -46,7 +46,7 @@ def lopsided_duel(tmp_path: Path) -> str:
 
 
 def point(score: float, decisive: float) -> Point:
-    return Point((score,), Rate(score, 10, 0.0, 1.0), decisive, 10)
+    return Point((score,), Rate(score, 10, 0.0, 1.0), Rate(score, 10, 0.0, 1.0), decisive, 10)
 
 
 # ------------------------------------------------------------------ variations
@@ -128,6 +128,14 @@ def test_balance_resumes_from_its_cache(tmp_path: Path) -> None:
     again = balance_scenario("pantheon", "duel", [f"{BLUE_SEAMANSHIP}=0..5"], out, config=config,
                              captains=SCRIPTED, seeds=10, seed=500, resume=True)
     assert again.evaluated == 0 and again.best == first.best
+    # a cache of mirror points, made before the seat meta-game was the objective, is another search's
+    old = json.loads(cache.read_text())
+    del old["key"]["objective"]
+    cache.write_text(json.dumps(old))
+    with pytest.raises(BalanceError, match=r"made by another search \(it differs in objective\)"):
+        balance_scenario("pantheon", "duel", [f"{BLUE_SEAMANSHIP}=0..5"], out, config=config, captains=SCRIPTED,
+                         seeds=10, seed=500, resume=True)
+    cache.write_text(json.dumps({**old, "key": {**old["key"], "objective": "seat meta-game"}}))
     with pytest.raises(BalanceError, match=r"made by another search \(it differs in seeds\)"):
         balance_scenario("pantheon", "duel", [f"{BLUE_SEAMANSHIP}=0..5"], out, config=config, captains=SCRIPTED,
                          seeds=11, seed=500, resume=True)

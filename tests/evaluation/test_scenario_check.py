@@ -132,9 +132,21 @@ def test_check_calls_a_lopsided_scenario_lopsided(tmp_path: Path) -> None:
     assert check.side_balance.score > 0.9 and check.side_balance.n == 12   # a mirror: one game a seed
     assert check.vs_random.n == 24 and check.luck_bound is None
     assert check.games == 12 * (2 * 2 + 2)
-    assert any("side balance" in reason for reason in check.reasons)
-    assert "| duel |" in to_markdown([check]) and "lopsided: the mirror's first-side score outside" in \
-        to_markdown([check])
+    assert check.seat_balance.score > 0.9 and check.seat_balance.seeds == 12   # no captain saves blue's seat
+    assert any("seat balance" in reason for reason in check.reasons)
+    assert "| duel |" in to_markdown([check]) and "lopsided: the seat balance" in to_markdown([check])
+
+
+def test_seat_balance_is_the_meta_game_over_the_block() -> None:
+    # The galley's side loses the gunner mirror; the meta-game tries rammer on the galley too, and the value
+    # is the best the galley's side can field against the ship's best reply (a real lopsided scenario: the
+    # shipped galley_vs_sailing_ship before issue 41's rebalance is tested elsewhere by its own numbers).
+    check = check_scenario("broadside", "galley_vs_sailing_ship", captains=SCRIPTED, seeds=20, seed=7, luck=False)
+    seats = check.seat_balance
+    assert set(seats.first_mix) <= {"gunner", "rammer"} and sum(seats.first_mix.values()) == pytest.approx(1)
+    assert 0 <= seats.low <= seats.score <= seats.high <= 1 and seats.seeds == 20
+    assert seats.first_mix == {"rammer": 1.0} and seats.second_mix == {"gunner": 1.0}
+    assert f"galley_vs_sailing_ship: {seats.mix_text()}" in to_markdown([check])
 
 
 def test_check_reads_the_shipped_duel_as_not_lopsided() -> None:
