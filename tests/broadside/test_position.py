@@ -75,7 +75,8 @@ def test_the_documented_short_form_loads_with_exact_defaults() -> None:
     red, blue = position["ships"]
     assert (red["hull"], red["max_hull"], red["status"], red["activated"]) == (12, 30, "afloat", True)
     assert (blue["hull"], blue["max_hull"], blue["activated"]) == (36, 36, True)
-    assert [red[who] for who in ("crew", "archers", "marines", "lieutenants", "heroes")] == [6, 6, 10, 1, 1]
+    # the galley's archers are the scenario's (12, a double complement), the rest its vessel's
+    assert [red[who] for who in ("crew", "archers", "marines", "lieutenants", "heroes")] == [6, 12, 10, 1, 1]
     assert [blue[who] for who in ("crew", "archers", "marines", "lieutenants", "heroes")] == [10, 4, 6, 2, 1]
     assert (red["guns"], blue["guns"]) == ({"port": 0, "starboard": 0, "turret": 0},
                                            {"port": 2, "starboard": 2, "turret": 0})
@@ -86,9 +87,9 @@ def test_the_documented_short_form_loads_with_exact_defaults() -> None:
 
 def test_a_turn_begins_with_the_first_sides_ship_in_odd_turns_and_the_seconds_in_even() -> None:
     data = alongside(red={"x": 30})
-    del data["ships"][1]["heading"]                       # the scenario sets blue_0 up heading 270
+    del data["ships"][1]["heading"]                       # the scenario sets blue_0 up heading 90
     game = load(data)
-    assert game.state.ships["blue_0"].shape.heading == 270.0
+    assert game.state.ships["blue_0"].shape.heading == 90.0
     assert decision(game) == ("red_0", "MANEUVER") and game.state.pending == [("red_0", 0), ("red_0", 1)]
     assert (game.state.ships["red_0"].activated, game.state.ships["blue_0"].activated) == (True, False)
     game = load(alongside(red={"x": 30}, round=2))

@@ -137,16 +137,31 @@ def test_check_calls_a_lopsided_scenario_lopsided(tmp_path: Path) -> None:
     assert "| duel |" in to_markdown([check]) and "lopsided: the seat balance" in to_markdown([check])
 
 
-def test_seat_balance_is_the_meta_game_over_the_block() -> None:
-    # The galley's side loses the gunner mirror; the meta-game tries rammer on the galley too, and the value
-    # is the best the galley's side can field against the ship's best reply (a real lopsided scenario: the
-    # shipped galley_vs_sailing_ship before issue 41's rebalance is tested elsewhere by its own numbers).
-    check = check_scenario("broadside", "galley_vs_sailing_ship", captains=SCRIPTED, seeds=20, seed=7, luck=False)
-    seats = check.seat_balance
-    assert set(seats.first_mix) <= {"gunner", "rammer"} and sum(seats.first_mix.values()) == pytest.approx(1)
+def bow_to_bow(tmp_path: Path) -> str:
+    """broadside's galley_vs_sailing_ship as it was set up before issue 41: bow to bow at 28", the galley with
+    its vessel's archers. Its ship's broadsides sink the galley whoever captains it."""
+    raw = yaml.safe_load((BUNDLED_CONFIGS / "rulesets" / "broadside.yaml").read_text())
+    red, blue = raw["scenarios"]["galley_vs_sailing_ship"]["sides"]
+    red["ships"][0] = {"vessel": "galley", "position": [10, 18], "heading": 90}
+    blue["ships"][0] = {"vessel": "sailing_ship", "position": [38, 18], "heading": 270}
+    path = tmp_path / "bow_to_bow.yaml"
+    path.write_text(yaml.safe_dump(raw, sort_keys=False))
+    return str(path)
+
+
+def test_seat_balance_is_the_meta_game_over_the_block(tmp_path: Path) -> None:
+    # gunner cannot work the galley (its mirror leaves the galley's side near 0); the meta-game tries rammer on
+    # the galley too, and the value is the best the galley's side can field against the ship's best reply,
+    # still near 0 in the old set-up, and well inside the band in the shipped one (the galley comes up astern)
+    old = check_scenario("broadside", "galley_vs_sailing_ship", config=bow_to_bow(tmp_path), captains=SCRIPTED,
+                         seeds=20, seed=7, luck=False)
+    seats = old.seat_balance
     assert 0 <= seats.low <= seats.score <= seats.high <= 1 and seats.seeds == 20
     assert seats.first_mix == {"rammer": 1.0} and seats.second_mix == {"gunner": 1.0}
-    assert f"galley_vs_sailing_ship: {seats.mix_text()}" in to_markdown([check])
+    assert seats.score < 0.2 and old.verdict == "lopsided"
+    assert f"galley_vs_sailing_ship: {seats.mix_text()}" in to_markdown([old])
+    shipped = check_scenario("broadside", "galley_vs_sailing_ship", captains=SCRIPTED, seeds=20, seed=7, luck=False)
+    assert shipped.seat_balance.score > 0.35 > shipped.side_balance.score   # the gunner mirror alone misreads it
 
 
 def test_check_reads_the_shipped_duel_as_not_lopsided() -> None:
