@@ -141,18 +141,31 @@ def build_entry(ruleset_id: str, *, seed: int = 0, run_folder: Path | None = Non
                 workers: int = 2, directory: Path = CAPTAINS_DIR, run_dir: str = "runs",
                 machine_note: str = "", config: str | None = None, report: Callable[[str], None] = say,
                 report_games: int = REPORT_GAMES, report_positions: int = REPORT_POSITIONS,
-                rules_dir: Path | None = None) -> Path:
+                rules_dir: Path | None = None, remeasure: bool = False) -> Path:
     """Train ``config`` (unless ``run_folder`` is given, which must have been trained by it), export, evaluate
     in the ruleset's default scenario, run the generalization report (``report_games`` seeds a cell and
     ``report_positions`` mid-game positions a scenario) and write the card (and the rules page's report
     block); returns the card's path. ``config`` defaults to the ruleset's shipped run config. ``report`` gets
     one line as each step starts. A ladder on the card was measured for the captain this build replaces, so
-    it is kept and marked stale (see :func:`mark_ladder_stale`) until ``zoo ladder`` re-measures it."""
+    it is kept and marked stale (see :func:`mark_ladder_stale`) until ``zoo ladder`` re-measures it.
+
+    ``remeasure``: no training and no export; the shipped captain is measured again (strength table and report)
+    and its card rewritten with its own training facts: for a captain whose scenarios changed since its card
+    was written (issue 41's rebalanced set-ups). Its ladder is marked stale too: its numbers were played in
+    the scenarios as they were."""
     from naval_env.core.ruleset import get_ruleset
 
     ruleset = get_ruleset(ruleset_id)
     config = config or ruleset_id
-    if run_folder is not None:
+    if remeasure:
+        shipped = read_facts(ruleset_id, directory)
+        if not shipped.get("training"):
+            raise ZooError(f"no shipped {ruleset_id} captain with a card to measure again: build it first")
+        report(f"[1/5] measuring the shipped {ruleset_id} captain again ({zoo_onnx_path(ruleset_id, directory)}): "
+               "no training")
+        report("[2/5] no export: the shipped files stay")
+        training = shipped["training"]
+    elif run_folder is not None:
         check_run_matches_config(run_folder, ruleset_id, config)
         report(f"[1/5] shipping {run_folder} (trained by run config {config!r}); no training")
         folder = run_folder
@@ -162,10 +175,11 @@ def build_entry(ruleset_id: str, *, seed: int = 0, run_folder: Path | None = Non
                f"into {run_dir}/ (this is the long step)")
         folder = train_captain(ruleset_id, seed, run_dir, config)
         report(f"      trained: {folder}")
-    report(f"[2/5] exporting to {zoo_onnx_path(ruleset_id, directory)} (ONNX, sidecar, "
-           f"{ZOO_CONFORMANCE_VECTORS} conformance vectors)")
-    export_captain(ruleset_id, folder, directory)
-    training = training_facts(folder, machine_note, config)
+    if not remeasure:
+        report(f"[2/5] exporting to {zoo_onnx_path(ruleset_id, directory)} (ONNX, sidecar, "
+               f"{ZOO_CONFORMANCE_VECTORS} conformance vectors)")
+        export_captain(ruleset_id, folder, directory)
+        training = training_facts(folder, machine_note, config)
     # The strength table is the default scenario's, whatever the run trained on (a many-scenario run's
     # ``scenario`` is only the first one it lists).
     scenario = ruleset.load_config().default_scenario
@@ -182,7 +196,6 @@ def build_entry(ruleset_id: str, *, seed: int = 0, run_folder: Path | None = Non
     facts.update({
         "ruleset": ruleset_id,
         "ruleset_version": ruleset.version,
-        "rebuild_command": rebuild_command(ruleset_id, config),
         "training": training,
         "evaluation": {
             "scenario": scenario, "seeds": seeds, "seed": EVALUATION_SEED,
@@ -191,21 +204,27 @@ def build_entry(ruleset_id: str, *, seed: int = 0, run_folder: Path | None = Non
         },
         "report": generalization,
     })
-    stale = mark_ladder_stale(facts)
+    if not remeasure:   # a measured-again card keeps the command that built its captain
+        facts["rebuild_command"] = rebuild_command(ruleset_id, config)
+    stale = mark_ladder_stale(facts, "measured in the scenarios as they were before this card's last measurement"
+                              if remeasure else None)
     report(f"[5/5] writing the card {card_path(ruleset_id, directory)}")
     if stale:
         report(f"warning: the card's difficulty ladder is now marked stale: {stale}")
     return write_card(ruleset_id, facts, directory, rules_dir)
 
 
-def mark_ladder_stale(facts: dict[str, Any]) -> str | None:
+def mark_ladder_stale(facts: dict[str, Any], why: str | None = None) -> str | None:
     """Keep the card's ladder but say it was measured for the previous captain (the level shares are not
-    calibrated for the new one); returns the note, or None when the card has no ladder. ``zoo ladder``
-    re-measures it and writes a ladder without the note."""
+    calibrated for the new one), or ``why`` it is stale where that is another reason; returns the note, or None
+    when the card has no ladder. ``zoo ladder`` re-measures it and writes a ladder without the note."""
     ladder = facts.get("ladder")
     if not ladder:
         return None
     ruleset_id = facts["ruleset"]
+    if why is not None:
+        ladder["stale"] = f"{why}; re-measure with `naval-tactics zoo ladder --ruleset {ruleset_id} --no-steps`"
+        return str(ladder["stale"])
     ladder["stale"] = ("measured for the captain this build replaced, so the level shares are not calibrated "
                        "for this one; re-measure with `naval-tactics zoo ladder --ruleset "
                        f"{ruleset_id} --calibrate`")

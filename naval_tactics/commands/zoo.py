@@ -59,6 +59,9 @@ def make_parser() -> argparse.ArgumentParser:
                        help="generalization report: mid-game positions per scenario, each played on from both seats "
                             f"(default {REPORT_GAMES})")
     build.add_argument("--workers", type=int, default=2, help="processes playing the evaluation games (default 2)")
+    build.add_argument("--remeasure", action="store_true",
+                       help="no training and no export: measure the shipped captain again (strength table and "
+                            "report) and rewrite its card, e.g. after its ruleset's scenarios changed")
     ladder = commands.add_parser("ladder", allow_abbrev=False, help="re-measure the difficulty ladder in every scenario (and "
                                                 "recalibrate it)")
     ladder.add_argument("--ruleset", required=True, choices=ruleset_ids(), help="the ruleset whose ladder to measure")
@@ -167,7 +170,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             with sigterm_stops():
                 card = build_entry(args.ruleset, seed=args.seed, run_folder=args.run, seeds=args.games,
                                    workers=args.workers, config=config, report_games=args.report_games,
-                                   report_positions=args.report_positions)
+                                   report_positions=args.report_positions, remeasure=args.remeasure)
         except (ZooError, ConfigError) as exc:
             print(f"naval-tactics zoo: error: {exc}", file=sys.stderr)
             return 2
@@ -317,6 +320,8 @@ def _build_problem(args: argparse.Namespace) -> str | None:
     for flag, value in (("--report-games", args.report_games), ("--report-positions", args.report_positions)):
         if not 1 <= value <= MAX_GAMES:
             return f"{flag} {value}: give 1 to {MAX_GAMES}"
+    if args.remeasure and (args.run is not None or args.config is not None or args.seed != 0):
+        return "--remeasure measures the shipped captain as it is: it takes no --run, --config or --seed"
     return None
 
 

@@ -90,3 +90,33 @@ def test_the_card_says_how_a_rebuild_resumes_and_where_this_run_was_resumed(tmp_
     assert facts["training"]["resumed_from"] == 1_101_824
     assert ("goes on from the newest one. This run was stopped and resumed; its last resume went on from "
             "1,101,824 timesteps, and the training time above adds up every sitting.") in render_card(facts)
+
+
+def test_remeasure_rewrites_the_card_without_training_or_export(tmp_path: Path) -> None:
+    # A card measured again after its scenarios changed: its training facts and rebuild command stay, its
+    # numbers are new, its ladder is marked stale for the scenarios, and the shipped files are not touched.
+    from naval_agents.zoo.build import build_entry
+
+    for path in CAPTAINS_DIR.glob("pursuit.*"):
+        (tmp_path / path.name).write_bytes(path.read_bytes())
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    page = Path(CAPTAINS_DIR).parents[2] / "docs" / "rules" / "pursuit.md"
+    (rules / "pursuit.md").write_text(page.read_text())
+    before = read_facts("pursuit", tmp_path)
+    onnx = (tmp_path / "pursuit.onnx").read_bytes()
+    steps: list[str] = []
+    build_entry("pursuit", remeasure=True, seeds=3, workers=1, directory=tmp_path, rules_dir=rules,
+                report_games=2, report_positions=2, report=steps.append)
+    after = read_facts("pursuit", tmp_path)
+    assert (tmp_path / "pursuit.onnx").read_bytes() == onnx
+    assert after["training"] == before["training"] and after["rebuild_command"] == before["rebuild_command"]
+    assert after["evaluation"]["seeds"] == 3 and after["evaluation"]["seeds"] != before["evaluation"]["seeds"]
+    assert after["report"] != before["report"]
+    assert "measured in the scenarios as they were" in after["ladder"]["stale"]
+    assert steps[0].startswith("[1/5] measuring the shipped pursuit captain again") and "no training" in steps[0]
+
+
+def test_remeasure_takes_no_run_config_or_seed(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["build", "--ruleset", "pursuit", "--remeasure", "--seed", "3"]) == 2
+    assert "--remeasure measures the shipped captain as it is" in capsys.readouterr().err
