@@ -115,9 +115,10 @@ def test_short_form_takes_the_scenarios_set_up_for_each_ship_id():
               {"id": "blue_1", "ship_class": "brig", "x": 13, "y": 12}]
     order = ["red_0", "red_1", "red_2", "blue_0", "blue_1"]
     game = load({"ruleset": "flotilla", "scenario": "squadron", "wind": "S", "order": order, "ships": ships})
-    red_2, blue_0 = game.state.ships["red_2"], game.state.ships["blue_0"]
+    red_2, blue_0, blue_1 = (game.state.ships[ship] for ship in ("red_2", "blue_0", "blue_1"))
     assert (red_2.hero, red_2.ram, red_2.boarding, red_2.facing) == (True, True, 3 + 2, E)   # elite crew x2
-    assert (blue_0.mages, blue_0.max_mages, blue_0.broadside_guns, blue_0.facing) == (3, 3, True, W)
+    assert (blue_0.mages, blue_0.max_mages, blue_0.broadside_guns, blue_0.facing) == (0, 0, False, W)  # bare
+    assert (blue_1.armour, blue_1.captain_dice, blue_1.facing) == (True, 2 + 1, W)   # armour, veteran captain
     assert blue_0.squares == ((9, 12), (10, 12), (11, 12))
     # Another class under the same id keeps the hero but not the upgrades.
     ships[2] = {"id": "red_2", "ship_class": "brig", "x": 7, "y": 1}
