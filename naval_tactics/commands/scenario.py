@@ -46,7 +46,9 @@ def make_parser() -> argparse.ArgumentParser:
         description="Play every ordered pair of sound captains (the strongest and every scripted one but random) "
                     "and the strongest against random on the same seeds; print a table and the verdicts "
                     "(balanced / lopsided / luck-dominated) with their thresholds.")
-    check.add_argument("--ruleset", required=True, choices=ruleset_ids(), help="the ruleset whose scenarios to check")
+    check.add_argument("--ruleset", required=True, nargs="+", choices=[*ruleset_ids(), "all"], metavar="R",
+                       help="the ruleset(s) whose scenarios to check, or all: every registered ruleset (with more "
+                            "than one, each ruleset's own defaults: no --config, --scenario, --strongest or --sound)")
     check.add_argument("--scenario", nargs="+", metavar="S", help="only these scenarios (default: every one)")
     check.add_argument("--config", metavar="YAML", help="ruleset config YAML (default: the shipped one)")
     check.add_argument("--games", type=int, default=DEFAULT_SEEDS, metavar="SEEDS",
@@ -142,31 +144,45 @@ def _check(args: argparse.Namespace) -> int:
             return error(f"{flag} must be at least 1, got {value}")
     if args.seed < 0:
         return error(f"--seed must be 0 or more, got {args.seed}")
+    rulesets = ruleset_ids() if "all" in args.ruleset else list(dict.fromkeys(args.ruleset))
+    per_ruleset = [flag for flag, value in (("--config", args.config), ("--scenario", args.scenario),
+                                            ("--strongest", args.strongest), ("--sound", args.sound))
+                   if value is not None]
+    if len(rulesets) > 1 and per_ruleset:
+        return error(f"{', '.join(per_ruleset)} belong to one ruleset; check {', '.join(rulesets)} one at a time "
+                     "to give them, or leave them out to use each ruleset's defaults")
     started = time.monotonic()
+    by_ruleset = []
     try:
         check_workers(args.workers)
         check_backend(args.backend, args.address)
-        rules = get_ruleset(args.ruleset)
-        config = rules.load_config(args.config)
-        known = rules.scenarios(config)
-        unknown = [s for s in args.scenario or () if s not in known]
-        if unknown:
-            return error(f"unknown {args.ruleset} scenario(s) {', '.join(unknown)}; choose from {', '.join(known)}")
-        default = CheckCaptains.default(args.ruleset)
-        captains = CheckCaptains.of(args.strongest or default.strongest,
-                                    args.sound if args.sound is not None else default.sound[1:])
-        checks = []
-        for scenario in args.scenario or known:
-            print(f"{args.ruleset} / {scenario} ...", file=sys.stderr, flush=True)
-            checks.append(check_scenario(args.ruleset, scenario, config=args.config, captains=captains,
-                                         seeds=args.games, seed=args.seed, luck=args.luck_bound,
-                                         luck_seeds=args.luck_games,
-                                         clairvoyant_simulations=args.clairvoyant_simulations,
-                                         workers=args.workers, backend=args.backend, address=args.address,
-                                         progress=not args.no_progress))
+        for ruleset in rulesets:
+            rules = get_ruleset(ruleset)
+            config = rules.load_config(args.config)
+            known = rules.scenarios(config)
+            unknown = [s for s in args.scenario or () if s not in known]
+            if unknown:
+                return error(f"unknown {ruleset} scenario(s) {', '.join(unknown)}; choose from {', '.join(known)}")
+            default = CheckCaptains.default(ruleset)
+            captains = CheckCaptains.of(args.strongest or default.strongest,
+                                        args.sound if args.sound is not None else default.sound[1:])
+            checks = []
+            for scenario in args.scenario or known:
+                print(f"{ruleset} / {scenario} ...", file=sys.stderr, flush=True)
+                checks.append(check_scenario(ruleset, scenario, config=args.config, captains=captains,
+                                             seeds=args.games, seed=args.seed, luck=args.luck_bound,
+                                             luck_seeds=args.luck_games,
+                                             clairvoyant_simulations=args.clairvoyant_simulations,
+                                             workers=args.workers, backend=args.backend, address=args.address,
+                                             progress=not args.no_progress))
+            by_ruleset.append(checks)
     except (EvaluationInputError, ConfigError) as exc:
         return error(str(exc))
-    print(to_markdown(checks), end="")
+    print("\n".join(to_markdown(checks) for checks in by_ruleset), end="")
+    checks = [check for group in by_ruleset for check in group]
+    if len(by_ruleset) > 1:
+        passing = sum(check.verdict == "balanced" for check in checks)
+        print(f"\n{passing} of {len(checks)} scenarios balanced")
     seconds = time.monotonic() - started
     print(f"{sum(c.games for c in checks)} games (luck bound: {sum(2 * c.luck_seeds for c in checks)}) "
           f"in {seconds:.0f} s", file=sys.stderr)

@@ -172,6 +172,26 @@ def test_check_reads_the_shipped_duel_as_not_lopsided() -> None:
 
 
 # ------------------------------------------------------------------ the command
+def test_command_checks_several_rulesets_in_one_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "check.json"
+    status = main(["check", "--ruleset", "pursuit", "crew_phase", "--games", "2", "--no-luck-bound", "--workers", "1",
+                   "--json", str(out), "--no-progress"])
+    assert status == 0
+    printed = capsys.readouterr().out
+    assert "Scenario check of `pursuit`" in printed and "Scenario check of `crew_phase`" in printed
+    checks = json.loads(out.read_text())["checks"]
+    assert [(c["ruleset"], c["scenario"]) for c in checks] == [
+        ("pursuit", "duel"), ("pursuit", "chase"), ("pursuit", "uneven"),
+        ("crew_phase", "duel"), ("crew_phase", "nimble_vs_heavy"), ("crew_phase", "two_vs_one")]
+    balanced = sum(c["verdict"] == "balanced" for c in checks)
+    assert printed.rstrip().endswith(f"{balanced} of 6 scenarios balanced")
+
+
+def test_command_refuses_one_rulesets_flags_with_several(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "--ruleset", "all", "--strongest", "gunner", "--games", "1"]) == 2
+    assert "--strongest belong to one ruleset" in capsys.readouterr().err
+
+
 def test_command_prints_the_table_and_writes_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "check.json"
     status = main(["check", "--ruleset", "pantheon", "--scenario", "duel", "--config", lopsided_duel(tmp_path),
