@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from naval_agents.captains.zoo.catalogue import ZooError
+from naval_agents.page_blocks import PageBlockError, with_block
 from naval_agents.zoo.report import Report, midgame_lines, scenario_lines
 
 #: The rules pages of a source checkout (absent from an installed wheel, where there is no page to rewrite).
@@ -117,19 +118,10 @@ class RulesPageError(ZooError):
 def with_rules_block(page: str, block: str) -> str:
     """``page`` with its block replaced by ``block``, or ``block`` added at the end of the strength section
     (else at the end of the page) when the page has none yet."""
-    starts, ends = page.count(BLOCK_START), page.count(BLOCK_END)
-    if (starts, ends) == (1, 1) and page.index(BLOCK_START) < page.index(BLOCK_END):
-        head, _, rest = page.partition(BLOCK_START)
-        return head + block + rest.partition(BLOCK_END)[2]
-    if starts or ends:
-        raise RulesPageError(f"the page has {starts} {BLOCK_START} and {ends} {BLOCK_END} marker(s); "
-                             "it needs one of each, in that order, or none")
-    if RULES_SECTION not in page:
-        return page.rstrip("\n") + f"\n\n{RULES_SECTION}\n\n{block}\n"
-    head, _, rest = page.partition(RULES_SECTION)
-    at = rest.find("\n## ")
-    body, tail = (rest, "") if at < 0 else (rest[:at], rest[at:])
-    return head + RULES_SECTION + body.rstrip("\n") + f"\n\n{block}\n" + ("\n" + tail.lstrip("\n") if tail else "")
+    try:
+        return with_block(page, block, BLOCK_START, BLOCK_END, RULES_SECTION)
+    except PageBlockError as exc:
+        raise RulesPageError(str(exc)) from None
 
 
 def rewrite_rules_page(ruleset_id: str, facts: dict[str, Any], rules_dir: Path) -> Path | None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -71,6 +72,9 @@ def make_parser() -> argparse.ArgumentParser:
                             "or on as many Ray actors with --backend ray (default %(default)s)")
     add_ray_arguments(check, backends=BACKENDS, default="local")
     check.add_argument("--json", type=Path, metavar="PATH", help="also write every measurement as JSON here")
+    check.add_argument("--rules-pages", action="store_true",
+                       help="also write each ruleset's table onto its rules page (docs/rules/<id>.md, section "
+                            "'Scenario check'; a source checkout only) with the command, date and time")
     check.add_argument("--no-progress", action="store_true", help="hide the progress bar")
 
     balance = commands.add_parser(
@@ -129,7 +133,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from naval_agents.evaluation.scenario_check import CheckCaptains, check_scenario, to_markdown
+    from naval_agents.evaluation.scenario_check import (
+        CheckCaptains,
+        ScenarioCheck,
+        check_scenario,
+        to_markdown,
+    )
     from naval_agents.evaluation.tournament import (
         EvaluationInputError,
         check_backend,
@@ -152,7 +161,8 @@ def _check(args: argparse.Namespace) -> int:
         return error(f"{', '.join(per_ruleset)} belong to one ruleset; check {', '.join(rulesets)} one at a time "
                      "to give them, or leave them out to use each ruleset's defaults")
     started = time.monotonic()
-    by_ruleset = []
+    by_ruleset: list[list[ScenarioCheck]] = []
+    ruleset_seconds: list[float] = []
     try:
         check_workers(args.workers)
         check_backend(args.backend, args.address)
@@ -167,6 +177,7 @@ def _check(args: argparse.Namespace) -> int:
             captains = CheckCaptains.of(args.strongest or default.strongest,
                                         args.sound if args.sound is not None else default.sound[1:])
             checks = []
+            ruleset_started = time.monotonic()
             for scenario in args.scenario or known:
                 print(f"{ruleset} / {scenario} ...", file=sys.stderr, flush=True)
                 checks.append(check_scenario(ruleset, scenario, config=args.config, captains=captains,
@@ -176,6 +187,7 @@ def _check(args: argparse.Namespace) -> int:
                                              workers=args.workers, backend=args.backend, address=args.address,
                                              progress=not args.no_progress))
             by_ruleset.append(checks)
+            ruleset_seconds.append(time.monotonic() - ruleset_started)
     except (EvaluationInputError, ConfigError) as exc:
         return error(str(exc))
     print("\n".join(to_markdown(checks) for checks in by_ruleset), end="")
@@ -186,12 +198,42 @@ def _check(args: argparse.Namespace) -> int:
     seconds = time.monotonic() - started
     print(f"{sum(c.games for c in checks)} games (luck bound: {sum(2 * c.luck_seeds for c in checks)}) "
           f"in {seconds:.0f} s", file=sys.stderr)
+    if args.rules_pages:
+        from naval_agents.evaluation.scenario_page import write_rules_page
+
+        machine = f"{os.cpu_count()} CPU cores"
+        for group, spent in zip(by_ruleset, ruleset_seconds, strict=True):
+            written = write_rules_page(group[0].ruleset, group, check_command(args, group[0].ruleset), spent,
+                                       machine)
+            print(f"wrote {written}" if written else f"{group[0].ruleset} has no rules page here", file=sys.stderr)
     if args.json is not None:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps({"seconds": round(seconds, 1), "checks": [c.to_dict() for c in checks]},
                                         indent=2) + "\n")
         print(f"wrote {args.json}", file=sys.stderr)
     return 0
+
+
+def check_command(args: argparse.Namespace, ruleset: str) -> str:
+    """The command that measures one ruleset's block as ``args`` did (for a rules page)."""
+    from naval_agents.evaluation.scenario_check import DEFAULT_CLAIRVOYANT_SIMULATIONS
+
+    parts = ["naval-tactics scenario check", f"--ruleset {ruleset}", f"--games {args.games}", f"--seed {args.seed}"]
+    if args.config:
+        parts.append(f"--config {args.config}")
+    if args.scenario:
+        parts.append(f"--scenario {' '.join(args.scenario)}")
+    if args.strongest:
+        parts.append(f"--strongest {args.strongest}")
+    if args.sound:
+        parts.append(f"--sound {' '.join(args.sound)}")
+    if args.luck_bound:
+        parts.append(f"--luck-games {args.luck_games}")
+        if args.clairvoyant_simulations != DEFAULT_CLAIRVOYANT_SIMULATIONS:
+            parts.append(f"--clairvoyant-simulations {args.clairvoyant_simulations}")
+    else:
+        parts.append("--no-luck-bound")
+    return " ".join(parts)
 
 
 def _balance(args: argparse.Namespace) -> int:
