@@ -16,6 +16,7 @@ search's decisions with a choice, on whatever machine and load the games ran.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sys
 import time
@@ -24,11 +25,14 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from naval_agents.captains.arena import play_game
 from naval_agents.captains.registry import make_captain
 from naval_agents.captains.search.candidates import allowed_values, joint_count
 from naval_agents.captains.search.captain import SearchCaptain, default_rollout
 from naval_agents.evaluation.stats import GameResult, summarize_pairing
+from naval_env.core.config import BUNDLED_CONFIGS
 from naval_env.core.ruleset import get_ruleset, ruleset_ids
 from naval_env.envs.match import Match
 
@@ -63,6 +67,7 @@ class Cell:
     opponent: str
     seeds: int
     games: list[CellGame] = field(default_factory=list)
+    setup: str | None = None     # fingerprint of the set-up the games were played on (:func:`setup_fingerprint`)
 
     @property
     def label(self) -> str:
@@ -84,7 +89,8 @@ class Cell:
     def summary(self) -> dict[str, Any]:
         """Score with its Wilson interval and milliseconds per decision, over the games played so far."""
         row: dict[str, Any] = {"ruleset": self.ruleset, "scenario": self.scenario, "budget": self.budget,
-                               "opponent": self.opponent, "games": len(self.games), "of": 2 * self.seeds}
+                               "opponent": self.opponent, "games": len(self.games), "of": 2 * self.seeds,
+                               "current_setup": self.setup == setup_fingerprint(self.ruleset, self.scenario)}
         if not self.games:
             return row
         s = summarize_pairing(self.results())
@@ -94,6 +100,16 @@ class Cell:
                    ci=[round(s.ci_low, 4), round(s.ci_high, 4)], truncated=s.truncated,
                    ms_per_decision=round(1000 * seconds / decisions, 1) if decisions else None)
         return row
+
+
+def setup_fingerprint(ruleset: str, scenario: str) -> str:
+    """A hash of what a cell's games depend on in the shipped config: everything but the other scenarios. A
+    cell played on another set-up (a rebalanced scenario, another house rule) is not added to, and its row says
+    so."""
+    raw = yaml.safe_load((BUNDLED_CONFIGS / "rulesets" / f"{ruleset}.yaml").read_text(encoding="utf-8"))
+    relevant = {key: value for key, value in raw.items() if key != "scenarios"}
+    relevant["scenario"] = raw.get("scenarios", {}).get(scenario)
+    return hashlib.sha256(json.dumps(relevant, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
 def cell_path(out: Path, ruleset: str, budget: int) -> Path:
@@ -115,7 +131,8 @@ def load_cell(out: Path, ruleset: str, budget: int, seeds: int) -> Cell:
         data["seeds"] = seeds
         return Cell(**data, games=games)
     rules = get_ruleset(ruleset)
-    return Cell(ruleset, rules.load_config().default_scenario, budget, default_rollout(ruleset), seeds)
+    scenario = rules.load_config().default_scenario
+    return Cell(ruleset, scenario, budget, default_rollout(ruleset), seeds, setup=setup_fingerprint(ruleset, scenario))
 
 
 def save_cell(out: Path, cell: Cell) -> None:
@@ -145,7 +162,12 @@ class _TimedSearch(SearchCaptain):
 
 
 def fill_cell(cell: Cell, out: Path, deadline: float | None = None, log=print) -> bool:  # type: ignore[no-untyped-def]
-    """Play the cell's missing games, saving after every seed; False when ``deadline`` stopped it first."""
+    """Play the cell's missing games, saving after every seed; False when ``deadline`` stopped it first. A cell
+    played on another set-up is refused: its games and new ones would mix two scenarios."""
+    if cell.setup != setup_fingerprint(cell.ruleset, cell.scenario):
+        raise ValueError(f"{cell_path(out, cell.ruleset, cell.budget)} was played on another set-up of "
+                         f"{cell.ruleset}'s {cell.scenario} (fingerprint {cell.setup}); move it aside to play the "
+                         "cell again")
     match = Match(cell.ruleset, None, cell.scenario, illegal_action="raise")
     sides = match.game.sides
     search = _TimedSearch(cell.budget, seed=0, name=cell.label)
@@ -176,6 +198,8 @@ def markdown(rows: Sequence[dict[str, Any]]) -> str:
              "|---|---|---|---|---|---|---|---|"]
     for r in rows:
         games = f"{r['games']}" if r["games"] == r["of"] else f"{r['games']} of {r['of']} (partial)"
+        if not r.get("current_setup", True) and r["games"]:
+            games += " (an older set-up)"
         if not r["games"]:
             lines.append(f"| {r['ruleset']} | {r['scenario']} | `search:{r['budget']}` | `{r['opponent']}` | "
                          f"0 of {r['of']} (not run) | | | |")

@@ -72,3 +72,24 @@ def test_the_docs_tables_are_filled_between_their_markers(tmp_path):
     assert "old rows" not in rules and rules.endswith(f"{END}\n\n## Speed\n")
     assert "| pantheon | duel | `search:16` | `gunner` | 400 | 200/0/200 | 0.50 [0.45, 0.55] | 8 |" in rules
     assert "| pursuit |" not in rules and "| pursuit |" in (tmp_path / "search.md").read_text()
+
+
+def test_a_cell_played_on_another_set_up_is_not_added_to_and_says_so(tmp_path):
+    # A rebalanced scenario makes a cached cell's games another scenario's: the table marks its row, and
+    # playing on refuses rather than mix the two set-ups in one score.
+    import pytest
+
+    from naval_agents.evaluation.search_table import markdown, save_cell, setup_fingerprint
+
+    cell = load_cell(tmp_path, "pantheon", 2, seeds=1)
+    assert cell.setup == setup_fingerprint("pantheon", "duel")
+    fill_cell(cell, tmp_path, log=lambda _: None)
+    assert cell.summary()["current_setup"] and "older set-up" not in markdown([cell.summary()])
+    cell.setup = "0123456789abcdef"             # as if played before the duel's set-up changed
+    save_cell(tmp_path, cell)
+    cached = load_cell(tmp_path, "pantheon", 2, seeds=2)
+    assert cached.setup == "0123456789abcdef" and not cached.summary()["current_setup"]
+    assert "| 2 of 4 (partial) (an older set-up) |" in markdown([cached.summary()])
+    with pytest.raises(ValueError, match="was played on another set-up of pantheon's duel .* move it aside"):
+        fill_cell(cached, tmp_path, log=lambda _: None)
+    assert len(load_cell(tmp_path, "pantheon", 2, seeds=2).games) == 2   # nothing added
