@@ -96,22 +96,22 @@ def test_short_form_takes_the_scenarios_set_up_for_each_ship_id():
         {"id": "red_0", "vessel": "quinquereme", "x": 1, "y": 5, "facing": "E"},
         {"id": "blue_0", "vessel": "hemiolia", "x": 10, "y": 5, "facing": "W"},
     ]}
-    # quinquereme: initiative 3 + 2 + 1 = 6; hemiolia 3 + 4 + 5 = 12 (its captain's seamanship 4) moves first;
+    # quinquereme: initiative 3 + 2 + 1 = 6; hemiolia 3 + 3 + 5 = 11 (its captain's seamanship 3) moves first;
     # no tie, no dice.
     game = load(position)
     red_0, blue_0 = game.state.ships["red_0"], game.state.ships["blue_0"]
     assert (red_0.max_health, red_0.speed, red_0.crew_slots, red_0.shipwright, red_0.initiative) == (16, 3, 4, 2, 6)
-    assert (blue_0.speed, blue_0.fire_range, blue_0.crew_slots, blue_0.initiative) == (6, 4, 1, 12)  # range, speed
+    assert (blue_0.speed, blue_0.fire_range, blue_0.crew_slots, blue_0.initiative) == (6, 4, 1, 11)  # range, speed
     assert game.state.order == ["blue_0", "red_0"] and game.current_agent == "blue_0"
     assert blue_0.speed_this_turn == 6 + 0     # wind N, facing W: across the wind
     # Another vessel under the same id keeps the scenario's captain sheet but not its upgrades.
     position["ships"][1] = {"id": "blue_0", "vessel": "trireme", "x": 10, "y": 5, "facing": "W"}
     blue_0 = load(position).state.ships["blue_0"]
-    assert (blue_0.speed, blue_0.fire_range, blue_0.crew_slots, blue_0.initiative) == (4, 3, 3, 10)   # 3 + 4 + 3
+    assert (blue_0.speed, blue_0.fire_range, blue_0.crew_slots, blue_0.initiative) == (4, 3, 3, 9)   # 3 + 3 + 3
     # Upgrades given in the position replace the scenario's.
     position["ships"][1]["enhancements"] = ["armor", "initiative", "range"]
     blue_0 = load(position).state.ships["blue_0"]
-    assert (blue_0.max_health, blue_0.health, blue_0.fire_range, blue_0.initiative) == (17, 17, 4, 13)
+    assert (blue_0.max_health, blue_0.health, blue_0.fire_range, blue_0.initiative) == (17, 17, 4, 12)
 
 
 def test_status_defaults_from_health_and_wrecked_ships_begin_at_their_attack_step():
