@@ -225,7 +225,7 @@ def mark_ladder_stale(facts: dict[str, Any], why: str | None = None) -> str | No
     if why is not None:
         note = f"{why}; re-measure with `naval-tactics zoo ladder --ruleset {ruleset_id} --no-steps`"
         earlier = ladder.get("stale")
-        ladder["stale"] = note if not earlier or note in earlier else f"{earlier}. Also: {note}"
+        ladder["stale"] = note if not earlier else earlier if note in earlier else f"{earlier}. Also: {note}"
         return str(ladder["stale"])
     ladder["stale"] = ("measured for the captain this build replaced, so the level shares are not calibrated "
                        "for this one; re-measure with `naval-tactics zoo ladder --ruleset "

@@ -120,3 +120,15 @@ def test_remeasure_rewrites_the_card_without_training_or_export(tmp_path: Path) 
 def test_remeasure_takes_no_run_config_or_seed(capsys) -> None:  # type: ignore[no-untyped-def]
     assert main(["build", "--ruleset", "pursuit", "--remeasure", "--seed", "3"]) == 2
     assert "--remeasure measures the shipped captain as it is" in capsys.readouterr().err
+
+
+def test_a_stale_note_is_kept_and_a_new_reason_added_once() -> None:
+    from naval_agents.zoo.build import mark_ladder_stale
+
+    facts = {"ruleset": "pursuit", "ladder": {"stale": "the steps were measured with older levels"}}
+    why = "measured in the scenarios as they were"
+    first = mark_ladder_stale(facts, why)
+    assert first is not None and first.startswith("the steps were measured with older levels. Also: " + why)
+    assert mark_ladder_stale(facts, why) == first           # measured again: the note does not grow
+    assert str(mark_ladder_stale({"ruleset": "pursuit", "ladder": {"levels": {}}}, why)).startswith(why)
+    assert mark_ladder_stale({"ruleset": "pursuit"}, why) is None
