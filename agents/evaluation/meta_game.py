@@ -90,11 +90,11 @@ def seat_balance(scores: Sequence[Sequence[Sequence[float]]], labels: Sequence[s
     value, first, second = solve(table.mean(axis=0))
     rng = np.random.default_rng(rng_seed)
     n_seeds = table.shape[0]
-    values = [solve(table[rng.integers(0, n_seeds, n_seeds)].mean(axis=0))[0] for _ in range(resamples)]
+    values = [_maximin(table[rng.integers(0, n_seeds, n_seeds)].mean(axis=0))[0] for _ in range(resamples)]   # value only
     low, high = (float(q) for q in np.quantile(values, [0.025, 0.975])) if values else (value, value)
     value = min(1.0, max(0.0, value))   # the solver's rounding can step a hair outside the scores' range
-    return SeatBalance(value, max(0.0, min(low, value)), min(1.0, max(high, value)), _mix(labels, first), _mix(labels, second),
-                       n_seeds)
+    return SeatBalance(value, max(0.0, min(low, value)), min(1.0, max(high, value)), _mix(labels, first),
+                       _mix(labels, second), n_seeds)
 
 
 def _mix(labels: Sequence[str], strategy: np.ndarray) -> dict[str, float]:
