@@ -141,7 +141,7 @@ def test_a_whole_game_over_http_equals_the_game_played_in_process(api: CaptainCl
 def test_a_game_continued_from_its_position_over_http_equals_in_process(api: CaptainClient, captains_dir: Path,
                                                                         ruleset_id: str) -> None:
     captain, seed = default_opponent(ruleset_id), 33
-    first = http_game(api, api.new_game(ruleset_id, seed=5), captain, app_seed=5, stop_after=12)
+    first = http_game(api, api.new_game(ruleset_id, seed=5), captain, app_seed=5, stop_after=6)
     assert not first.over
     position = first.position
     # A new game from that position (what an app holding its own state sends), with its own seed.
