@@ -3,6 +3,11 @@ generator's, the rest the author's, so a command can rewrite its numbers on a pa
 
 from __future__ import annotations
 
+from pathlib import Path
+
+#: The rules pages of a source checkout (absent from an installed wheel, where there is no page to rewrite).
+RULES_DIR = Path(__file__).resolve().parents[1] / "docs" / "rules"
+
 
 class PageBlockError(ValueError):
     """A page whose markers are broken (one missing, repeated or out of order)."""

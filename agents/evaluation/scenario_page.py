@@ -9,12 +9,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from naval_agents.evaluation.scenario_check import ScenarioCheck, to_markdown
-from naval_agents.page_blocks import with_block
+from naval_agents.page_blocks import RULES_DIR, with_block
 
 BLOCK_START, BLOCK_END = "<!-- scenario-check:start -->", "<!-- scenario-check:end -->"
 SECTION = "## Scenario check"
-#: The rules pages of a source checkout (an installed wheel has none to rewrite).
-RULES_DIR = Path(__file__).resolve().parents[2] / "docs" / "rules"
 
 
 def page_block(checks: Sequence[ScenarioCheck], command: str, seconds: float, machine: str) -> str:

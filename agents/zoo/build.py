@@ -158,28 +158,9 @@ def build_entry(ruleset_id: str, *, seed: int = 0, run_folder: Path | None = Non
     ruleset = get_ruleset(ruleset_id)
     config = config or ruleset_id
     if remeasure:
-        shipped = read_facts(ruleset_id, directory)
-        if not shipped.get("training"):
-            raise ZooError(f"no shipped {ruleset_id} captain with a card to measure again: build it first")
-        report(f"[1/5] measuring the shipped {ruleset_id} captain again ({zoo_onnx_path(ruleset_id, directory)}): "
-               "no training")
-        report("[2/5] no export: the shipped files stay")
-        training = shipped["training"]
-    elif run_folder is not None:
-        check_run_matches_config(run_folder, ruleset_id, config)
-        report(f"[1/5] shipping {run_folder} (trained by run config {config!r}); no training")
-        folder = run_folder
+        training = shipped_training(ruleset_id, directory, report)
     else:
-        planned = load_build_config(ruleset_id, config, seed, run_dir)
-        report(f"[1/5] training run config {config!r} with seed {seed}: {planned.total_timesteps:,} timesteps "
-               f"into {run_dir}/ (this is the long step)")
-        folder = train_captain(ruleset_id, seed, run_dir, config)
-        report(f"      trained: {folder}")
-    if not remeasure:
-        report(f"[2/5] exporting to {zoo_onnx_path(ruleset_id, directory)} (ONNX, sidecar, "
-               f"{ZOO_CONFORMANCE_VECTORS} conformance vectors)")
-        export_captain(ruleset_id, folder, directory)
-        training = training_facts(folder, machine_note, config)
+        training = train_and_export(ruleset_id, seed, run_folder, run_dir, config, machine_note, directory, report)
     # The strength table is the default scenario's, whatever the run trained on (a many-scenario run's
     # ``scenario`` is only the first one it lists).
     scenario = ruleset.load_config().default_scenario
@@ -204,14 +185,50 @@ def build_entry(ruleset_id: str, *, seed: int = 0, run_folder: Path | None = Non
         },
         "report": generalization,
     })
-    if not remeasure:   # a measured-again card keeps the command that built its captain
+    if remeasure:   # a measured-again card keeps the command that built its captain
+        stale = mark_ladder_stale(facts, SCENARIOS_CHANGED)
+    else:
         facts["rebuild_command"] = rebuild_command(ruleset_id, config)
-    stale = mark_ladder_stale(facts, "measured in the scenarios as they were before this card's last measurement"
-                              if remeasure else None)
+        stale = mark_ladder_stale(facts)
     report(f"[5/5] writing the card {card_path(ruleset_id, directory)}")
     if stale:
         report(f"warning: the card's difficulty ladder is now marked stale: {stale}")
     return write_card(ruleset_id, facts, directory, rules_dir)
+
+
+def shipped_training(ruleset_id: str, directory: Path, report: Callable[[str], None]) -> dict[str, Any]:
+    """The shipped captain's training facts, for a card measured again: steps 1 and 2 do nothing."""
+    shipped = read_facts(ruleset_id, directory)
+    if not shipped.get("training"):
+        raise ZooError(f"no shipped {ruleset_id} captain with a card to measure again: build it first")
+    report(f"[1/5] measuring the shipped {ruleset_id} captain again ({zoo_onnx_path(ruleset_id, directory)}): "
+           "no training")
+    report("[2/5] no export: the shipped files stay")
+    return dict(shipped["training"])
+
+
+def train_and_export(ruleset_id: str, seed: int, run_folder: Path | None, run_dir: str, config: str,
+                     machine_note: str, directory: Path, report: Callable[[str], None]) -> dict[str, Any]:
+    """Steps 1 and 2 of a build: train ``config`` (or take ``run_folder``, which must have been trained by it),
+    export the model into ``directory``; returns the run's training facts."""
+    if run_folder is not None:
+        check_run_matches_config(run_folder, ruleset_id, config)
+        report(f"[1/5] shipping {run_folder} (trained by run config {config!r}); no training")
+        folder = run_folder
+    else:
+        planned = load_build_config(ruleset_id, config, seed, run_dir)
+        report(f"[1/5] training run config {config!r} with seed {seed}: {planned.total_timesteps:,} timesteps "
+               f"into {run_dir}/ (this is the long step)")
+        folder = train_captain(ruleset_id, seed, run_dir, config)
+        report(f"      trained: {folder}")
+    report(f"[2/5] exporting to {zoo_onnx_path(ruleset_id, directory)} (ONNX, sidecar, "
+           f"{ZOO_CONFORMANCE_VECTORS} conformance vectors)")
+    export_captain(ruleset_id, folder, directory)
+    return training_facts(folder, machine_note, config)
+
+
+#: Why a card measured again marks its ladder stale (``zoo build --remeasure``).
+SCENARIOS_CHANGED = "measured in the scenarios as they were before this card's last measurement"
 
 
 def mark_ladder_stale(facts: dict[str, Any], why: str | None = None) -> str | None:
@@ -225,7 +242,10 @@ def mark_ladder_stale(facts: dict[str, Any], why: str | None = None) -> str | No
     if why is not None:
         note = f"{why}; re-measure with `naval-tactics zoo ladder --ruleset {ruleset_id} --no-steps`"
         earlier = ladder.get("stale")
-        ladder["stale"] = note if not earlier else earlier if note in earlier else f"{earlier}. Also: {note}"
+        if not earlier:
+            ladder["stale"] = note
+        elif note not in earlier:   # measured again twice: the note does not grow
+            ladder["stale"] = f"{earlier}. Also: {note}"
         return str(ladder["stale"])
     ladder["stale"] = ("measured for the captain this build replaced, so the level shares are not calibrated "
                        "for this one; re-measure with `naval-tactics zoo ladder --ruleset "

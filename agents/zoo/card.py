@@ -14,8 +14,9 @@ import yaml
 
 from naval_agents.captains.zoo.catalogue import CAPTAINS_DIR, card_path, facts_path, read_facts
 from naval_agents.captains.zoo.levels import LEVELS
+from naval_agents.page_blocks import RULES_DIR
 from naval_agents.zoo.monotone import ScenarioLadder, summary_lines, to_markdown
-from naval_agents.zoo.report_card import RULES_DIR, report_section, rewrite_rules_page
+from naval_agents.zoo.report_card import report_section, rewrite_rules_page
 from naval_agents.zoo.stalls import SHARES, STALL_FACTOR, STALL_FLOOR, stall_limit
 
 __all__ = ["facts_path", "read_facts", "render_card", "write_card"]

@@ -17,8 +17,6 @@ from naval_agents.captains.zoo.catalogue import ZooError
 from naval_agents.page_blocks import PageBlockError, with_block
 from naval_agents.zoo.report import Report, midgame_lines, scenario_lines
 
-#: The rules pages of a source checkout (absent from an installed wheel, where there is no page to rewrite).
-RULES_DIR = Path(__file__).resolve().parents[2] / "docs" / "rules"
 BLOCK_START, BLOCK_END = "<!-- zoo-report:start -->", "<!-- zoo-report:end -->"
 #: The rules page's section the block goes at the end of, when the page has no block yet.
 RULES_SECTION = "## Past every scripted captain"

@@ -176,21 +176,21 @@ def _check(args: argparse.Namespace) -> int:
             default = CheckCaptains.default(ruleset)
             captains = CheckCaptains.of(args.strongest or default.strongest,
                                         args.sound if args.sound is not None else default.sound[1:])
-            checks = []
+            group = []
             ruleset_started = time.monotonic()
             for scenario in args.scenario or known:
                 print(f"{ruleset} / {scenario} ...", file=sys.stderr, flush=True)
-                checks.append(check_scenario(ruleset, scenario, config=args.config, captains=captains,
-                                             seeds=args.games, seed=args.seed, luck=args.luck_bound,
-                                             luck_seeds=args.luck_games,
-                                             clairvoyant_simulations=args.clairvoyant_simulations,
-                                             workers=args.workers, backend=args.backend, address=args.address,
-                                             progress=not args.no_progress))
-            by_ruleset.append(checks)
+                group.append(check_scenario(ruleset, scenario, config=args.config, captains=captains,
+                                            seeds=args.games, seed=args.seed, luck=args.luck_bound,
+                                            luck_seeds=args.luck_games,
+                                            clairvoyant_simulations=args.clairvoyant_simulations,
+                                            workers=args.workers, backend=args.backend, address=args.address,
+                                            progress=not args.no_progress))
+            by_ruleset.append(group)
             ruleset_seconds.append(time.monotonic() - ruleset_started)
     except (EvaluationInputError, ConfigError) as exc:
         return error(str(exc))
-    print("\n".join(to_markdown(checks) for checks in by_ruleset), end="")
+    print("\n".join(to_markdown(group) for group in by_ruleset), end="")
     checks = [check for group in by_ruleset for check in group]
     if len(by_ruleset) > 1:
         passing = sum(check.verdict == "balanced" for check in checks)

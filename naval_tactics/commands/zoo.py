@@ -157,7 +157,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if problem:
             print(f"naval-tactics zoo: error: {problem}", file=sys.stderr)
             return 2
-        if not _has_training("naval-tactics zoo build"):
+        if not args.remeasure and not _has_training("naval-tactics zoo build"):   # measuring needs no torch
             return 2
         from naval_agents.captains.zoo.catalogue import ZooError
         from naval_agents.training.checkpoints import TrainingStopped
@@ -405,8 +405,9 @@ def _report(args: argparse.Namespace) -> int:
 def _write_onto_card(report: Report, seconds: float, workers: int) -> int:
     """Put the report onto the zoo card (the rules page's block follows from the card's facts)."""
     from naval_agents.captains.zoo.catalogue import ZooError
+    from naval_agents.page_blocks import RULES_DIR
     from naval_agents.zoo.card import record_report
-    from naval_agents.zoo.report_card import RULES_DIR, report_facts
+    from naval_agents.zoo.report_card import report_facts
 
     try:
         card = record_report(report.ruleset, report_facts(report, seconds, workers))

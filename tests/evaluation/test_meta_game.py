@@ -9,30 +9,21 @@ import pytest
 from naval_agents.evaluation.meta_game import seat_balance, solve
 
 
-def test_a_captain_best_on_both_seats_gives_its_mirror() -> None:
+@pytest.mark.parametrize(("payoff", "value", "first", "second"), [
     # a beats b from either seat: the first side fields a, the second a, and the value is a's mirror
-    payoff = np.array([[0.55, 0.90],
-                       [0.20, 0.50]])
-    value, first, second = solve(payoff)
-    assert value == pytest.approx(0.55)
-    assert first == pytest.approx([1, 0]) and second == pytest.approx([1, 0])
-
-
-def test_a_seat_skewed_captain_is_replaced_on_its_bad_seat() -> None:
-    # gunner is the better second side, rammer the better first side: the mirror of either misreads the seat
-    payoff = np.array([[0.05, 0.30],    # gunner first
-                       [0.40, 0.45]])   # rammer first
-    value, first, second = solve(payoff)
-    assert value == pytest.approx(0.40)   # rammer first against gunner second
-    assert first == pytest.approx([0, 1]) and second == pytest.approx([1, 0])
-
-
-def test_matching_pennies_is_solved_in_mixed_strategies() -> None:
-    payoff = np.array([[1.0, 0.0],
-                       [0.0, 1.0]])
-    value, first, second = solve(payoff)
-    assert value == pytest.approx(0.5)
-    assert first == pytest.approx([0.5, 0.5]) and second == pytest.approx([0.5, 0.5])
+    pytest.param([[0.55, 0.90],
+                  [0.20, 0.50]], 0.55, [1, 0], [1, 0], id="a captain best on both seats gives its mirror"),
+    # gunner (row and column 0) is the better second side, rammer the better first side: the mirror of either
+    # misreads the seat; the value is rammer first against gunner second
+    pytest.param([[0.05, 0.30],
+                  [0.40, 0.45]], 0.40, [0, 1], [1, 0], id="a seat-skewed captain is replaced on its bad seat"),
+    pytest.param([[1.0, 0.0],
+                  [0.0, 1.0]], 0.5, [0.5, 0.5], [0.5, 0.5], id="matching pennies is solved in mixed strategies"),
+])
+def test_hand_solved_games(payoff: list[list[float]], value: float, first: list[float], second: list[float]) -> None:
+    got, rows, columns = solve(np.array(payoff))
+    assert got == pytest.approx(value)
+    assert rows == pytest.approx(first) and columns == pytest.approx(second)
 
 
 def test_a_two_by_two_game_without_a_saddle_point_by_hand() -> None:

@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 
 from naval_agents.captains.zoo.catalogue import CAPTAINS_DIR, card_path, zoo_rulesets
+from naval_agents.page_blocks import RULES_DIR
 from naval_agents.zoo import card as card_module
 from naval_agents.zoo.card import read_facts, record_report, render_card
 from naval_agents.zoo.report import Report, generalization_report
 from naval_agents.zoo.report_card import (
     BLOCK_END,
     BLOCK_START,
-    RULES_DIR,
     RULES_SECTION,
     RulesPageError,
     report_facts,

@@ -132,3 +132,19 @@ def test_a_stale_note_is_kept_and_a_new_reason_added_once() -> None:
     assert mark_ladder_stale(facts, why) == first           # measured again: the note does not grow
     assert str(mark_ladder_stale({"ruleset": "pursuit", "ladder": {"levels": {}}}, why)).startswith(why)
     assert mark_ladder_stale({"ruleset": "pursuit"}, why) is None
+
+
+def test_remeasure_needs_no_training_extra(monkeypatch, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    # A torch-free install can measure a shipped captain again: the [train] check is for training and export.
+    import naval_agents.zoo.build as zoo_build
+    from naval_agents.captains import extras
+
+    def no_torch(command: str) -> None:
+        raise extras.MissingExtraError(f"{command} needs the [train] extra")
+
+    calls: list[bool] = []
+    monkeypatch.setattr(extras, "require_training", no_torch)
+    monkeypatch.setattr(zoo_build, "build_entry", lambda *a, **k: calls.append(k["remeasure"]) or tmp_path / "c.md")
+    assert main(["build", "--ruleset", "pursuit", "--remeasure"]) == 0 and calls == [True]
+    assert main(["build", "--ruleset", "pursuit"]) == 2 and calls == [True]
+    assert "needs the [train] extra" in capsys.readouterr().err
